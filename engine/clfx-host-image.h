@@ -1,0 +1,68 @@
+/* clfx-host-image.h: a picture in host memory, as the engine, the file
+ * readers and the plug-in exchange it.  GLib-free. */
+#ifndef CLFX_HOST_IMAGE_H
+#define CLFX_HOST_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clfx-error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  CLFX_DEPTH_U8 = 0,   /* unsigned normalized 8 bit  (CL_UNORM_INT8)  */
+  CLFX_DEPTH_U16,      /* unsigned normalized 16 bit (CL_UNORM_INT16) */
+  CLFX_DEPTH_HALF,     /* IEEE binary16              (CL_HALF_FLOAT)  */
+  CLFX_DEPTH_FLOAT,    /* IEEE binary32              (CL_FLOAT)       */
+  CLFX_N_DEPTHS
+} ClfxDepth;
+
+typedef struct
+{
+  int       width;
+  int       height;
+  int       channels; /* 1 gray, 2 gray+alpha, 4 RGBA */
+  ClfxDepth depth;
+  size_t    stride;   /* bytes from one row to the next (>= width * bpp) */
+  void     *data;     /* owner: whoever allocated; see clfx_host_image_alloc */
+} ClfxImage;
+
+size_t      clfx_depth_size (ClfxDepth depth);           /* bytes per sample */
+const char *clfx_depth_name (ClfxDepth depth);           /* "u8" "u16" "half" "float" */
+bool        clfx_depth_from_name (const char *name, ClfxDepth *depth);
+size_t      clfx_image_pixel_size (const ClfxImage *img);/* channels * depth size */
+
+/* Allocates a tightly packed image (stride = width * bpp), zero-filled.
+ * Checks the size arithmetic for overflow.  Free with clfx_host_image_free. */
+bool  clfx_host_image_alloc (ClfxImage *img, int width, int height,
+                             int channels, ClfxDepth depth, ClfxError *error);
+void  clfx_host_image_free  (ClfxImage *img);
+
+/* Sample access as float, in the format's natural units: u8 and u16 are
+ * normalized to [0,1], half and float are returned as stored. */
+float clfx_image_get (const ClfxImage *img, int x, int y, int c);
+/* Stores with the same rounding the kernels use (round to nearest even,
+ * saturating for u8/u16; round to nearest even for half). */
+void  clfx_image_set (ClfxImage *img, int x, int y, int c, float v);
+
+/* Fills img with a deterministic test picture that is never constant:
+ * a smooth gradient, rings and per-texel hash noise (so every texel
+ * differs from its neighbours and an off-by-half-texel sampling error is
+ * large), alpha varying across the image.  Float and half images also get
+ * values above 1 and below 0 (HDR).  `seed` varies the noise. */
+void clfx_host_image_synthetic (ClfxImage *img, unsigned seed);
+
+/* binary16 conversions, round to nearest even (as vstore_half_rte). */
+uint16_t clfx_half_from_float (float f);
+float    clfx_half_to_float (uint16_t h);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

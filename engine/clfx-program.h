@@ -1,0 +1,50 @@
+/* clfx-program.h: kernel sources (embedded or from CLFX_KERNEL_DIR), the
+ * cache key and the on-disk binary cache. */
+#ifndef CLFX_PROGRAM_H
+#define CLFX_PROGRAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clfx-error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct
+{
+  const char *name;     /* "resize.cl", "clfx-common.h" */
+  const char *contents;
+} ClfxKernelFile;
+
+/* Generated at build time from kernels/ (tools/embed-kernels.py). */
+extern const ClfxKernelFile clfx_kernel_files[];
+
+/* The full text of program `name` ("resize") with every #include "x"
+ * replaced by the file's text (each file once).  Read from
+ * $CLFX_KERNEL_DIR when set, else from the embedded copy.  free() it. */
+char *clfx_program_source (const char *name, ClfxError *error);
+
+/* 64-bit FNV-1a, chained: pass the previous value as `h` (start with
+ * CLFX_HASH_INIT). */
+#define CLFX_HASH_INIT 0xcbf29ce484222325ULL
+uint64_t clfx_hash (uint64_t h, const void *data, size_t len);
+uint64_t clfx_hash_str (uint64_t h, const char *s);
+
+/* Binary cache entry: a header (magic, key, payload length and payload
+ * hash) and the payload.  Load returns false with a reason when the entry
+ * is missing, truncated, for another key or corrupt; the caller then
+ * rebuilds and stores a fresh entry.  Store writes a temporary file and
+ * renames it, so readers never see half an entry. */
+bool clfx_cache_load  (const char *path, uint64_t key, unsigned char **data,
+                       size_t *len, char *why, size_t why_len);
+bool clfx_cache_store (const char *path, uint64_t key,
+                       const unsigned char *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

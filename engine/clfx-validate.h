@@ -1,0 +1,51 @@
+/* clfx-validate.h: compare an OpenCL result with the CPU reference. */
+#ifndef CLFX_VALIDATE_H
+#define CLFX_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "clfx-host-image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct
+{
+  size_t pixels;     /* pixels compared */
+  size_t samples;    /* channel values compared */
+  size_t mismatches; /* channel values outside the tolerance */
+  size_t nan;        /* NaN in the OpenCL result */
+  size_t inf;        /* Inf in the OpenCL result */
+  double max_abs;
+  double max_rel;
+  double rmse;
+  double psnr_db;    /* against peak 1 (or the largest |expected| if > 1) */
+  struct
+  {
+    int    x, y, channel;
+    double expected, actual;
+  } worst;           /* largest |actual - expected| */
+  double abs_tol, rel_tol;
+  bool   passed;
+} ClfxValidation;
+
+/* Channel values match when |a - e| <= abs_tol + rel_tol * |e|; NaN
+ * matches only NaN, Inf only the same Inf.  Relative error uses a floor of
+ * 1e-6 on |e| so zeros do not divide.  Images must have the same shape. */
+void clfx_validate (const ClfxImage *expected, const ClfxImage *actual,
+                    double abs_tol, double rel_tol, ClfxValidation *v);
+
+/* Per-pixel largest |actual - expected| / (tolerance), as a float gray map
+ * (for the Diagnostics heat-map); values > 1 are mismatches. */
+bool clfx_validate_error_map (const ClfxImage *expected,
+                              const ClfxImage *actual, double abs_tol,
+                              double rel_tol, ClfxImage *map,
+                              ClfxError *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

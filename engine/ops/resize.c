@@ -1,0 +1,733 @@
+/* resize.c: the resize op, OpenCL launch and CPU reference.
+ *
+ * Sampling position (normalized) of output pixel d along an axis:
+ *   ((d + 0.5) / dst_size - 0.5) / zoom + 0.5
+ * zoom 1 fills the output with the source; below 1 the source shrinks in
+ * the middle and the addressing mode shows what lies outside it.
+ *
+ * nearest/linear go through the hardware sampler (resize_sample), with
+ * k x k supersampling for linear when one output pixel covers more than two
+ * source texels.  cubic/lanczos3 are separable passes whose tap tables are
+ * built here and used by both paths, widened by the shrink factor so a
+ * downscale is antialiased. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/clfx-common.h"
+#include "../clfx-parallel.h"
+#include "../clfx-sampler-ref.h"
+#include "clfx-ops.h"
+
+enum { P_WIDTH, P_HEIGHT, P_ZOOM_X, P_ZOOM_Y, P_FILTER, P_ADDRESSING,
+       P_NORMALIZED, N_PARAMS };
+
+static const ClfxChoice filters[] = {
+  { "nearest", "Nearest (sampler)" },
+  { "linear", "Linear (sampler)" },
+  { "cubic", "Cubic (in kernel)" },
+  { "lanczos3", "Lanczos3 (in kernel)" },
+  { NULL, NULL }
+};
+
+const ClfxChoice clfx_addressing_choices[] = {
+  { "clamp-to-edge", "Clamp to edge" },
+  { "clamp", "Clamp (border colour)" },
+  { "repeat", "Repeat" },
+  { "mirrored-repeat", "Mirrored repeat" },
+  { "none", "None (kernel guards reads)" },
+  { NULL, NULL }
+};
+
+static const ClfxParamSpec params[N_PARAMS] = {
+  { "width", "_Width", "Output width in pixels", CLFX_PARAM_INT, 1, 65535,
+    1024, NULL, NULL },
+  { "height", "Hei_ght", "Output height in pixels", CLFX_PARAM_INT, 1, 65535,
+    1024, NULL, NULL },
+  { "zoom-x", "_Zoom X",
+    "Horizontal zoom of the source inside the output (1 = fill; below 1 "
+    "shows the addressing mode)", CLFX_PARAM_DOUBLE, 0.01, 100, 1, NULL,
+    NULL },
+  { "zoom-y", "Zoom _Y", "Vertical zoom of the source inside the output",
+    CLFX_PARAM_DOUBLE, 0.01, 100, 1, NULL, NULL },
+  { "filter", "_Filter", "Resampling filter", CLFX_PARAM_CHOICE, 0, 3, 1,
+    filters, NULL },
+  { "addressing", "_Addressing", "Sampler addressing mode (outside the "
+    "source)", CLFX_PARAM_CHOICE, 0, 4, 0, clfx_addressing_choices, NULL },
+  { "normalized-coords", "_Normalized coordinates",
+    "Sampler uses normalized coordinates (required by repeat and "
+    "mirrored-repeat)", CLFX_PARAM_BOOL, 0, 1, 1, NULL, NULL },
+};
+
+/* ---- the plan both paths share ----------------------------------------- */
+
+typedef struct
+{
+  float  scale, offset;  /* clfx_resize_pos */
+  double texels_per_px;  /* source texels under one output pixel */
+  int    nsub;           /* linear supersamples on this axis */
+  float  first, step;    /* their offsets, in sampler coordinate units */
+  float  inv_size;       /* 1 / source size, for texel centres */
+  int    ntaps;          /* cubic/lanczos: taps per output pixel */
+  int   *start;          /* first tap, INT_MIN = outside (guard) */
+  float *weights;        /* ntaps per output pixel, normalized to sum 1 */
+  double weight_abs_sum; /* max over pixels of sum |w| (tolerance) */
+} Axis;
+
+typedef struct
+{
+  int  filter, addressing;
+  bool normalized, guard;
+  Axis x, y;
+} Plan;
+
+static void
+plan_free (Plan *pl)
+{
+  free (pl->x.start);
+  free (pl->x.weights);
+  free (pl->y.start);
+  free (pl->y.weights);
+}
+
+static bool
+axis_setup (Axis *a, int src, int dst, double zoom, const Plan *pl,
+            ClfxError *error)
+{
+  double f = (double) src / ((double) dst * zoom);
+
+  memset (a, 0, sizeof *a);
+  a->scale = (float) (1.0 / ((double) dst * zoom));
+  a->offset = (float) (0.5 - 0.5 / zoom);
+  a->texels_per_px = f;
+  a->inv_size = (float) (1.0 / (double) src);
+  a->nsub = 1;
+  if (pl->filter == CLFX_FILTER_LINEAR && f > 2.0)
+    {
+      /* One bilinear sample spans two texels; ceil (f / 2) of them spread
+       * evenly across the pixel's footprint cover it without gaps. */
+      double step = f / ceil (f / 2.0);
+      double unit = pl->normalized ? 1.0 / (double) src : 1.0;
+      a->nsub = (int) ceil (f / 2.0);
+      a->step = (float) (step * unit);
+      a->first = (float) ((0.5 * step - 0.5 * f) * unit);
+    }
+  if (pl->filter == CLFX_FILTER_CUBIC || pl->filter == CLFX_FILTER_LANCZOS3)
+    {
+      double support = pl->filter == CLFX_FILTER_CUBIC ? 2.0 : 3.0;
+      double fs = f > 1.0 ? f : 1.0; /* widen the kernel when shrinking */
+      double radius = support * fs;
+
+      double *wd;
+
+      a->ntaps = (int) ceil (2.0 * radius) + 1;
+      a->start = malloc ((size_t) dst * sizeof *a->start);
+      a->weights = calloc ((size_t) dst * (size_t) a->ntaps, sizeof (float));
+      wd = malloc ((size_t) a->ntaps * sizeof *wd);
+      if (! a->start || ! a->weights || ! wd)
+        {
+          free (wd);
+          return clfx_error_set (error, CLFX_ERR_NOMEM,
+                                 "out of memory for filter tables");
+        }
+      for (int d = 0; d < dst; d++)
+        {
+          float   s = clfx_resize_pos (d, a->scale, a->offset);
+          float   u = s * (float) src;
+          double  centre = (double) u - 0.5, sum = 0.0, abs_sum = 0.0;
+          int     first = (int) ceil (centre - radius);
+          float  *w = a->weights + (size_t) d * (size_t) a->ntaps;
+
+          if (pl->guard && (u < 0.0f || u >= (float) src))
+            {
+              a->start[d] = INT_MIN;
+              continue;
+            }
+          a->start[d] = first;
+          for (int k = 0; k < a->ntaps; k++)
+            {
+              double t = ((double) (first + k) - centre) / fs;
+              wd[k] = pl->filter == CLFX_FILTER_CUBIC
+                        ? clfx_cubic_weight ((float) t)
+                        : clfx_lanczos3_weight ((float) t);
+              sum += wd[k];
+            }
+          for (int k = 0; k < a->ntaps; k++)
+            {
+              w[k] = (float) (wd[k] / sum);
+              abs_sum += fabs ((double) w[k]);
+            }
+          if (abs_sum > a->weight_abs_sum)
+            a->weight_abs_sum = abs_sum;
+        }
+      free (wd);
+    }
+  return true;
+}
+
+static bool
+plan_make (Plan *pl, const ClfxImage *src, const ClfxImage *dst,
+           const ClfxParams *p, ClfxError *error)
+{
+  memset (pl, 0, sizeof *pl);
+  pl->filter = p->v[P_FILTER].i;
+  pl->addressing = p->v[P_ADDRESSING].i;
+  pl->normalized = p->v[P_NORMALIZED].b;
+  pl->guard = pl->addressing == CLFX_ADDR_NONE;
+  if (! clfx_sampler_check (pl->normalized, pl->addressing, error))
+    return false;
+  if (! axis_setup (&pl->x, src->width, dst->width, p->v[P_ZOOM_X].d, pl,
+                    error)
+      || ! axis_setup (&pl->y, src->height, dst->height, p->v[P_ZOOM_Y].d, pl,
+                       error))
+    {
+      plan_free (pl);
+      return false;
+    }
+  return true;
+}
+
+static bool
+resize_prepare (const ClfxParams *p, const ClfxImage *src, int *dst_w,
+                int *dst_h, ClfxError *error)
+{
+  (void) src;
+  if (! clfx_params_check (&clfx_op_resize, p, error)
+      || ! clfx_sampler_check (p->v[P_NORMALIZED].b, p->v[P_ADDRESSING].i,
+                               error))
+    return false;
+  *dst_w = p->v[P_WIDTH].i;
+  *dst_h = p->v[P_HEIGHT].i;
+  return true;
+}
+
+/* ---- CPU reference ------------------------------------------------------- */
+
+typedef struct
+{
+  const ClfxImage *src;
+  ClfxImage       *dst;
+  ClfxImage       *inter;
+  const Plan      *pl;
+} Job;
+
+static ClfxSamplerDesc
+tap_sampler (const Plan *pl)
+{
+  return (ClfxSamplerDesc) { pl->normalized, pl->addressing, false };
+}
+
+static void
+texel_centre (const ClfxImage *img, ClfxSamplerDesc s, int i, int j,
+              float inv_w, float inv_h, float out[4])
+{
+  float cx = (float) i + 0.5f, cy = (float) j + 0.5f;
+  if (s.normalized)
+    {
+      cx *= inv_w;
+      cy *= inv_h;
+    }
+  clfx_ref_read (img, s, cx, cy, out);
+}
+
+/* The kernel's guarded_sample(), from nearest reads at texel centres. */
+static void
+guarded_sample (const ClfxImage *img, const Plan *pl, float u, float v,
+                float out[4])
+{
+  ClfxSamplerDesc s = tap_sampler (pl);
+  int             w = img->width, h = img->height;
+
+  if (pl->filter != CLFX_FILTER_LINEAR)
+    {
+      int i = (int) floorf (u), j = (int) floorf (v);
+      i = i < 0 ? 0 : i > w - 1 ? w - 1 : i;
+      j = j < 0 ? 0 : j > h - 1 ? h - 1 : j;
+      texel_centre (img, s, i, j, pl->x.inv_size, pl->y.inv_size, out);
+      return;
+    }
+  {
+    float fu = u - 0.5f, fv = v - 0.5f;
+    float iu = floorf (fu), iv = floorf (fv);
+    float a = fu - iu, b = fv - iv, t[4][4];
+    int   i0 = (int) iu, j0 = (int) iv;
+    int   is[2] = { i0, i0 + 1 }, js[2] = { j0, j0 + 1 };
+
+    for (int k = 0; k < 2; k++)
+      {
+        is[k] = is[k] < 0 ? 0 : is[k] > w - 1 ? w - 1 : is[k];
+        js[k] = js[k] < 0 ? 0 : js[k] > h - 1 ? h - 1 : js[k];
+      }
+    texel_centre (img, s, is[0], js[0], pl->x.inv_size, pl->y.inv_size, t[0]);
+    texel_centre (img, s, is[1], js[0], pl->x.inv_size, pl->y.inv_size, t[1]);
+    texel_centre (img, s, is[0], js[1], pl->x.inv_size, pl->y.inv_size, t[2]);
+    texel_centre (img, s, is[1], js[1], pl->x.inv_size, pl->y.inv_size, t[3]);
+    for (int c = 0; c < 4; c++)
+      out[c] = clfx_bilerp (t[0][c], t[1][c], t[2][c], t[3][c], a, b);
+  }
+}
+
+static void
+store (ClfxImage *dst, int x, int y, const float v[4])
+{
+  for (int c = 0; c < dst->channels; c++)
+    clfx_image_set (dst, x, y, c, v[c]);
+}
+
+static void
+cpu_sample_rows (void *data, int y0, int y1)
+{
+  const Job      *job = data;
+  const Plan     *pl = job->pl;
+  const ClfxImage *src = job->src;
+  ClfxSamplerDesc smp = { pl->normalized, pl->addressing,
+                          pl->filter == CLFX_FILTER_LINEAR };
+  float inv_count = (float) (1.0 / (double) (pl->x.nsub * pl->y.nsub));
+
+  for (int y = y0; y < y1; y++)
+    for (int x = 0; x < job->dst->width; x++)
+      {
+        float s = clfx_resize_pos (x, pl->x.scale, pl->x.offset);
+        float t = clfx_resize_pos (y, pl->y.scale, pl->y.offset);
+        float bx = pl->normalized ? s : s * (float) src->width;
+        float by = pl->normalized ? t : t * (float) src->height;
+        float acc[4] = { 0, 0, 0, 0 };
+
+        if (pl->guard)
+          {
+            float lx = pl->normalized ? 1.0f : (float) src->width;
+            float ly = pl->normalized ? 1.0f : (float) src->height;
+            if (bx < 0.0f || bx >= lx || by < 0.0f || by >= ly)
+              {
+                store (job->dst, x, y, acc);
+                continue;
+              }
+          }
+        for (int j = 0; j < pl->y.nsub; j++)
+          for (int i = 0; i < pl->x.nsub; i++)
+            {
+              float cx = bx + (pl->x.first + (float) i * pl->x.step);
+              float cy = by + (pl->y.first + (float) j * pl->y.step);
+              float v[4];
+              if (pl->guard)
+                guarded_sample (src, pl,
+                                pl->normalized ? cx * (float) src->width : cx,
+                                pl->normalized ? cy * (float) src->height : cy,
+                                v);
+              else
+                clfx_ref_read (src, smp, cx, cy, v);
+              for (int c = 0; c < 4; c++)
+                acc[c] += v[c];
+            }
+        for (int c = 0; c < 4; c++)
+          acc[c] *= inv_count;
+        store (job->dst, x, y, acc);
+      }
+}
+
+static void
+cpu_filter_h_rows (void *data, int j0, int j1)
+{
+  const Job      *job = data;
+  const Plan     *pl = job->pl;
+  const Axis     *ax = &pl->x;
+  ClfxSamplerDesc s = tap_sampler (pl);
+
+  for (int j = j0; j < j1; j++)
+    for (int x = 0; x < job->inter->width; x++)
+      {
+        float acc[4] = { 0, 0, 0, 0 };
+        if (ax->start[x] != INT_MIN)
+          for (int k = 0; k < ax->ntaps; k++)
+            {
+              float w = ax->weights[(size_t) x * (size_t) ax->ntaps + k];
+              int   i = ax->start[x] + k;
+              float v[4];
+              if (pl->guard)
+                i = i < 0 ? 0 : i > job->src->width - 1 ? job->src->width - 1
+                                                        : i;
+              texel_centre (job->src, s, i, j, ax->inv_size, pl->y.inv_size,
+                            v);
+              for (int c = 0; c < 4; c++)
+                acc[c] += w * v[c];
+            }
+        store (job->inter, x, j, acc);
+      }
+}
+
+static void
+cpu_filter_v_rows (void *data, int y0, int y1)
+{
+  const Job      *job = data;
+  const Plan     *pl = job->pl;
+  const Axis     *ay = &pl->y;
+  ClfxSamplerDesc s = tap_sampler (pl);
+  float           inv_w = (float) (1.0 / (double) job->inter->width);
+
+  for (int y = y0; y < y1; y++)
+    for (int x = 0; x < job->dst->width; x++)
+      {
+        float acc[4] = { 0, 0, 0, 0 };
+        if (ay->start[y] != INT_MIN)
+          for (int k = 0; k < ay->ntaps; k++)
+            {
+              float w = ay->weights[(size_t) y * (size_t) ay->ntaps + k];
+              int   j = ay->start[y] + k;
+              float v[4];
+              if (pl->guard)
+                j = j < 0 ? 0 : j > job->inter->height - 1
+                                  ? job->inter->height - 1 : j;
+              texel_centre (job->inter, s, x, j, inv_w, ay->inv_size, v);
+              for (int c = 0; c < 4; c++)
+                acc[c] += w * v[c];
+            }
+        store (job->dst, x, y, acc);
+      }
+}
+
+static bool
+resize_cpu (const ClfxImage *src, ClfxImage *dst, const ClfxParams *p,
+            ClfxError *error)
+{
+  Plan      pl;
+  ClfxImage inter = { 0 };
+  Job       job = { src, dst, &inter, &pl };
+  bool      ok = false;
+
+  if (! plan_make (&pl, src, dst, p, error))
+    return false;
+  if (pl.filter == CLFX_FILTER_NEAREST || pl.filter == CLFX_FILTER_LINEAR)
+    {
+      clfx_parallel_rows (dst->height, cpu_sample_rows, &job);
+      ok = true;
+      goto out;
+    }
+  /* Same intermediate as the kernels: float RGBA, dst width x src height. */
+  if (! clfx_host_image_alloc (&inter, dst->width, src->height, 4,
+                               CLFX_DEPTH_FLOAT, error))
+    goto out;
+  clfx_parallel_rows (src->height, cpu_filter_h_rows, &job);
+  clfx_parallel_rows (dst->height, cpu_filter_v_rows, &job);
+  ok = true;
+out:
+  clfx_host_image_free (&inter);
+  plan_free (&pl);
+  return ok;
+}
+
+/* ---- OpenCL -------------------------------------------------------------- */
+
+#define ARG(k, i, v)                                                          \
+  CLFX_CHECK (error, out, name, clSetKernelArg, k, i, sizeof (v), &(v))
+
+static bool
+launch_sample (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
+               const ClfxImage *dst, cl_mem img, cl_sampler smp, cl_mem out_buf,
+               cl_long offset, cl_long pitch, const char *options,
+               ClfxError *error)
+{
+  const char *name = "resize_sample";
+  cl_kernel   k = clfx_context_kernel (ctx, "resize", options, name, error);
+  cl_float4   axis = { { pl->x.scale, pl->x.offset, pl->y.scale,
+                         pl->y.offset } };
+  cl_int2     size = { { src->width, src->height } };
+  cl_float2   inv = { { pl->x.inv_size, pl->y.inv_size } };
+  cl_int      normalized = pl->normalized, guard = pl->guard;
+  cl_int      linear = pl->filter == CLFX_FILTER_LINEAR;
+  cl_int2     nsub = { { pl->x.nsub, pl->y.nsub } };
+  cl_float4   sub = { { pl->x.first, pl->x.step, pl->y.first, pl->y.step } };
+  cl_float    inv_count = (float) (1.0 / (double) (pl->x.nsub * pl->y.nsub));
+  cl_int      dw = dst->width, dh = dst->height;
+  bool        ok = false;
+
+  if (! k)
+    return false;
+  ARG (k, 0, img);
+  ARG (k, 1, smp);
+  ARG (k, 2, out_buf);
+  ARG (k, 3, offset);
+  ARG (k, 4, pitch);
+  ARG (k, 5, dw);
+  ARG (k, 6, dh);
+  ARG (k, 7, axis);
+  ARG (k, 8, size);
+  ARG (k, 9, inv);
+  ARG (k, 10, normalized);
+  ARG (k, 11, guard);
+  ARG (k, 12, linear);
+  ARG (k, 13, nsub);
+  ARG (k, 14, sub);
+  ARG (k, 15, inv_count);
+  ok = clfx_context_launch (ctx, k, name, (size_t) dw, (size_t) dh, error);
+out:
+  clReleaseKernel (k);
+  return ok;
+}
+
+static cl_mem
+table_buffer (ClfxContext *ctx, const void *data, size_t bytes,
+              ClfxError *error)
+{
+  cl_mem buf = NULL;
+
+  CLFX_CREATE (buf, error, out, "filter table", clCreateBuffer, ctx->context,
+               CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, (void *) data);
+out:
+  return buf;
+}
+
+static bool
+launch_filter (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
+               const ClfxImage *dst, cl_mem img, cl_sampler smp,
+               cl_mem out_buf, cl_long offset, cl_long pitch,
+               const char *options, ClfxError *error)
+{
+  const char     *name = "resize_filter_h";
+  cl_kernel       kh = NULL, kv = NULL;
+  cl_mem          inter = NULL, sx = NULL, wx = NULL, sy = NULL, wy = NULL;
+  cl_image_format fmt;
+  cl_image_desc   desc = { .image_type = CL_MEM_OBJECT_IMAGE2D,
+                           .image_width = (size_t) dst->width,
+                           .image_height = (size_t) src->height };
+  cl_int          normalized = pl->normalized, guard = pl->guard;
+  cl_int          dw = dst->width, dh = dst->height;
+  cl_int          ntx = pl->x.ntaps, nty = pl->y.ntaps;
+  cl_int2         size_src = { { src->width, src->height } };
+  cl_int2         size_inter = { { dst->width, src->height } };
+  cl_float2       inv_src = { { pl->x.inv_size, pl->y.inv_size } };
+  cl_float2       inv_inter = { { (float) (1.0 / (double) dst->width),
+                                  pl->y.inv_size } };
+  bool            ok = false;
+
+  if (! clfx_context_image_format (ctx, dst->width, src->height, 4,
+                                   CLFX_DEPTH_FLOAT, &fmt, error))
+    return false;
+  CLFX_CREATE (inter, error, out, "intermediate image", clCreateImage,
+               ctx->context, CL_MEM_READ_WRITE, &fmt, &desc, NULL);
+  if (! (sx = table_buffer (ctx, pl->x.start, sizeof (int) * (size_t) dw,
+                            error))
+      || ! (wx = table_buffer (ctx, pl->x.weights,
+                               sizeof (float) * (size_t) dw * (size_t) ntx,
+                               error))
+      || ! (sy = table_buffer (ctx, pl->y.start, sizeof (int) * (size_t) dh,
+                               error))
+      || ! (wy = table_buffer (ctx, pl->y.weights,
+                               sizeof (float) * (size_t) dh * (size_t) nty,
+                               error)))
+    goto out;
+
+  if (! (kh = clfx_context_kernel (ctx, "resize", options, name, error)))
+    goto out;
+  ARG (kh, 0, img);
+  ARG (kh, 1, smp);
+  ARG (kh, 2, inter);
+  ARG (kh, 3, sx);
+  ARG (kh, 4, wx);
+  ARG (kh, 5, ntx);
+  ARG (kh, 6, dw);
+  ARG (kh, 7, size_src);
+  ARG (kh, 8, inv_src);
+  ARG (kh, 9, normalized);
+  ARG (kh, 10, guard);
+  if (! clfx_context_launch (ctx, kh, name, (size_t) dw,
+                             (size_t) src->height, error))
+    goto out;
+
+  name = "resize_filter_v";
+  if (! (kv = clfx_context_kernel (ctx, "resize", options, name, error)))
+    goto out;
+  ARG (kv, 0, inter);
+  ARG (kv, 1, smp);
+  ARG (kv, 2, out_buf);
+  ARG (kv, 3, offset);
+  ARG (kv, 4, pitch);
+  ARG (kv, 5, sy);
+  ARG (kv, 6, wy);
+  ARG (kv, 7, nty);
+  ARG (kv, 8, dw);
+  ARG (kv, 9, dh);
+  ARG (kv, 10, size_inter);
+  ARG (kv, 11, inv_inter);
+  ARG (kv, 12, normalized);
+  ARG (kv, 13, guard);
+  ok = clfx_context_launch (ctx, kv, name, (size_t) dw, (size_t) dh, error);
+out:
+  /* Releasing is safe while commands are queued: OpenCL keeps the objects
+   * alive until the commands that use them complete. */
+  if (kh)
+    clReleaseKernel (kh);
+  if (kv)
+    clReleaseKernel (kv);
+  if (inter)
+    clReleaseMemObject (inter);
+  if (sx)
+    clReleaseMemObject (sx);
+  if (wx)
+    clReleaseMemObject (wx);
+  if (sy)
+    clReleaseMemObject (sy);
+  if (wy)
+    clReleaseMemObject (wy);
+  return ok;
+}
+
+static bool
+resize_cl (ClfxContext *ctx, const ClfxImage *src, ClfxImage *dst,
+           const ClfxParams *p, ClfxError *error)
+{
+  Plan       pl;
+  cl_mem     img = NULL, out_buf = NULL;
+  cl_sampler smp = NULL;
+  cl_long    offset, pitch;
+  char       options[96];
+  bool       ok = false;
+
+  if (! plan_make (&pl, src, dst, p, error))
+    return false;
+  /* Under addressing none the kernel filters from guarded nearest reads,
+   * so the sampler itself never interpolates across the edge. */
+  smp = clfx_context_sampler (ctx, pl.normalized, pl.addressing,
+                              pl.filter == CLFX_FILTER_LINEAR && ! pl.guard,
+                              error);
+  if (! smp || ! (img = clfx_context_upload (ctx, src, error))
+      || ! (out_buf = clfx_context_output (ctx, dst, &offset, &pitch, error)))
+    goto out;
+  clfx_context_store_options (ctx, dst, options, sizeof options);
+  if (pl.filter == CLFX_FILTER_NEAREST || pl.filter == CLFX_FILTER_LINEAR)
+    ok = launch_sample (ctx, &pl, src, dst, img, smp, out_buf, offset, pitch,
+                        options, error);
+  else
+    ok = launch_filter (ctx, &pl, src, dst, img, smp, out_buf, offset, pitch,
+                        options, error);
+  ok = ok && clfx_context_download (ctx, out_buf, dst, error);
+out:
+  if (smp)
+    clReleaseSampler (smp);
+  if (img)
+    clReleaseMemObject (img);
+  if (out_buf)
+    clReleaseMemObject (out_buf);
+  plan_free (&pl);
+  return ok;
+}
+
+/* ---- tolerance ----------------------------------------------------------- */
+
+/* Largest |value| and the value range of the source, over its channels. */
+static void
+value_range (const ClfxImage *img, double *max_abs, double *range)
+{
+  double lo = INFINITY, hi = -INFINITY, m = 0.0;
+
+  for (int y = 0; y < img->height; y++)
+    for (int x = 0; x < img->width; x++)
+      for (int c = 0; c < img->channels; c++)
+        {
+          double v = clfx_image_get (img, x, y, c);
+          if (! isfinite (v))
+            continue;
+          lo = v < lo ? v : lo;
+          hi = v > hi ? v : hi;
+          m = fabs (v) > m ? fabs (v) : m;
+        }
+  /* The CLAMP border (0) is a texel value too. */
+  lo = lo < 0.0 ? lo : 0.0;
+  hi = hi > 0.0 ? hi : 0.0;
+  *max_abs = m;
+  *range = hi - lo;
+}
+
+static void
+resize_tolerance (const ClfxDeviceInfo *dev, const ClfxImage *src,
+                  const ClfxImage *dst, const ClfxParams *p,
+                  ClfxTolerance *tol)
+{
+  static const double quantum[CLFX_N_DEPTHS] = { 1.0 / 255.0, 1.0 / 65535.0,
+                                                 0.0, 0.0 };
+  const double eps = 1.0 / 16777216.0; /* 2^-24: float rounding */
+  int          filter = p->v[P_FILTER].i;
+  bool         guard = p->v[P_ADDRESSING].i == CLFX_ADDR_NONE;
+  double       max_abs, range, path;
+  const char  *why;
+  Plan         pl;
+
+  (void) dev;
+  value_range (src, &max_abs, &range);
+  memset (tol, 0, sizeof *tol);
+  if (filter == CLFX_FILTER_NEAREST)
+    {
+      /* Nearest picks a texel; only the read conversion differs (unorm to
+       * float within 1.5 ulp, OpenCL C spec 8.3.1.1), plus averaging. */
+      path = 4.0 * eps * max_abs;
+      why = "nearest: texel read conversion (1.5 ulp)";
+    }
+  else if (filter == CLFX_FILTER_LINEAR && ! guard)
+    {
+      /* The spec leaves the sampler's filtering precision open; GPU
+       * texture units blend with 8-bit fractional weights (CUDA C
+       * Programming Guide, "Linear Filtering": 9-bit fixed point, 8
+       * fractional bits), an error of up to 2^-8 of the texel difference
+       * per axis, 2 axes. */
+      path = 2.0 * range / 256.0 + 4.0 * eps * max_abs;
+      why = "linear (sampler): 2 x 2^-8 x texel range, hardware weight "
+            "precision";
+    }
+  else if (filter == CLFX_FILTER_LINEAR)
+    {
+      path = 8.0 * eps * max_abs;
+      why = "linear (in kernel, addressing none): float rounding of 4 taps";
+    }
+  else
+    {
+      /* n-term float sums (Higham: n * 2^-24 * sum |w v|) in two passes,
+       * plus the read conversion. */
+      ClfxImage shape = *dst;
+      ClfxError ignore = { 0 };
+      double    nx = 1, ny = 1, wx = 1.3, wy = 1.3;
+      if (plan_make (&pl, src, &shape, p, &ignore))
+        {
+          nx = pl.x.ntaps;
+          ny = pl.y.ntaps;
+          wx = pl.x.weight_abs_sum;
+          wy = pl.y.weight_abs_sum;
+          plan_free (&pl);
+        }
+      path = 2.0 * (nx + ny + 3.0) * eps * wx * wy * max_abs;
+      why = "cubic/lanczos3: float summation bound over both passes";
+    }
+  tol->abs_tol = path;
+  /* Integer outputs: two float results a hair apart can round to
+   * neighbouring codes, unless the path is exact. */
+  if (filter != CLFX_FILTER_NEAREST)
+    tol->abs_tol += quantum[dst->depth];
+  if (dst->depth == CLFX_DEPTH_HALF)
+    {
+      tol->rel_tol = 1.0 / 1024.0; /* one binary16 ulp */
+      tol->abs_tol += 1.0 / 16777216.0;
+    }
+  snprintf (tol->basis, sizeof tol->basis, "%s%s", why,
+            dst->depth == CLFX_DEPTH_FLOAT ? ""
+            : dst->depth == CLFX_DEPTH_HALF ? "; + 1 half ulp (rounding)"
+            : filter == CLFX_FILTER_NEAREST ? ""
+                                            : "; + 1 output code (rounding)");
+}
+
+static const char *
+resize_variant (const ClfxParams *p)
+{
+  return filters[p->v[P_FILTER].i].nick;
+}
+
+const ClfxOpInfo clfx_op_resize = {
+  "resize",
+  "Resize through the OpenCL sampler: nearest, linear, cubic, lanczos3",
+  params,
+  N_PARAMS,
+  resize_prepare,
+  resize_cl,
+  resize_cpu,
+  resize_tolerance,
+  resize_variant,
+};

@@ -1,0 +1,169 @@
+/* resize.cl: resampling through the OpenCL sampler.
+ *
+ * resize_sample: nearest and linear filtering done by the sampler itself
+ *   (the texture unit on a GPU), with k x k supersampling when shrinking by
+ *   more than 2x.  Addressing is whatever the host's sampler says.
+ * resize_filter_h / resize_filter_v: cubic and lanczos3 as two separable
+ *   passes.  Each tap is one nearest read at a texel centre, so the
+ *   sampler's addressing mode still decides what lies outside the image.
+ *   Tap positions and weights come from the host (the same tables the CPU
+ *   reference uses), already widened for antialiasing.
+ *
+ * CLK_ADDRESS_NONE leaves reads outside the image undefined, so with
+ * `guard` set the kernels never read there: output positions outside the
+ * source are written as 0 (transparent) and taps are clamped to the edge. */
+#include "clfx-store.h"
+
+/* Read texel (i, j) at its centre in the coordinate system of the sampler. */
+inline float4
+texel (read_only image2d_t img, sampler_t smp, int i, int j, int normalized,
+       float2 inv_size)
+{
+  float2 c = (float2) ((float) i + 0.5f, (float) j + 0.5f);
+  if (normalized)
+    c *= inv_size;
+  return read_imagef (img, smp, c);
+}
+
+/* In-kernel sampling for CLK_ADDRESS_NONE: the same result as the sampler
+ * with clamp-to-edge, but every read is inside the image.  u, v are in
+ * texels. */
+inline float4
+guarded_sample (read_only image2d_t img, sampler_t smp, float u, float v,
+                int linear, int2 size, int normalized, float2 inv_size)
+{
+  if (! linear)
+    {
+      int i = clamp ((int) floor (u), 0, size.x - 1);
+      int j = clamp ((int) floor (v), 0, size.y - 1);
+      return texel (img, smp, i, j, normalized, inv_size);
+    }
+  float  fu = u - 0.5f, fv = v - 0.5f;
+  float  iu = floor (fu), iv = floor (fv);
+  float  a = fu - iu, b = fv - iv;
+  int    i0 = clamp ((int) iu, 0, size.x - 1);
+  int    i1 = clamp ((int) iu + 1, 0, size.x - 1);
+  int    j0 = clamp ((int) iv, 0, size.y - 1);
+  int    j1 = clamp ((int) iv + 1, 0, size.y - 1);
+  float4 t00 = texel (img, smp, i0, j0, normalized, inv_size);
+  float4 t10 = texel (img, smp, i1, j0, normalized, inv_size);
+  float4 t01 = texel (img, smp, i0, j1, normalized, inv_size);
+  float4 t11 = texel (img, smp, i1, j1, normalized, inv_size);
+  return (float4) (clfx_bilerp (t00.x, t10.x, t01.x, t11.x, a, b),
+                   clfx_bilerp (t00.y, t10.y, t01.y, t11.y, a, b),
+                   clfx_bilerp (t00.z, t10.z, t01.z, t11.z, a, b),
+                   clfx_bilerp (t00.w, t10.w, t01.w, t11.w, a, b));
+}
+
+/* axis = (scale_x, offset_x, scale_y, offset_y) for clfx_resize_pos.
+ * sub = (first_x, step_x, first_y, step_y): supersample offsets in the
+ * sampler's coordinate units; nsub = samples per axis; inv_count =
+ * 1 / (nsub.x * nsub.y). */
+__kernel void
+resize_sample (read_only image2d_t src, sampler_t smp, __global uchar *dst,
+               long dst_offset, long dst_pitch, int dst_w, int dst_h,
+               float4 axis, int2 size, float2 inv_size, int normalized,
+               int guard, int linear, int2 nsub, float4 sub,
+               float inv_count)
+{
+  int x = get_global_id (0);
+  int y = get_global_id (1);
+
+  if (x >= dst_w || y >= dst_h)
+    return;
+
+  float s = clfx_resize_pos (x, axis.s0, axis.s1);
+  float t = clfx_resize_pos (y, axis.s2, axis.s3);
+  float bx = normalized ? s : s * (float) size.x;
+  float by = normalized ? t : t * (float) size.y;
+  float4 acc = (float4) (0.0f);
+
+  if (guard)
+    {
+      float lx = normalized ? 1.0f : (float) size.x;
+      float ly = normalized ? 1.0f : (float) size.y;
+      if (bx < 0.0f || bx >= lx || by < 0.0f || by >= ly)
+        {
+          clfx_store (dst, dst_offset, dst_pitch, x, y, acc);
+          return;
+        }
+    }
+
+  for (int j = 0; j < nsub.y; j++)
+    for (int i = 0; i < nsub.x; i++)
+      {
+        float cx = bx + (sub.s0 + (float) i * sub.s1);
+        float cy = by + (sub.s2 + (float) j * sub.s3);
+        if (guard)
+          {
+            float u = normalized ? cx * (float) size.x : cx;
+            float v = normalized ? cy * (float) size.y : cy;
+            acc += guarded_sample (src, smp, u, v, linear, size, normalized,
+                                   inv_size);
+          }
+        else
+          acc += read_imagef (src, smp, (float2) (cx, cy));
+      }
+  clfx_store (dst, dst_offset, dst_pitch, x, y, acc * inv_count);
+}
+
+/* Horizontal pass: inter(x, j) = sum_k w[x][k] * src(start[x] + k, j) for
+ * every source row j.  start[x] == INT_MIN marks an output column outside
+ * the source under `guard`: it becomes 0. */
+__kernel void
+resize_filter_h (read_only image2d_t src, sampler_t smp,
+                 write_only image2d_t inter, __global const int *start,
+                 __global const float *weights, int ntaps, int dst_w,
+                 int2 size, float2 inv_size, int normalized, int guard)
+{
+  int x = get_global_id (0);
+  int j = get_global_id (1);
+
+  if (x >= dst_w || j >= size.y)
+    return;
+
+  int    i0 = start[x];
+  float4 acc = (float4) (0.0f);
+  if (i0 != INT_MIN)
+    {
+      __global const float *w = weights + (long) x * ntaps;
+      for (int k = 0; k < ntaps; k++)
+        {
+          int i = i0 + k;
+          if (guard)
+            i = clamp (i, 0, size.x - 1);
+          acc += w[k] * texel (src, smp, i, j, normalized, inv_size);
+        }
+    }
+  write_imagef (inter, (int2) (x, j), acc);
+}
+
+/* Vertical pass over the intermediate image (dst_w x source height). */
+__kernel void
+resize_filter_v (read_only image2d_t inter, sampler_t smp, __global uchar *dst,
+                 long dst_offset, long dst_pitch, __global const int *start,
+                 __global const float *weights, int ntaps, int dst_w,
+                 int dst_h, int2 size, float2 inv_size, int normalized,
+                 int guard)
+{
+  int x = get_global_id (0);
+  int y = get_global_id (1);
+
+  if (x >= dst_w || y >= dst_h)
+    return;
+
+  int    j0 = start[y];
+  float4 acc = (float4) (0.0f);
+  if (j0 != INT_MIN)
+    {
+      __global const float *w = weights + (long) y * ntaps;
+      for (int k = 0; k < ntaps; k++)
+        {
+          int j = j0 + k;
+          if (guard)
+            j = clamp (j, 0, size.y - 1);
+          acc += w[k] * texel (inter, smp, x, j, normalized, inv_size);
+        }
+    }
+  clfx_store (dst, dst_offset, dst_pitch, x, y, acc);
+}

@@ -1,0 +1,67 @@
+/* tap.h: a minimal TAP producer for the C tests (meson test protocol
+ * 'tap').  Each check prints "ok N - what" or "not ok N - what" plus the
+ * details as a diagnostic, and the program's exit status says whether all
+ * passed. */
+#ifndef CLFX_TAP_H
+#define CLFX_TAP_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int tap_n, tap_failed;
+
+static inline bool
+tap_ok (bool cond, const char *fmt, ...)
+{
+  va_list ap;
+
+  printf ("%sok %d - ", cond ? "" : "not ", ++tap_n);
+  va_start (ap, fmt);
+  vprintf (fmt, ap);
+  va_end (ap);
+  printf ("\n");
+  fflush (stdout);
+  if (! cond)
+    tap_failed++;
+  return cond;
+}
+
+static inline void
+tap_diag (const char *fmt, ...)
+{
+  va_list ap;
+
+  printf ("# ");
+  va_start (ap, fmt);
+  vprintf (fmt, ap);
+  va_end (ap);
+  printf ("\n");
+}
+
+/* Exit code 77 tells meson the test was skipped.  Under CI
+ * (CLFX_REQUIRE_DEVICE=1) a missing device is a failure instead, so a
+ * machine without OpenCL can never report green. */
+static inline int
+tap_skip_all (const char *why)
+{
+  const char *req = getenv ("CLFX_REQUIRE_DEVICE");
+
+  if (req && *req && *req != '0')
+    {
+      printf ("1..1\nnot ok 1 - %s (CLFX_REQUIRE_DEVICE is set)\n", why);
+      return 1;
+    }
+  printf ("1..0 # SKIP %s\n", why);
+  return 77;
+}
+
+static inline int
+tap_done (void)
+{
+  printf ("1..%d\n", tap_n);
+  return tap_failed ? 1 : 0;
+}
+
+#endif

@@ -1,0 +1,63 @@
+/* clfx-imageio.h: reading and writing PNG and PFM files for the command
+ * line tools and the tests.  GLib-free; needs libpng.  The GIMP plug-in
+ * does not use this: GIMP brings its own file loaders. */
+#ifndef CLFX_IMAGEIO_H
+#define CLFX_IMAGEIO_H
+
+#include <stdbool.h>
+
+#include "clfx-error.h"
+#include "clfx-host-image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The largest width or height either reader accepts.  Anything bigger is
+ * far more likely a corrupt header than a real picture. */
+#define CLFX_IMAGEIO_MAX_SIDE 65536
+
+/* Reads PNG (8/16-bit; gray, gray+alpha, RGB, RGBA, palette and low bit
+ * depths expanded) or PFM (by extension .pfm, or by the magic bytes
+ * "PF" / "Pf").
+ *
+ * 8-bit PNG -> CLFX_DEPTH_U8, 16-bit PNG -> CLFX_DEPTH_U16,
+ * PFM -> CLFX_DEPTH_FLOAT.
+ * Gray -> 1 channel, gray+alpha -> 2, RGB -> 4 (alpha filled with the
+ * maximum / 1.0), RGBA -> 4.
+ *
+ * *file_channels (may be NULL) receives what the file had: 1, 2, 3 or 4.
+ * A tRNS chunk is expanded to alpha and counts as alpha.  Gamma and ICC
+ * data are ignored: samples are taken as stored.  PFM values, NaN and Inf
+ * included, are kept as stored; the magnitude of the PFM scale is ignored.
+ *
+ * On success img holds an image from clfx_host_image_alloc (tight stride)
+ * that the caller frees with clfx_host_image_free.  On failure img is
+ * zeroed (nothing to free) and error names the file. */
+bool clfx_image_read (const char *path, ClfxImage *img, int *file_channels,
+                      ClfxError *error);
+
+/* Writes by extension (case-insensitive):
+ *  .png: u8 -> 8-bit, u16 -> 16-bit, half/float -> 16-bit, clamped to [0,1]
+ *        and rounded to nearest even (NaN -> 0), as the kernels store;
+ *  .pfm: any depth, converted to float (u8/u16 normalized to [0,1]); gray
+ *        (file_channels 1 or 2) -> "Pf", colour (3 or 4) -> "PF" RGB;
+ *        alpha is always dropped.  Rows bottom-to-top, little-endian,
+ *        scale -1.0.
+ *
+ * file_channels: 1, 2, 3, 4 = gray, gray+alpha, RGB (drop alpha), RGBA.
+ * It must fit img->channels: 1 and 2 need a gray image (1 or 2 channels;
+ * a missing alpha is written opaque, an unwanted one dropped), 3 needs 4,
+ * 4 takes 4 or expands gray (1 or 2) to RGB.
+ *
+ * The data goes to a temporary file in the same folder, which is renamed
+ * over path only once complete, so a failed write never leaves a partial
+ * file behind. */
+bool clfx_image_write (const char *path, const ClfxImage *img,
+                       int file_channels, ClfxError *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
