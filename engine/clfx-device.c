@@ -250,6 +250,7 @@ clfx_device_select (const ClfxDeviceList *list, const char *request,
                            "%s", request, unusable->name,
                            unusable->skip_reason);
   return clfx_error_set (error, CLFX_ERR_NO_DEVICE,
-                         "no OpenCL device matches '%s' (devices: %s)",
-                         request, seen[0] ? seen : "none");
+                         "no OpenCL device matches '%s' (devices: %s%s%s)",
+                         request, seen[0] ? seen : "none",
+                         list->notes[0] ? "; " : "", list->notes);
 }
