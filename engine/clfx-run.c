@@ -57,26 +57,38 @@ clfx_run_validate (const ClfxOpInfo *op, const ClfxParams *p,
                    const ClfxImage *src, const ClfxImage *dst,
                    ClfxRunResult *r, ClfxError *error)
 {
-  ClfxImage ref;
+  ClfxImage ref = { 0 }, lo = { 0 }, hi = { 0 };
   double    t0;
+  bool      ok = false;
 
   if (! clfx_host_image_alloc (&ref, dst->width, dst->height, dst->channels,
                                dst->depth, error))
     return false;
   t0 = clfx_now_ms ();
   if (! op->run_cpu (src, &ref, p, error))
-    {
-      clfx_host_image_free (&ref);
-      return false;
-    }
+    goto out;
   r->timings.reference_ms = clfx_now_ms () - t0;
   op->tolerance (r->have_device ? &r->device : NULL, src, dst, p,
                  &r->tolerance);
-  clfx_validate (&ref, dst, r->tolerance.abs_tol, r->tolerance.rel_tol,
-                 &r->validation);
+  if (op->run_cpu_bounds)
+    {
+      if (! clfx_host_image_alloc (&lo, dst->width, dst->height,
+                                   dst->channels, dst->depth, error)
+          || ! clfx_host_image_alloc (&hi, dst->width, dst->height,
+                                      dst->channels, dst->depth, error)
+          || ! op->run_cpu_bounds (src, &lo, &hi, p, error))
+        goto out;
+    }
+  clfx_validate_bounded (&ref, lo.data ? &lo : NULL, hi.data ? &hi : NULL,
+                         dst, r->tolerance.abs_tol, r->tolerance.rel_tol,
+                         &r->validation);
   r->validated = true;
+  ok = true;
+out:
   clfx_host_image_free (&ref);
-  return true;
+  clfx_host_image_free (&lo);
+  clfx_host_image_free (&hi);
+  return ok;
 }
 
 /* The OpenCL attempt; false with *error set when it failed. */
@@ -300,6 +312,7 @@ clfx_report_json (const ClfxOpInfo *op, const ClfxParams *p,
       clfx_json_begin_object (&j, "validation");
       clfx_json_int (&j, "pixels", (long long) v->pixels);
       clfx_json_int (&j, "mismatches", (long long) v->mismatches);
+      clfx_json_int (&j, "ambiguous", (long long) v->ambiguous);
       clfx_json_int (&j, "nan", (long long) v->nan);
       clfx_json_int (&j, "inf", (long long) v->inf);
       clfx_json_number (&j, "max_abs", v->max_abs);

@@ -18,6 +18,25 @@ void
 clfx_validate (const ClfxImage *expected, const ClfxImage *actual,
                double abs_tol, double rel_tol, ClfxValidation *v)
 {
+  clfx_validate_bounded (expected, NULL, NULL, actual, abs_tol, rel_tol, v);
+}
+
+static bool
+inside_envelope (double lo, double hi, double e, double a, double abs_tol,
+                 double rel_tol)
+{
+  double t = abs_tol + rel_tol * fabs (e);
+
+  if (! isfinite (a) || ! isfinite (lo) || ! isfinite (hi))
+    return false;
+  return a >= fmin (lo, e) - t && a <= fmax (hi, e) + t;
+}
+
+void
+clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
+                       const ClfxImage *hi, const ClfxImage *actual,
+                       double abs_tol, double rel_tol, ClfxValidation *v)
+{
   double sq = 0.0, peak = 1.0, worst = -1.0;
   size_t finite = 0;
 
@@ -47,7 +66,15 @@ clfx_validate (const ClfxImage *expected, const ClfxImage *actual,
             else if (isinf (a))
               v->inf++;
             if (! same_value (e, a, abs_tol, rel_tol))
-              v->mismatches++;
+              {
+                if (lo && hi
+                    && inside_envelope (clfx_image_get (lo, x, y, c),
+                                        clfx_image_get (hi, x, y, c), e, a,
+                                        abs_tol, rel_tol))
+                  v->ambiguous++;
+                else
+                  v->mismatches++;
+              }
             if (! isfinite (e) || ! isfinite (a))
               {
                 if (! same_value (e, a, 0, 0) && worst < INFINITY)

@@ -16,6 +16,8 @@ typedef struct
   size_t pixels;     /* pixels compared */
   size_t samples;    /* channel values compared */
   size_t mismatches; /* channel values outside the tolerance */
+  size_t ambiguous;  /* off the reference, but inside the envelope of
+                        results the spec allows there (see below) */
   size_t nan;        /* NaN in the OpenCL result */
   size_t inf;        /* Inf in the OpenCL result */
   double max_abs;
@@ -36,6 +38,18 @@ typedef struct
  * 1e-6 on |e| so zeros do not divide.  Images must have the same shape. */
 void clfx_validate (const ClfxImage *expected, const ClfxImage *actual,
                     double abs_tol, double rel_tol, ClfxValidation *v);
+
+/* The same, where some reference values are ambiguous: lo and hi (shaped
+ * like expected) bound per channel what the spec allows, e.g. either
+ * texel when a nearest sample sits on a texel boundary within the
+ * sampler's coordinate precision.  A value inside [lo - t, hi + t] is not
+ * a mismatch but is counted in `ambiguous` when it is off `expected`;
+ * max_abs, RMSE and the worst pixel are still measured against
+ * `expected`, so the report shows the real difference. */
+void clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
+                            const ClfxImage *hi, const ClfxImage *actual,
+                            double abs_tol, double rel_tol,
+                            ClfxValidation *v);
 
 /* Per-pixel largest |actual - expected| / (tolerance), as a float gray map
  * (for the Diagnostics heat-map); values > 1 are mismatches. */

@@ -16,12 +16,16 @@ static inline bool
 tap_ok (bool cond, const char *fmt, ...)
 {
   va_list ap;
+  char    line[2048];
 
-  printf ("%sok %d - ", cond ? "" : "not ", ++tap_n);
   va_start (ap, fmt);
-  vprintf (fmt, ap);
+  vsnprintf (line, sizeof line, fmt, ap);
   va_end (ap);
-  printf ("\n");
+  /* One TAP line per check: messages may carry a build log. */
+  for (char *c = line; *c; c++)
+    if (*c == '\n' || *c == '#')
+      *c = ' ';
+  printf ("%sok %d - %s\n", cond ? "" : "not ", ++tap_n, line);
   fflush (stdout);
   if (! cond)
     tap_failed++;

@@ -85,6 +85,12 @@ struct ClfxOpInfo
   void (*tolerance) (const ClfxDeviceInfo *dev, const ClfxImage *src,
                      const ClfxImage *dst, const ClfxParams *p,
                      ClfxTolerance *tol);
+  /* Optional (NULL when the reference is exact): per channel, the lowest
+   * and highest results the spec allows, for the places where the CPU
+   * reference cannot know which one the device picks (lo and hi are
+   * allocated like dst).  See clfx_validate_bounded. */
+  bool (*run_cpu_bounds) (const ClfxImage *src, ClfxImage *lo, ClfxImage *hi,
+                          const ClfxParams *p, ClfxError *error);
   /* Short variant name for the report ("lanczos3"). */
   const char *(*variant) (const ClfxParams *p);
 };

@@ -96,5 +96,6 @@ const ClfxOpInfo clfx_op_copy = {
   copy_cl,
   copy_cpu,
   copy_tolerance,
+  NULL,
   copy_variant,
 };

@@ -9,6 +9,7 @@
 #include "clfx-host-image.h"
 #include "clfx-sampler-ref.h"
 #include "clfx-ops.h"
+#include "clfx-validate.h"
 
 static ClfxImage row4;  /* 4x1 gray float: 10 20 30 40 */
 static ClfxImage quad;  /* 2x2 RGBA u8 */
@@ -254,6 +255,60 @@ test_half_and_rounding (void)
   clfx_host_image_free (&img);
 }
 
+/* The validation must be able to fail: a wrong texel is a mismatch, a
+ * texel from across a boundary the sample sits on is only ambiguous. */
+static void
+test_validation_can_fail (void)
+{
+  ClfxImage      src, ref, lo, hi, act;
+  ClfxParams     p;
+  ClfxError      e = { 0 };
+  ClfxValidation v;
+  int            x_amb = -1;
+
+  clfx_host_image_alloc (&src, 8, 1, 1, CLFX_DEPTH_FLOAT, &e);
+  for (int i = 0; i < 8; i++)
+    clfx_image_set (&src, i, 0, 0, (float) (i * i));
+  clfx_params_defaults (&clfx_op_resize, &p);
+  /* 8 -> 4 samples at u = 1, 3, 5, 7: every one sits on a boundary */
+  clfx_params_set (&clfx_op_resize, &p, "width", "4", &e);
+  clfx_params_set (&clfx_op_resize, &p, "height", "1", &e);
+  clfx_params_set (&clfx_op_resize, &p, "filter", "nearest", &e);
+  clfx_host_image_alloc (&ref, 4, 1, 1, CLFX_DEPTH_FLOAT, &e);
+  clfx_host_image_alloc (&lo, 4, 1, 1, CLFX_DEPTH_FLOAT, &e);
+  clfx_host_image_alloc (&hi, 4, 1, 1, CLFX_DEPTH_FLOAT, &e);
+  clfx_host_image_alloc (&act, 4, 1, 1, CLFX_DEPTH_FLOAT, &e);
+  clfx_op_resize.run_cpu (&src, &ref, &p, &e);
+  clfx_op_resize.run_cpu_bounds (&src, &lo, &hi, &p, &e);
+  for (int x = 0; x < 4; x++)
+    if (clfx_image_get (&lo, x, 0, 0) < clfx_image_get (&hi, x, 0, 0))
+      x_amb = x;
+  tap_ok (x_amb >= 0 && clfx_image_get (&ref, 1, 0, 0) == 9.0f
+            && clfx_image_get (&lo, 1, 0, 0) == 4.0f
+            && clfx_image_get (&hi, 1, 0, 0) == 9.0f,
+          "a nearest sample on a texel boundary allows either texel "
+          "(u = 3: texel 3 = 9, or texel 2 = 4)");
+  memcpy (act.data, ref.data, 16);
+  clfx_image_set (&act, 1, 0, 0, 4.0f);
+  clfx_validate_bounded (&ref, &lo, &hi, &act, 0, 0, &v);
+  tap_ok (v.passed && v.ambiguous == 1 && v.mismatches == 0,
+          "the neighbouring texel at a boundary is ambiguous, not a "
+          "mismatch");
+  clfx_image_set (&act, 1, 0, 0, 16.0f);
+  clfx_validate_bounded (&ref, &lo, &hi, &act, 0, 0, &v);
+  tap_ok (! v.passed && v.mismatches == 1 && v.worst.x == 1
+            && v.worst.expected == 9.0 && v.worst.actual == 16.0,
+          "a texel two away is a mismatch, reported at its pixel");
+  clfx_image_set (&act, 1, 0, 0, NAN);
+  clfx_validate (&ref, &act, 1e9, 1e9, &v);
+  tap_ok (! v.passed && v.nan == 1, "NaN fails whatever the tolerance");
+  clfx_host_image_free (&src);
+  clfx_host_image_free (&ref);
+  clfx_host_image_free (&lo);
+  clfx_host_image_free (&hi);
+  clfx_host_image_free (&act);
+}
+
 int
 main (void)
 {
@@ -274,6 +329,7 @@ main (void)
   test_resize ();
   test_params ();
   test_half_and_rounding ();
+  test_validation_can_fail ();
 
   clfx_host_image_free (&row4);
   clfx_host_image_free (&quad);
