@@ -1,7 +1,8 @@
 #!/bin/sh
 # perf-matrix.sh: the resize benchmark matrix of docs/PERFORMANCE.md.
 # usage: tools/perf-matrix.sh CLFX_BENCH DEVICE OUTDIR [REPEAT] [SIZES]
-#   SIZES: "8192:4096 4096:8192" (source:destination squares) by default.
+#   SIZES: "8192:4096 4096:8192" (source:destination squares) by default;
+#   DEPTHS (environment): "u8 float" by default.
 # Every case runs with --validate (the GPU result against the CPU
 # reference) and prints clfx-bench's table, which has the copy kernel and
 # the pinned transfer rate of the same device and input beside it.
@@ -9,7 +10,7 @@ set -eu
 bench=$1 device=$2 out=$3 repeat=${4:-10} sizes=${5:-"8192:4096 4096:8192"}
 mkdir -p "$out"
 status=0
-for depth in u8 float; do
+for depth in ${DEPTHS:-u8 float}; do
   for size in $sizes; do
     s=${size%%:*} d=${size##*:}
     for filter in nearest linear cubic lanczos3; do
