@@ -640,12 +640,20 @@ fail:
   return NULL;
 }
 
+size_t
+clfx_context_guard (const ClfxContext *ctx)
+{
+  /* A multiple of 16 keeps every pixel aligned to its size (1 to 16
+   * bytes), which clfx_store's vector stores rely on. */
+  return (ctx->guard_bytes + 15) / 16 * 16;
+}
+
 cl_mem
 clfx_context_output (ClfxContext *ctx, const ClfxImage *dst, cl_long *offset,
                      cl_long *pitch, ClfxError *error)
 {
   size_t row = (size_t) dst->width * clfx_image_pixel_size (dst);
-  size_t g = ctx->guard_bytes;
+  size_t g = clfx_context_guard (ctx);
   size_t bytes;
   cl_mem buf = NULL;
 
@@ -697,7 +705,7 @@ clfx_context_download (ClfxContext *ctx, cl_mem buf, ClfxImage *dst,
                        ClfxError *error)
 {
   size_t         row = (size_t) dst->width * clfx_image_pixel_size (dst);
-  size_t         g = ctx->guard_bytes;
+  size_t         g = clfx_context_guard (ctx);
   size_t         pitch = row + g;
   size_t         bytes = g + (size_t) dst->height * pitch;
   unsigned char *stage = clfx_context_staging (ctx, bytes, error);

@@ -149,6 +149,8 @@ cl_mem clfx_context_upload (ClfxContext *ctx, const ClfxImage *img,
  * guard_bytes > 0 (filled with CLFX_GUARD_BYTE).  *offset and *pitch are
  * what the kernels' clfx_store() takes. */
 #define CLFX_GUARD_BYTE 0xA5
+/* The guard band in use: guard_bytes rounded up to a multiple of 16. */
+size_t clfx_context_guard (const ClfxContext *ctx);
 cl_mem clfx_context_output (ClfxContext *ctx, const ClfxImage *dst,
                             cl_long *offset, cl_long *pitch,
                             ClfxError *error);

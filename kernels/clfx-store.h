@@ -27,6 +27,10 @@
 #define CLFX_GA(v) ((v).xy)
 #endif
 
+/* The host lays the output out so that every pixel is aligned to its own
+ * size (guard band and row pitch are multiples of 16 bytes), so whole
+ * pixels are stored with one vector store: vstoren only promises element
+ * alignment and compiles to one store per channel on some drivers. */
 inline void
 clfx_store (__global uchar *dst, long offset, long pitch, int x, int y,
             float4 v)
@@ -34,38 +38,37 @@ clfx_store (__global uchar *dst, long offset, long pitch, int x, int y,
   __global uchar *row = dst + offset + (long) y * pitch;
 #if CLFX_DEPTH == CLFX_DEPTH_CODE_U8
 #if CLFX_CHANNELS == 4
-  vstore4 (convert_uchar4_sat_rte (v * 255.0f), x, row);
+  ((__global uchar4 *) row)[x] = convert_uchar4_sat_rte (v * 255.0f);
 #elif CLFX_CHANNELS == 2
-  vstore2 (convert_uchar2_sat_rte (CLFX_GA (v) * 255.0f), x, row);
+  ((__global uchar2 *) row)[x] = convert_uchar2_sat_rte (CLFX_GA (v) * 255.0f);
 #else
   row[x] = convert_uchar_sat_rte (v.x * 255.0f);
 #endif
 #elif CLFX_DEPTH == CLFX_DEPTH_CODE_U16
-  __global ushort *p = (__global ushort *) row;
 #if CLFX_CHANNELS == 4
-  vstore4 (convert_ushort4_sat_rte (v * 65535.0f), x, p);
+  ((__global ushort4 *) row)[x] = convert_ushort4_sat_rte (v * 65535.0f);
 #elif CLFX_CHANNELS == 2
-  vstore2 (convert_ushort2_sat_rte (CLFX_GA (v) * 65535.0f), x, p);
+  ((__global ushort2 *) row)[x]
+    = convert_ushort2_sat_rte (CLFX_GA (v) * 65535.0f);
 #else
-  p[x] = convert_ushort_sat_rte (v.x * 65535.0f);
+  ((__global ushort *) row)[x] = convert_ushort_sat_rte (v.x * 65535.0f);
 #endif
 #elif CLFX_DEPTH == CLFX_DEPTH_CODE_HALF
   __global half *p = (__global half *) row;
 #if CLFX_CHANNELS == 4
-  vstore_half4_rte (v, x, p);
+  vstorea_half4_rte (v, x, p);
 #elif CLFX_CHANNELS == 2
-  vstore_half2_rte (CLFX_GA (v), x, p);
+  vstorea_half2_rte (CLFX_GA (v), x, p);
 #else
   vstore_half_rte (v.x, x, p);
 #endif
 #else
-  __global float *p = (__global float *) row;
 #if CLFX_CHANNELS == 4
-  vstore4 (v, x, p);
+  ((__global float4 *) row)[x] = v;
 #elif CLFX_CHANNELS == 2
-  vstore2 (CLFX_GA (v), x, p);
+  ((__global float2 *) row)[x] = CLFX_GA (v);
 #else
-  p[x] = v.x;
+  ((__global float *) row)[x] = v.x;
 #endif
 #endif
 }

@@ -167,3 +167,80 @@ resize_filter_v (read_only image2d_t inter, sampler_t smp, __global uchar *dst,
     }
   clfx_store (dst, dst_offset, dst_pitch, x, y, acc);
 }
+
+/* Both passes in one launch, for when a 16 x 16 tile's source footprint
+ * fits in local memory: the work-group loads the footprint once (through
+ * the sampler, so addressing applies), filters its rows into local memory
+ * and then its columns.  Same sums in the same order as filter_h/filter_v,
+ * without the float intermediate image in global memory, which costs more
+ * than the source itself.  span_w/span_h bound every tile's footprint
+ * (computed by the host from the tap tables). */
+__kernel __attribute__ ((reqd_work_group_size (16, 16, 1))) void
+resize_filter_tile (read_only image2d_t src, sampler_t smp,
+                    __global uchar *dst, long dst_offset, long dst_pitch,
+                    __global const int *start_x, __global const float *wx,
+                    int ntx, __global const int *start_y,
+                    __global const float *wy, int nty, int dst_w, int dst_h,
+                    int2 size, float2 inv_size, int normalized, int guard,
+                    int span_w, int span_h, __local float4 *tile,
+                    __local float4 *rows)
+{
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int lid = ly * 16 + lx;
+  int x0 = get_group_id (0) * 16, y0 = get_group_id (1) * 16;
+  int sx0 = INT_MAX, sy0 = INT_MAX;
+
+  /* The footprint starts at the first tap of the tile's first column and
+   * row that lie inside (INT_MIN marks columns outside, under guard). */
+  for (int i = 0; i < 16; i++)
+    {
+      if (x0 + i < dst_w && start_x[x0 + i] != INT_MIN)
+        sx0 = min (sx0, start_x[x0 + i]);
+      if (y0 + i < dst_h && start_y[y0 + i] != INT_MIN)
+        sy0 = min (sy0, start_y[y0 + i]);
+    }
+  if (sx0 == INT_MAX)
+    sx0 = 0;
+  if (sy0 == INT_MAX)
+    sy0 = 0;
+
+  for (int i = lid; i < span_w * span_h; i += 256)
+    {
+      int sx = sx0 + i % span_w, sy = sy0 + i / span_w;
+      if (guard)
+        {
+          sx = clamp (sx, 0, size.x - 1);
+          sy = clamp (sy, 0, size.y - 1);
+        }
+      tile[i] = texel (src, smp, sx, sy, normalized, inv_size);
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  for (int i = lid; i < 16 * span_h; i += 256)
+    {
+      int    ox = i % 16, r = i / 16, x = x0 + ox;
+      float4 acc = (float4) (0.0f);
+      if (x < dst_w && start_x[x] != INT_MIN)
+        {
+          __global const float *w = wx + (long) x * ntx;
+          __local const float4 *t = tile + r * span_w + (start_x[x] - sx0);
+          for (int k = 0; k < ntx; k++)
+            acc += w[k] * t[k];
+        }
+      rows[r * 16 + ox] = acc;
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  int x = x0 + lx, y = y0 + ly;
+  if (x >= dst_w || y >= dst_h)
+    return;
+  float4 acc = (float4) (0.0f);
+  if (start_y[y] != INT_MIN)
+    {
+      __global const float *w = wy + (long) y * nty;
+      __local const float4 *c = rows + (start_y[y] - sy0) * 16 + lx;
+      for (int k = 0; k < nty; k++)
+        acc += w[k] * c[k * 16];
+    }
+  clfx_store (dst, dst_offset, dst_pitch, x, y, acc);
+}

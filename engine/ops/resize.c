@@ -74,6 +74,7 @@ typedef struct
   int   *start;          /* first tap, INT_MIN = outside (guard) */
   float *weights;        /* ntaps per output pixel, normalized to sum 1 */
   double weight_abs_sum; /* max over pixels of sum |w| (tolerance) */
+  int    tile_span;      /* largest footprint of 16 outputs, in texels */
 } Axis;
 
 typedef struct
@@ -163,6 +164,20 @@ axis_setup (Axis *a, int src, int dst, double zoom, const Plan *pl,
             a->weight_abs_sum = abs_sum;
         }
       free (wd);
+      /* Footprint of each run of 16 outputs (a work-group's tile side). */
+      a->tile_span = a->ntaps;
+      for (int d0 = 0; d0 < dst; d0 += 16)
+        {
+          int lo = INT_MAX, hi = INT_MIN;
+          for (int d = d0; d < d0 + 16 && d < dst; d++)
+            if (a->start[d] != INT_MIN)
+              {
+                lo = a->start[d] < lo ? a->start[d] : lo;
+                hi = a->start[d] > hi ? a->start[d] : hi;
+              }
+          if (lo != INT_MAX && hi - lo + a->ntaps > a->tile_span)
+            a->tile_span = hi - lo + a->ntaps;
+        }
     }
   return true;
 }
@@ -633,6 +648,92 @@ out:
   return ok;
 }
 
+/* Local memory the tiled kernel needs, or 0 when it cannot run here. */
+static size_t
+tile_local_bytes (const ClfxContext *ctx, const Plan *pl)
+{
+  const char *env = getenv ("CLFX_RESIZE_TWO_PASS");
+  size_t      bytes = ((size_t) pl->x.tile_span * (size_t) pl->y.tile_span
+                       + 16 * (size_t) pl->y.tile_span)
+                      * 4 * sizeof (float);
+
+  /* CLFX_RESIZE_TWO_PASS=1 forces the two-pass kernels (tests cover both
+   * paths on devices with lots of local memory). */
+  if (env && *env == '1')
+    return 0;
+  if (ctx->device.max_work_group < 256
+      || bytes + 1024 > ctx->device.local_mem)
+    return 0;
+  return bytes;
+}
+
+static bool
+launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
+             const ClfxImage *dst, cl_mem img, cl_sampler smp, cl_mem out_buf,
+             cl_long offset, cl_long pitch, const char *options,
+             size_t local_bytes, ClfxError *error)
+{
+  const char *name = "resize_filter_tile";
+  cl_kernel   k = NULL;
+  cl_mem      sx = NULL, wx = NULL, sy = NULL, wy = NULL;
+  cl_int      normalized = pl->normalized, guard = pl->guard;
+  cl_int      dw = dst->width, dh = dst->height;
+  cl_int      ntx = pl->x.ntaps, nty = pl->y.ntaps;
+  cl_int      span_w = pl->x.tile_span, span_h = pl->y.tile_span;
+  cl_int2     size = { { src->width, src->height } };
+  cl_float2   inv = { { pl->x.inv_size, pl->y.inv_size } };
+  size_t      tile_bytes = (size_t) span_w * (size_t) span_h * 16;
+  bool        ok = false;
+
+  if (! (sx = table_buffer (ctx, pl->x.start, sizeof (int) * (size_t) dw,
+                            error))
+      || ! (wx = table_buffer (ctx, pl->x.weights,
+                               sizeof (float) * (size_t) dw * (size_t) ntx,
+                               error))
+      || ! (sy = table_buffer (ctx, pl->y.start, sizeof (int) * (size_t) dh,
+                               error))
+      || ! (wy = table_buffer (ctx, pl->y.weights,
+                               sizeof (float) * (size_t) dh * (size_t) nty,
+                               error))
+      || ! (k = clfx_context_kernel (ctx, "resize", options, name, error)))
+    goto out;
+  ARG (k, 0, img);
+  ARG (k, 1, smp);
+  ARG (k, 2, out_buf);
+  ARG (k, 3, offset);
+  ARG (k, 4, pitch);
+  ARG (k, 5, sx);
+  ARG (k, 6, wx);
+  ARG (k, 7, ntx);
+  ARG (k, 8, sy);
+  ARG (k, 9, wy);
+  ARG (k, 10, nty);
+  ARG (k, 11, dw);
+  ARG (k, 12, dh);
+  ARG (k, 13, size);
+  ARG (k, 14, inv);
+  ARG (k, 15, normalized);
+  ARG (k, 16, guard);
+  ARG (k, 17, span_w);
+  ARG (k, 18, span_h);
+  CLFX_CHECK (error, out, name, clSetKernelArg, k, 19, tile_bytes, NULL);
+  CLFX_CHECK (error, out, name, clSetKernelArg, k, 20,
+              local_bytes - tile_bytes, NULL);
+  ok = clfx_context_launch (ctx, k, name, (size_t) dw, (size_t) dh, error);
+out:
+  if (k)
+    clReleaseKernel (k);
+  if (sx)
+    clReleaseMemObject (sx);
+  if (wx)
+    clReleaseMemObject (wx);
+  if (sy)
+    clReleaseMemObject (sy);
+  if (wy)
+    clReleaseMemObject (wy);
+  return ok;
+}
+
 static bool
 resize_cl (ClfxContext *ctx, const ClfxImage *src, ClfxImage *dst,
            const ClfxParams *p, ClfxError *error)
@@ -658,6 +759,9 @@ resize_cl (ClfxContext *ctx, const ClfxImage *src, ClfxImage *dst,
   if (pl.filter == CLFX_FILTER_NEAREST || pl.filter == CLFX_FILTER_LINEAR)
     ok = launch_sample (ctx, &pl, src, dst, img, smp, out_buf, offset, pitch,
                         options, error);
+  else if (tile_local_bytes (ctx, &pl))
+    ok = launch_tile (ctx, &pl, src, dst, img, smp, out_buf, offset, pitch,
+                      options, tile_local_bytes (ctx, &pl), error);
   else
     ok = launch_filter (ctx, &pl, src, dst, img, smp, out_buf, offset, pitch,
                         options, error);

@@ -36,7 +36,7 @@ static const Size sizes[] = {
   { 3000, 17, 700, 40, "3000x17, 4.3x shrink in x" },
 };
 
-static int n_cases;
+static int n_cases, n_tiled, n_two_pass;
 
 static void
 one_case (ClfxContext *ctx, const ClfxImage *src, int dw, int dh, int addr,
@@ -68,6 +68,11 @@ one_case (ClfxContext *ctx, const ClfxImage *src, int dw, int dh, int addr,
        && clfx_run_on_context (ctx, &clfx_op_resize, &p, src, &dst, &t, &e)
        && clfx_run_validate (&clfx_op_resize, &p, src, &dst, &r, &e);
   n_cases++;
+  for (int k = 0; ok && k < t.n_kernels; k++)
+    {
+      n_tiled += strcmp (t.kernels[k].name, "resize_filter_tile") == 0;
+      n_two_pass += strcmp (t.kernels[k].name, "resize_filter_v") == 0;
+    }
   if (! tap_ok (ok && r.validation.passed,
                 "%s %s %s %s %s ch%d %dx%d->%dx%d zoom %s (%s)",
                 filter_names[filter], addr_names[addr],
@@ -205,6 +210,26 @@ main (void)
                1);
         clfx_host_image_free (&src);
       }
+  /* The two-pass kernels run where a tile's footprint does not fit in
+   * local memory; force them so both paths are covered on every device. */
+  setenv ("CLFX_RESIZE_TWO_PASS", "1", 1);
+  for (int d = 0; d < CLFX_N_DEPTHS; d += 3)
+    for (size_t s = 1; s < sizeof sizes / sizeof sizes[0]; s += 3)
+      {
+        ClfxImage src;
+        ClfxError e = { 0 };
+        if (! clfx_host_image_alloc (&src, sizes[s].sw, sizes[s].sh, 4,
+                                     (ClfxDepth) d, &e))
+          continue;
+        clfx_host_image_synthetic (&src, 7);
+        sweep (ctx, &src, sizes[s].dw, sizes[s].dh, "two-pass forced", zooms,
+               2);
+        clfx_host_image_free (&src);
+      }
+  unsetenv ("CLFX_RESIZE_TWO_PASS");
+  tap_ok (n_tiled > 0 && n_two_pass > 0,
+          "both the tiled and the two-pass cubic/lanczos kernels ran (%d "
+          "tiled, %d two-pass cases)", n_tiled, n_two_pass);
   tap_diag ("%d parity cases", n_cases);
   guard_band_catches_stray_write (&ctx->device);
   clfx_context_free (ctx);
