@@ -24,6 +24,12 @@
 #define CLFX_FILTER_LANCZOS3 3
 #define CLFX_N_FILTERS       4
 
+/* Pixel kernels (copy, resize_sample) handle this many consecutive rows
+ * per work-item: with one pixel each, a 16x16 work-group finishes too
+ * quickly and the GPU's work-group scheduling becomes the limit (measured
+ * on an H200: about one pixel per SM clock whatever the kernel). */
+#define CLFX_ROWS_PER_ITEM 4
+
 /* Sample depths: the same numbers as ClfxDepth on the host. */
 #define CLFX_DEPTH_CODE_U8    0
 #define CLFX_DEPTH_CODE_U16   1

@@ -9,10 +9,11 @@ copy_image (read_only image2d_t src, __global uchar *dst, long dst_offset,
             long dst_pitch, int width, int height)
 {
   int x = get_global_id (0);
-  int y = get_global_id (1);
+  int y0 = get_global_id (1) * CLFX_ROWS_PER_ITEM;
 
-  if (x >= width || y >= height)
+  if (x >= width)
     return;
-  clfx_store (dst, dst_offset, dst_pitch, x, y,
-              read_imagef (src, (int2) (x, y)));
+  for (int y = y0; y < y0 + CLFX_ROWS_PER_ITEM && y < height; y++)
+    clfx_store (dst, dst_offset, dst_pitch, x, y,
+                read_imagef (src, (int2) (x, y)));
 }

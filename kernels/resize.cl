@@ -67,44 +67,44 @@ resize_sample (read_only image2d_t src, sampler_t smp, __global uchar *dst,
                float inv_count)
 {
   int x = get_global_id (0);
-  int y = get_global_id (1);
+  int y0 = get_global_id (1) * CLFX_ROWS_PER_ITEM;
 
-  if (x >= dst_w || y >= dst_h)
+  if (x >= dst_w)
     return;
 
   float s = clfx_resize_pos (x, axis.s0, axis.s1);
-  float t = clfx_resize_pos (y, axis.s2, axis.s3);
   float bx = normalized ? s : s * (float) size.x;
-  float by = normalized ? t : t * (float) size.y;
-  float4 acc = (float4) (0.0f);
+  float lx = normalized ? 1.0f : (float) size.x;
+  float ly = normalized ? 1.0f : (float) size.y;
 
-  if (guard)
+  for (int y = y0; y < y0 + CLFX_ROWS_PER_ITEM && y < dst_h; y++)
     {
-      float lx = normalized ? 1.0f : (float) size.x;
-      float ly = normalized ? 1.0f : (float) size.y;
-      if (bx < 0.0f || bx >= lx || by < 0.0f || by >= ly)
+      float  t = clfx_resize_pos (y, axis.s2, axis.s3);
+      float  by = normalized ? t : t * (float) size.y;
+      float4 acc = (float4) (0.0f);
+
+      if (guard && (bx < 0.0f || bx >= lx || by < 0.0f || by >= ly))
         {
           clfx_store (dst, dst_offset, dst_pitch, x, y, acc);
-          return;
+          continue;
         }
-    }
-
-  for (int j = 0; j < nsub.y; j++)
-    for (int i = 0; i < nsub.x; i++)
-      {
-        float cx = bx + (sub.s0 + (float) i * sub.s1);
-        float cy = by + (sub.s2 + (float) j * sub.s3);
-        if (guard)
+      for (int j = 0; j < nsub.y; j++)
+        for (int i = 0; i < nsub.x; i++)
           {
-            float u = normalized ? cx * (float) size.x : cx;
-            float v = normalized ? cy * (float) size.y : cy;
-            acc += guarded_sample (src, smp, u, v, linear, size, normalized,
-                                   inv_size);
+            float cx = bx + (sub.s0 + (float) i * sub.s1);
+            float cy = by + (sub.s2 + (float) j * sub.s3);
+            if (guard)
+              {
+                float u = normalized ? cx * (float) size.x : cx;
+                float v = normalized ? cy * (float) size.y : cy;
+                acc += guarded_sample (src, smp, u, v, linear, size,
+                                       normalized, inv_size);
+              }
+            else
+              acc += read_imagef (src, smp, (float2) (cx, cy));
           }
-        else
-          acc += read_imagef (src, smp, (float2) (cx, cy));
-      }
-  clfx_store (dst, dst_offset, dst_pitch, x, y, acc * inv_count);
+      clfx_store (dst, dst_offset, dst_pitch, x, y, acc * inv_count);
+    }
 }
 
 /* Horizontal pass: inter(x, j) = sum_k w[x][k] * src(start[x] + k, j) for
@@ -182,27 +182,16 @@ resize_filter_tile (read_only image2d_t src, sampler_t smp,
                     int ntx, __global const int *start_y,
                     __global const float *wy, int nty, int dst_w, int dst_h,
                     int2 size, float2 inv_size, int normalized, int guard,
-                    int span_w, int span_h, __local float4 *tile,
+                    int span_w, int span_h, __global const int *tile_x0,
+                    __global const int *tile_y0, __local float4 *tile,
                     __local float4 *rows)
 {
   int lx = get_local_id (0), ly = get_local_id (1);
   int lid = ly * 16 + lx;
   int x0 = get_group_id (0) * 16, y0 = get_group_id (1) * 16;
-  int sx0 = INT_MAX, sy0 = INT_MAX;
-
-  /* The footprint starts at the first tap of the tile's first column and
-   * row that lie inside (INT_MIN marks columns outside, under guard). */
-  for (int i = 0; i < 16; i++)
-    {
-      if (x0 + i < dst_w && start_x[x0 + i] != INT_MIN)
-        sx0 = min (sx0, start_x[x0 + i]);
-      if (y0 + i < dst_h && start_y[y0 + i] != INT_MIN)
-        sy0 = min (sy0, start_y[y0 + i]);
-    }
-  if (sx0 == INT_MAX)
-    sx0 = 0;
-  if (sy0 == INT_MAX)
-    sy0 = 0;
+  /* Where this tile's footprint starts (the host's min over the tile's
+   * first taps; one load instead of a loop of dependent ones). */
+  int sx0 = tile_x0[get_group_id (0)], sy0 = tile_y0[get_group_id (1)];
 
   for (int i = lid; i < span_w * span_h; i += 256)
     {

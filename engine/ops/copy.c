@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../../kernels/clfx-common.h"
 #include "clfx-ops.h"
 
 static bool
@@ -42,7 +43,9 @@ copy_cl (ClfxContext *ctx, const ClfxImage *src, ClfxImage *dst,
   CLFX_CHECK (error, out, name, clSetKernelArg, k, 3, sizeof pitch, &pitch);
   CLFX_CHECK (error, out, name, clSetKernelArg, k, 4, sizeof w, &w);
   CLFX_CHECK (error, out, name, clSetKernelArg, k, 5, sizeof h, &h);
-  ok = clfx_context_launch (ctx, k, name, (size_t) w, (size_t) h, error)
+  ok = clfx_context_launch (ctx, k, name, (size_t) w,
+                            (size_t) (h + CLFX_ROWS_PER_ITEM - 1)
+                              / CLFX_ROWS_PER_ITEM, error)
        && clfx_context_download (ctx, out_buf, dst, error);
 out:
   if (k)

@@ -75,6 +75,7 @@ typedef struct
   float *weights;        /* ntaps per output pixel, normalized to sum 1 */
   double weight_abs_sum; /* max over pixels of sum |w| (tolerance) */
   int    tile_span;      /* largest footprint of 16 outputs, in texels */
+  int   *tile_origin;    /* per run of 16 outputs: its first tap */
 } Axis;
 
 typedef struct
@@ -89,8 +90,10 @@ plan_free (Plan *pl)
 {
   free (pl->x.start);
   free (pl->x.weights);
+  free (pl->x.tile_origin);
   free (pl->y.start);
   free (pl->y.weights);
+  free (pl->y.tile_origin);
 }
 
 static bool
@@ -166,6 +169,10 @@ axis_setup (Axis *a, int src, int dst, double zoom, const Plan *pl,
       free (wd);
       /* Footprint of each run of 16 outputs (a work-group's tile side). */
       a->tile_span = a->ntaps;
+      a->tile_origin = calloc ((size_t) (dst + 15) / 16, sizeof (int));
+      if (! a->tile_origin)
+        return clfx_error_set (error, CLFX_ERR_NOMEM,
+                               "out of memory for filter tables");
       for (int d0 = 0; d0 < dst; d0 += 16)
         {
           int lo = INT_MAX, hi = INT_MIN;
@@ -177,6 +184,7 @@ axis_setup (Axis *a, int src, int dst, double zoom, const Plan *pl,
               }
           if (lo != INT_MAX && hi - lo + a->ntaps > a->tile_span)
             a->tile_span = hi - lo + a->ntaps;
+          a->tile_origin[d0 / 16] = lo != INT_MAX ? lo : 0;
         }
     }
   return true;
@@ -535,7 +543,9 @@ launch_sample (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
   ARG (k, 13, nsub);
   ARG (k, 14, sub);
   ARG (k, 15, inv_count);
-  ok = clfx_context_launch (ctx, k, name, (size_t) dw, (size_t) dh, error);
+  ok = clfx_context_launch (ctx, k, name, (size_t) dw,
+                            (size_t) (dh + CLFX_ROWS_PER_ITEM - 1)
+                              / CLFX_ROWS_PER_ITEM, error);
 out:
   clReleaseKernel (k);
   return ok;
@@ -675,7 +685,7 @@ launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
 {
   const char *name = "resize_filter_tile";
   cl_kernel   k = NULL;
-  cl_mem      sx = NULL, wx = NULL, sy = NULL, wy = NULL;
+  cl_mem      sx = NULL, wx = NULL, sy = NULL, wy = NULL, ox = NULL, oy = NULL;
   cl_int      normalized = pl->normalized, guard = pl->guard;
   cl_int      dw = dst->width, dh = dst->height;
   cl_int      ntx = pl->x.ntaps, nty = pl->y.ntaps;
@@ -694,6 +704,12 @@ launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
                                error))
       || ! (wy = table_buffer (ctx, pl->y.weights,
                                sizeof (float) * (size_t) dh * (size_t) nty,
+                               error))
+      || ! (ox = table_buffer (ctx, pl->x.tile_origin,
+                               sizeof (int) * (size_t) ((dw + 15) / 16),
+                               error))
+      || ! (oy = table_buffer (ctx, pl->y.tile_origin,
+                               sizeof (int) * (size_t) ((dh + 15) / 16),
                                error))
       || ! (k = clfx_context_kernel (ctx, "resize", options, name, error)))
     goto out;
@@ -716,8 +732,10 @@ launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
   ARG (k, 16, guard);
   ARG (k, 17, span_w);
   ARG (k, 18, span_h);
-  CLFX_CHECK (error, out, name, clSetKernelArg, k, 19, tile_bytes, NULL);
-  CLFX_CHECK (error, out, name, clSetKernelArg, k, 20,
+  ARG (k, 19, ox);
+  ARG (k, 20, oy);
+  CLFX_CHECK (error, out, name, clSetKernelArg, k, 21, tile_bytes, NULL);
+  CLFX_CHECK (error, out, name, clSetKernelArg, k, 22,
               local_bytes - tile_bytes, NULL);
   ok = clfx_context_launch (ctx, k, name, (size_t) dw, (size_t) dh, error);
 out:
@@ -731,6 +749,10 @@ out:
     clReleaseMemObject (sy);
   if (wy)
     clReleaseMemObject (wy);
+  if (ox)
+    clReleaseMemObject (ox);
+  if (oy)
+    clReleaseMemObject (oy);
   return ok;
 }
 
