@@ -563,6 +563,28 @@ out:
   return buf;
 }
 
+/* The weights of an axis in the kernels' tap-major order (k * n + d). */
+static cl_mem
+weights_buffer (ClfxContext *ctx, const Axis *a, int n, ClfxError *error)
+{
+  size_t count = (size_t) n * (size_t) a->ntaps;
+  float *t = malloc (count * sizeof *t);
+  cl_mem buf;
+
+  if (! t)
+    {
+      clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory for filter tables");
+      return NULL;
+    }
+  for (int d = 0; d < n; d++)
+    for (int k = 0; k < a->ntaps; k++)
+      t[(size_t) k * (size_t) n + (size_t) d]
+        = a->weights[(size_t) d * (size_t) a->ntaps + (size_t) k];
+  buf = table_buffer (ctx, t, count * sizeof *t, error);
+  free (t);
+  return buf;
+}
+
 static bool
 launch_filter (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
                const ClfxImage *dst, cl_mem img, cl_sampler smp,
@@ -593,14 +615,10 @@ launch_filter (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
                ctx->context, CL_MEM_READ_WRITE, &fmt, &desc, NULL);
   if (! (sx = table_buffer (ctx, pl->x.start, sizeof (int) * (size_t) dw,
                             error))
-      || ! (wx = table_buffer (ctx, pl->x.weights,
-                               sizeof (float) * (size_t) dw * (size_t) ntx,
-                               error))
+      || ! (wx = weights_buffer (ctx, &pl->x, dw, error))
       || ! (sy = table_buffer (ctx, pl->y.start, sizeof (int) * (size_t) dh,
                                error))
-      || ! (wy = table_buffer (ctx, pl->y.weights,
-                               sizeof (float) * (size_t) dh * (size_t) nty,
-                               error)))
+      || ! (wy = weights_buffer (ctx, &pl->y, dh, error)))
     goto out;
 
   if (! (kh = clfx_context_kernel (ctx, "resize", options, name, error)))
@@ -697,14 +715,10 @@ launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
 
   if (! (sx = table_buffer (ctx, pl->x.start, sizeof (int) * (size_t) dw,
                             error))
-      || ! (wx = table_buffer (ctx, pl->x.weights,
-                               sizeof (float) * (size_t) dw * (size_t) ntx,
-                               error))
+      || ! (wx = weights_buffer (ctx, &pl->x, dw, error))
       || ! (sy = table_buffer (ctx, pl->y.start, sizeof (int) * (size_t) dh,
                                error))
-      || ! (wy = table_buffer (ctx, pl->y.weights,
-                               sizeof (float) * (size_t) dh * (size_t) nty,
-                               error))
+      || ! (wy = weights_buffer (ctx, &pl->y, dh, error))
       || ! (ox = table_buffer (ctx, pl->x.tile_origin,
                                sizeof (int) * (size_t) ((dw + 15) / 16),
                                error))
