@@ -135,6 +135,9 @@ bool clfx_context_image_format (ClfxContext *ctx, int width, int height,
                                 int channels, ClfxDepth depth,
                                 cl_image_format *fmt, ClfxError *error);
 
+/* Rows each work-item of the pixel kernels handles for this output. */
+int clfx_context_rows_per_item (const ClfxContext *ctx, const ClfxImage *dst);
+
 /* Build options for kernels that store into dst with clfx_store() after
  * the source was uploaded: depth, channels and CLFX_GA_IN_RGBA. */
 void clfx_context_store_options (ClfxContext *ctx, const ClfxImage *dst,

@@ -24,11 +24,13 @@
 #define CLFX_FILTER_LANCZOS3 3
 #define CLFX_N_FILTERS       4
 
-/* Pixel kernels (copy, resize_sample) handle this many consecutive rows
- * per work-item: with one pixel each, a 16x16 work-group finishes too
- * quickly and the GPU's work-group scheduling becomes the limit (measured
- * on an H200: about one pixel per SM clock whatever the kernel). */
-#define CLFX_ROWS_PER_ITEM 4
+/* Pixel kernels (copy, resize_sample) handle CLFX_ROWS_PER_ITEM
+ * consecutive rows per work-item, a build option the host picks per pixel
+ * size (clfx_context_rows_per_item): with one small pixel each, a 16x16
+ * work-group ends too soon and work-group scheduling becomes the limit. */
+#ifndef CLFX_ROWS_PER_ITEM
+#define CLFX_ROWS_PER_ITEM 1
+#endif
 
 /* Sample depths: the same numbers as ClfxDepth on the host. */
 #define CLFX_DEPTH_CODE_U8    0

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../kernels/clfx-common.h"
 #include "clfx-ops.h"
 
 static bool
@@ -26,6 +25,7 @@ copy_cl (ClfxContext *ctx, const ClfxImage *src, ClfxImage *dst,
   cl_kernel   k = NULL;
   cl_long     offset, pitch;
   cl_int      w = dst->width, h = dst->height;
+  int         rows = clfx_context_rows_per_item (ctx, dst);
   char        options[96];
   bool        ok = false;
 
@@ -44,8 +44,7 @@ copy_cl (ClfxContext *ctx, const ClfxImage *src, ClfxImage *dst,
   CLFX_CHECK (error, out, name, clSetKernelArg, k, 4, sizeof w, &w);
   CLFX_CHECK (error, out, name, clSetKernelArg, k, 5, sizeof h, &h);
   ok = clfx_context_launch (ctx, k, name, (size_t) w,
-                            (size_t) (h + CLFX_ROWS_PER_ITEM - 1)
-                              / CLFX_ROWS_PER_ITEM, error)
+                            (size_t) (h + rows - 1) / (size_t) rows, error)
        && clfx_context_download (ctx, out_buf, dst, error);
 out:
   if (k)

@@ -523,6 +523,7 @@ launch_sample (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
   cl_float4   sub = { { pl->x.first, pl->x.step, pl->y.first, pl->y.step } };
   cl_float    inv_count = (float) (1.0 / (double) (pl->x.nsub * pl->y.nsub));
   cl_int      dw = dst->width, dh = dst->height;
+  int         rows = clfx_context_rows_per_item (ctx, dst);
   bool        ok = false;
 
   if (! k)
@@ -544,8 +545,7 @@ launch_sample (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
   ARG (k, 14, sub);
   ARG (k, 15, inv_count);
   ok = clfx_context_launch (ctx, k, name, (size_t) dw,
-                            (size_t) (dh + CLFX_ROWS_PER_ITEM - 1)
-                              / CLFX_ROWS_PER_ITEM, error);
+                            (size_t) (dh + rows - 1) / (size_t) rows, error);
 out:
   clReleaseKernel (k);
   return ok;
