@@ -186,12 +186,12 @@ resize_filter_tile (read_only image2d_t src, sampler_t smp,
                     __global const float *wy, int nty, int dst_w, int dst_h,
                     int2 size, float2 inv_size, int normalized, int guard,
                     int span_w, int span_h, __global const int *tile_x0,
-                    __global const int *tile_y0, __local float4 *tile,
-                    __local float4 *rows)
+                    __global const int *tile_y0, int bands,
+                    __local float4 *tile, __local float4 *rows)
 {
   int lx = get_local_id (0), ly = get_local_id (1);
   int lid = ly * 16 + lx;
-  int x0 = get_group_id (0) * 16, y0 = get_group_id (1) * 16;
+  int x0 = get_group_id (0) * 16, y0 = get_group_id (1) * 16 * bands;
   /* Where this tile's footprint starts (the host's min over the tile's
    * first taps; one load instead of a loop of dependent ones). */
   int sx0 = tile_x0[get_group_id (0)], sy0 = tile_y0[get_group_id (1)];
@@ -202,20 +202,34 @@ resize_filter_tile (read_only image2d_t src, sampler_t smp,
    * border go through the sampler and its addressing mode. */
   bool inside = sx0 >= 0 && sy0 >= 0 && sx0 + span_w <= size.x
                 && sy0 + span_h <= size.y;
-  for (int i = lid; i < span_w * span_h; i += 256)
+  /* Four reads in flight per work-item: one at a time, each tile waited
+   * out the full texture latency once per 256 texels. */
+  for (int i0 = lid; i0 < span_w * span_h; i0 += 4 * 256)
     {
-      int sx = sx0 + i % span_w, sy = sy0 + i / span_w;
-      if (inside)
+      float4 v[4];
+#pragma unroll
+      for (int u = 0; u < 4; u++)
         {
-          tile[i] = read_imagef (src, (int2) (sx, sy));
-          continue;
+          int i = i0 + u * 256;
+          int sx = sx0 + i % span_w, sy = sy0 + i / span_w;
+          if (i >= span_w * span_h)
+            break;
+          if (inside)
+            v[u] = read_imagef (src, (int2) (sx, sy));
+          else
+            {
+              if (guard)
+                {
+                  sx = clamp (sx, 0, size.x - 1);
+                  sy = clamp (sy, 0, size.y - 1);
+                }
+              v[u] = texel (src, smp, sx, sy, normalized, inv_size);
+            }
         }
-      if (guard)
-        {
-          sx = clamp (sx, 0, size.x - 1);
-          sy = clamp (sy, 0, size.y - 1);
-        }
-      tile[i] = texel (src, smp, sx, sy, normalized, inv_size);
+#pragma unroll
+      for (int u = 0; u < 4; u++)
+        if (i0 + u * 256 < span_w * span_h)
+          tile[i0 + u * 256] = v[u];
     }
   barrier (CLK_LOCAL_MEM_FENCE);
 
@@ -233,15 +247,21 @@ resize_filter_tile (read_only image2d_t src, sampler_t smp,
     }
   barrier (CLK_LOCAL_MEM_FENCE);
 
-  int x = x0 + lx, y = y0 + ly;
-  if (x >= dst_w || y >= dst_h)
+  int x = x0 + lx;
+  if (x >= dst_w)
     return;
-  float4 acc = (float4) (0.0f);
-  if (start_y[y] != INT_MIN)
+  for (int b = 0; b < bands; b++)
     {
-      __local const float4 *c = rows + (start_y[y] - sy0) * 16 + lx;
-      for (int k = 0; k < nty; k++)
-        acc += wy[(long) k * dst_h + y] * c[k * 16];
+      int    y = y0 + b * 16 + ly;
+      float4 acc = (float4) (0.0f);
+      if (y >= dst_h)
+        return;
+      if (start_y[y] != INT_MIN)
+        {
+          __local const float4 *c = rows + (start_y[y] - sy0) * 16 + lx;
+          for (int k = 0; k < nty; k++)
+            acc += wy[(long) k * dst_h + y] * c[k * 16];
+        }
+      clfx_store (dst, dst_offset, dst_pitch, x, y, acc);
     }
-  clfx_store (dst, dst_offset, dst_pitch, x, y, acc);
 }

@@ -74,8 +74,6 @@ typedef struct
   int   *start;          /* first tap, INT_MIN = outside (guard) */
   float *weights;        /* ntaps per output pixel, normalized to sum 1 */
   double weight_abs_sum; /* max over pixels of sum |w| (tolerance) */
-  int    tile_span;      /* largest footprint of 16 outputs, in texels */
-  int   *tile_origin;    /* per run of 16 outputs: its first tap */
 } Axis;
 
 typedef struct
@@ -90,10 +88,8 @@ plan_free (Plan *pl)
 {
   free (pl->x.start);
   free (pl->x.weights);
-  free (pl->x.tile_origin);
   free (pl->y.start);
   free (pl->y.weights);
-  free (pl->y.tile_origin);
 }
 
 static bool
@@ -167,25 +163,6 @@ axis_setup (Axis *a, int src, int dst, double zoom, const Plan *pl,
             a->weight_abs_sum = abs_sum;
         }
       free (wd);
-      /* Footprint of each run of 16 outputs (a work-group's tile side). */
-      a->tile_span = a->ntaps;
-      a->tile_origin = calloc ((size_t) (dst + 15) / 16, sizeof (int));
-      if (! a->tile_origin)
-        return clfx_error_set (error, CLFX_ERR_NOMEM,
-                               "out of memory for filter tables");
-      for (int d0 = 0; d0 < dst; d0 += 16)
-        {
-          int lo = INT_MAX, hi = INT_MIN;
-          for (int d = d0; d < d0 + 16 && d < dst; d++)
-            if (a->start[d] != INT_MIN)
-              {
-                lo = a->start[d] < lo ? a->start[d] : lo;
-                hi = a->start[d] > hi ? a->start[d] : hi;
-              }
-          if (lo != INT_MAX && hi - lo + a->ntaps > a->tile_span)
-            a->tile_span = hi - lo + a->ntaps;
-          a->tile_origin[d0 / 16] = lo != INT_MAX ? lo : 0;
-        }
     }
   return true;
 }
@@ -676,29 +653,65 @@ out:
   return ok;
 }
 
-/* Local memory the tiled kernel needs, or 0 when it cannot run here. */
-static size_t
-tile_local_bytes (const ClfxContext *ctx, const Plan *pl)
+/* The source footprint of runs of `run` outputs along an axis: the
+ * largest one (returned, in texels) and, when `origins` is given, where
+ * each run's starts (its smallest first tap; 0 for runs wholly outside). */
+static int
+axis_tiles (const Axis *a, int n, int run, int *origins)
+{
+  int span = a->ntaps;
+
+  for (int d0 = 0; d0 < n; d0 += run)
+    {
+      int lo = INT_MAX, hi = INT_MIN;
+      for (int d = d0; d < d0 + run && d < n; d++)
+        if (a->start[d] != INT_MIN)
+          {
+            lo = a->start[d] < lo ? a->start[d] : lo;
+            hi = a->start[d] > hi ? a->start[d] : hi;
+          }
+      if (lo != INT_MAX && hi - lo + a->ntaps > span)
+        span = hi - lo + a->ntaps;
+      if (origins)
+        origins[d0 / run] = lo != INT_MAX ? lo : 0;
+    }
+  return span;
+}
+
+/* How many 16-row bands a tile of the tiled kernel covers (each work-item
+ * then makes that many outputs, which amortizes the tile's load and
+ * barriers), 0 when even one band does not fit in local memory. */
+static int
+tile_bands (const ClfxContext *ctx, const Plan *pl, int dw, int dh,
+            size_t *local_bytes)
 {
   const char *env = getenv ("CLFX_RESIZE_TWO_PASS");
-  size_t      bytes = ((size_t) pl->x.tile_span * (size_t) pl->y.tile_span
-                       + 16 * (size_t) pl->y.tile_span)
-                      * 4 * sizeof (float);
+  int         span_w = axis_tiles (&pl->x, dw, 16, NULL);
 
   /* CLFX_RESIZE_TWO_PASS=1 forces the two-pass kernels (tests cover both
    * paths on devices with lots of local memory). */
-  if (env && *env == '1')
+  if ((env && *env == '1') || ctx->device.max_work_group < 256)
     return 0;
-  if (ctx->device.max_work_group < 256
-      || bytes + 1024 > ctx->device.local_mem)
-    return 0;
-  return bytes;
+  for (int bands = 4; bands >= 1; bands /= 2)
+    {
+      size_t span_h = (size_t) axis_tiles (&pl->y, dh, 16 * bands, NULL);
+      size_t bytes = ((size_t) span_w * span_h + 16 * span_h) * 16;
+      /* More bands than the output has rows only wastes work-items. */
+      if (bands > 1 && 16 * bands > dh)
+        continue;
+      if (bytes + 1024 <= ctx->device.local_mem)
+        {
+          *local_bytes = bytes;
+          return bands;
+        }
+    }
+  return 0;
 }
 
 static bool
 launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
              const ClfxImage *dst, cl_mem img, cl_sampler smp, cl_mem out_buf,
-             cl_long offset, cl_long pitch, const char *options,
+             cl_long offset, cl_long pitch, const char *options, int bands,
              size_t local_bytes, ClfxError *error)
 {
   const char *name = "resize_filter_tile";
@@ -707,23 +720,33 @@ launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
   cl_int      normalized = pl->normalized, guard = pl->guard;
   cl_int      dw = dst->width, dh = dst->height;
   cl_int      ntx = pl->x.ntaps, nty = pl->y.ntaps;
-  cl_int      span_w = pl->x.tile_span, span_h = pl->y.tile_span;
+  cl_int      nb = bands;
+  int         n_ox = (dst->width + 15) / 16;
+  int         n_oy = (dst->height + 16 * bands - 1) / (16 * bands);
+  int        *org_x = malloc ((size_t) n_ox * sizeof (int));
+  int        *org_y = malloc ((size_t) n_oy * sizeof (int));
+  cl_int      span_w = org_x ? axis_tiles (&pl->x, dst->width, 16, org_x) : 0;
+  cl_int      span_h = org_y ? axis_tiles (&pl->y, dst->height, 16 * bands,
+                                           org_y) : 0;
   cl_int2     size = { { src->width, src->height } };
   cl_float2   inv = { { pl->x.inv_size, pl->y.inv_size } };
   size_t      tile_bytes = (size_t) span_w * (size_t) span_h * 16;
   bool        ok = false;
 
+  if (! org_x || ! org_y)
+    {
+      clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory for tile tables");
+      goto out;
+    }
   if (! (sx = table_buffer (ctx, pl->x.start, sizeof (int) * (size_t) dw,
                             error))
       || ! (wx = weights_buffer (ctx, &pl->x, dw, error))
       || ! (sy = table_buffer (ctx, pl->y.start, sizeof (int) * (size_t) dh,
                                error))
       || ! (wy = weights_buffer (ctx, &pl->y, dh, error))
-      || ! (ox = table_buffer (ctx, pl->x.tile_origin,
-                               sizeof (int) * (size_t) ((dw + 15) / 16),
+      || ! (ox = table_buffer (ctx, org_x, sizeof (int) * (size_t) n_ox,
                                error))
-      || ! (oy = table_buffer (ctx, pl->y.tile_origin,
-                               sizeof (int) * (size_t) ((dh + 15) / 16),
+      || ! (oy = table_buffer (ctx, org_y, sizeof (int) * (size_t) n_oy,
                                error))
       || ! (k = clfx_context_kernel (ctx, "resize", options, name, error)))
     goto out;
@@ -748,10 +771,12 @@ launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
   ARG (k, 18, span_h);
   ARG (k, 19, ox);
   ARG (k, 20, oy);
-  CLFX_CHECK (error, out, name, clSetKernelArg, k, 21, tile_bytes, NULL);
-  CLFX_CHECK (error, out, name, clSetKernelArg, k, 22,
+  ARG (k, 21, nb);
+  CLFX_CHECK (error, out, name, clSetKernelArg, k, 22, tile_bytes, NULL);
+  CLFX_CHECK (error, out, name, clSetKernelArg, k, 23,
               local_bytes - tile_bytes, NULL);
-  ok = clfx_context_launch (ctx, k, name, (size_t) dw, (size_t) dh, error);
+  ok = clfx_context_launch (ctx, k, name, (size_t) dw,
+                            (size_t) n_oy * 16, error);
 out:
   if (k)
     clReleaseKernel (k);
@@ -767,6 +792,8 @@ out:
     clReleaseMemObject (ox);
   if (oy)
     clReleaseMemObject (oy);
+  free (org_x);
+  free (org_y);
   return ok;
 }
 
@@ -779,6 +806,8 @@ resize_cl (ClfxContext *ctx, const ClfxImage *src, ClfxImage *dst,
   cl_sampler smp = NULL;
   cl_long    offset, pitch;
   char       options[96];
+  size_t     local_bytes = 0;
+  int        bands;
   bool       ok = false;
 
   if (! plan_make (&pl, src, dst, p, error))
@@ -795,9 +824,10 @@ resize_cl (ClfxContext *ctx, const ClfxImage *src, ClfxImage *dst,
   if (pl.filter == CLFX_FILTER_NEAREST || pl.filter == CLFX_FILTER_LINEAR)
     ok = launch_sample (ctx, &pl, src, dst, img, smp, out_buf, offset, pitch,
                         options, error);
-  else if (tile_local_bytes (ctx, &pl))
+  else if ((bands = tile_bands (ctx, &pl, dst->width, dst->height,
+                                 &local_bytes)))
     ok = launch_tile (ctx, &pl, src, dst, img, smp, out_buf, offset, pitch,
-                      options, tile_local_bytes (ctx, &pl), error);
+                      options, bands, local_bytes, error);
   else
     ok = launch_filter (ctx, &pl, src, dst, img, smp, out_buf, offset, pitch,
                         options, error);
