@@ -403,11 +403,11 @@ run (const Options *o, const ClfxOpInfo *op, const ClfxParams *p)
     {
       const ClfxValidation *v = &r.validation;
       printf ("validation: %s: %zu of %zu values outside |d| <= %g + %g|e| "
-              "(%s); max abs %g, max rel %g, RMSE %g, PSNR %.1f dB, NaN %zu, "
+              "(%s), %zu ambiguous; max abs %g, max rel %g, RMSE %g, PSNR %.1f dB, NaN %zu, "
               "Inf %zu; worst (%d,%d) ch %d expected %.9g got %.9g; CPU "
               "reference %.1f ms\n", v->passed ? "PASSED" : "FAILED",
               v->mismatches, v->samples, v->abs_tol, v->rel_tol,
-              r.tolerance.basis, v->max_abs, v->max_rel, v->rmse, v->psnr_db,
+              r.tolerance.basis, v->ambiguous, v->max_abs, v->max_rel, v->rmse, v->psnr_db,
               v->nan, v->inf, v->worst.x, v->worst.y, v->worst.channel,
               v->worst.expected, v->worst.actual, r.timings.reference_ms);
     }
