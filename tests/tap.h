@@ -12,6 +12,11 @@
 
 static int tap_n, tap_failed;
 
+static inline bool tap_ok (bool cond, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+static inline void tap_diag (const char *fmt, ...)
+  __attribute__ ((format (printf, 1, 2)));
+
 static inline bool
 tap_ok (bool cond, const char *fmt, ...)
 {

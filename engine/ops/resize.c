@@ -562,6 +562,33 @@ weights_buffer (ClfxContext *ctx, const Axis *a, int n, ClfxError *error)
   return buf;
 }
 
+/* The tap tables on the device: first taps and weights of both axes. */
+typedef struct
+{
+  cl_mem sx, wx, sy, wy;
+} Tables;
+
+static void
+release_mems (cl_mem *mems, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (mems[i])
+      clReleaseMemObject (mems[i]);
+}
+
+static bool
+tables_upload (ClfxContext *ctx, const Plan *pl, int dw, int dh, Tables *t,
+               ClfxError *error)
+{
+  memset (t, 0, sizeof *t);
+  return (t->sx = table_buffer (ctx, pl->x.start, sizeof (int) * (size_t) dw,
+                                error))
+         && (t->wx = weights_buffer (ctx, &pl->x, dw, error))
+         && (t->sy = table_buffer (ctx, pl->y.start,
+                                   sizeof (int) * (size_t) dh, error))
+         && (t->wy = weights_buffer (ctx, &pl->y, dh, error));
+}
+
 static bool
 launch_filter (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
                const ClfxImage *dst, cl_mem img, cl_sampler smp,
@@ -570,7 +597,8 @@ launch_filter (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
 {
   const char     *name = "resize_filter_h";
   cl_kernel       kh = NULL, kv = NULL;
-  cl_mem          inter = NULL, sx = NULL, wx = NULL, sy = NULL, wy = NULL;
+  cl_mem          inter = NULL;
+  Tables          t = { 0 };
   cl_image_format fmt;
   cl_image_desc   desc = { .image_type = CL_MEM_OBJECT_IMAGE2D,
                            .image_width = (size_t) dst->width,
@@ -590,12 +618,7 @@ launch_filter (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
     return false;
   CLFX_CREATE (inter, error, out, "intermediate image", clCreateImage,
                ctx->context, CL_MEM_READ_WRITE, &fmt, &desc, NULL);
-  if (! (sx = table_buffer (ctx, pl->x.start, sizeof (int) * (size_t) dw,
-                            error))
-      || ! (wx = weights_buffer (ctx, &pl->x, dw, error))
-      || ! (sy = table_buffer (ctx, pl->y.start, sizeof (int) * (size_t) dh,
-                               error))
-      || ! (wy = weights_buffer (ctx, &pl->y, dh, error)))
+  if (! tables_upload (ctx, pl, dw, dh, &t, error))
     goto out;
 
   if (! (kh = clfx_context_kernel (ctx, "resize", options, name, error)))
@@ -603,8 +626,8 @@ launch_filter (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
   ARG (kh, 0, img);
   ARG (kh, 1, smp);
   ARG (kh, 2, inter);
-  ARG (kh, 3, sx);
-  ARG (kh, 4, wx);
+  ARG (kh, 3, t.sx);
+  ARG (kh, 4, t.wx);
   ARG (kh, 5, ntx);
   ARG (kh, 6, dw);
   ARG (kh, 7, size_src);
@@ -623,8 +646,8 @@ launch_filter (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
   ARG (kv, 2, out_buf);
   ARG (kv, 3, offset);
   ARG (kv, 4, pitch);
-  ARG (kv, 5, sy);
-  ARG (kv, 6, wy);
+  ARG (kv, 5, t.sy);
+  ARG (kv, 6, t.wy);
   ARG (kv, 7, nty);
   ARG (kv, 8, dw);
   ARG (kv, 9, dh);
@@ -640,16 +663,7 @@ out:
     clReleaseKernel (kh);
   if (kv)
     clReleaseKernel (kv);
-  if (inter)
-    clReleaseMemObject (inter);
-  if (sx)
-    clReleaseMemObject (sx);
-  if (wx)
-    clReleaseMemObject (wx);
-  if (sy)
-    clReleaseMemObject (sy);
-  if (wy)
-    clReleaseMemObject (wy);
+  release_mems ((cl_mem[]) { inter, t.sx, t.wx, t.sy, t.wy }, 5);
   return ok;
 }
 
@@ -716,7 +730,8 @@ launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
 {
   const char *name = "resize_filter_tile";
   cl_kernel   k = NULL;
-  cl_mem      sx = NULL, wx = NULL, sy = NULL, wy = NULL, ox = NULL, oy = NULL;
+  cl_mem      ox = NULL, oy = NULL;
+  Tables      t = { 0 };
   cl_int      normalized = pl->normalized, guard = pl->guard;
   cl_int      dw = dst->width, dh = dst->height;
   cl_int      ntx = pl->x.ntaps, nty = pl->y.ntaps;
@@ -738,12 +753,7 @@ launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
       clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory for tile tables");
       goto out;
     }
-  if (! (sx = table_buffer (ctx, pl->x.start, sizeof (int) * (size_t) dw,
-                            error))
-      || ! (wx = weights_buffer (ctx, &pl->x, dw, error))
-      || ! (sy = table_buffer (ctx, pl->y.start, sizeof (int) * (size_t) dh,
-                               error))
-      || ! (wy = weights_buffer (ctx, &pl->y, dh, error))
+  if (! tables_upload (ctx, pl, dw, dh, &t, error)
       || ! (ox = table_buffer (ctx, org_x, sizeof (int) * (size_t) n_ox,
                                error))
       || ! (oy = table_buffer (ctx, org_y, sizeof (int) * (size_t) n_oy,
@@ -755,11 +765,11 @@ launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
   ARG (k, 2, out_buf);
   ARG (k, 3, offset);
   ARG (k, 4, pitch);
-  ARG (k, 5, sx);
-  ARG (k, 6, wx);
+  ARG (k, 5, t.sx);
+  ARG (k, 6, t.wx);
   ARG (k, 7, ntx);
-  ARG (k, 8, sy);
-  ARG (k, 9, wy);
+  ARG (k, 8, t.sy);
+  ARG (k, 9, t.wy);
   ARG (k, 10, nty);
   ARG (k, 11, dw);
   ARG (k, 12, dh);
@@ -780,18 +790,7 @@ launch_tile (ClfxContext *ctx, const Plan *pl, const ClfxImage *src,
 out:
   if (k)
     clReleaseKernel (k);
-  if (sx)
-    clReleaseMemObject (sx);
-  if (wx)
-    clReleaseMemObject (wx);
-  if (sy)
-    clReleaseMemObject (sy);
-  if (wy)
-    clReleaseMemObject (wy);
-  if (ox)
-    clReleaseMemObject (ox);
-  if (oy)
-    clReleaseMemObject (oy);
+  release_mems ((cl_mem[]) { t.sx, t.wx, t.sy, t.wy, ox, oy }, 6);
   free (org_x);
   free (org_y);
   return ok;

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "clfx-imageio.h"
+#include "../tap.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -16,44 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int n_tests;
-static int n_failed;
 static char tmpdir[3800];
 
-static bool
-check (bool cond, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
-
-static bool
-check (bool cond, const char *fmt, ...)
-{
-  va_list ap;
-
-  n_tests++;
-  if (! cond)
-    n_failed++;
-  printf ("%sok %d - ", cond ? "" : "not ", n_tests);
-  va_start (ap, fmt);
-  vprintf (fmt, ap);
-  va_end (ap);
-  printf ("\n");
-  fflush (stdout);
-  return cond;
-}
-
-static void
-diag (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
-
-static void
-diag (const char *fmt, ...)
-{
-  va_list ap;
-
-  printf ("# ");
-  va_start (ap, fmt);
-  vprintf (fmt, ap);
-  va_end (ap);
-  printf ("\n");
-}
+#define check tap_ok
+#define diag tap_diag
 
 /* clfx_error_set keeps the first error (later ones are usually
  * consequences), so every call gets a cleared record. */
@@ -993,6 +960,5 @@ main (void)
   test_write_errors ();
 
   remove_tmpdir ();
-  printf ("1..%d\n", n_tests);
-  return n_failed ? 1 : 0;
+  return tap_done ();
 }
