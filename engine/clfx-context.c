@@ -462,14 +462,22 @@ clfx_context_staging (ClfxContext *ctx, size_t bytes, ClfxError *error)
     return ctx->staging_ptr;
   if (ctx->staging)
     {
-      clEnqueueUnmapMemObject (ctx->queue, ctx->staging, ctx->staging_ptr, 0,
-                               NULL, NULL);
-      clFinish (ctx->queue);
-      clReleaseMemObject (ctx->staging);
+      cl_mem old = ctx->staging;
+      void  *old_ptr = ctx->staging_ptr;
+      /* Forget it first: whatever happens below, it is not used again. */
       ctx->staging = NULL;
       ctx->staging_ptr = NULL;
       ctx->staging_size = 0;
+      CLFX_CHECK (error, fail_old, "staging", clEnqueueUnmapMemObject,
+                  ctx->queue, old, old_ptr, 0, NULL, NULL);
+      CLFX_CHECK (error, fail_old, "staging", clFinish, ctx->queue);
+      clReleaseMemObject (old);
+      goto grow;
+    fail_old:
+      clReleaseMemObject (old);
+      return NULL;
     }
+grow:
   /* ALLOC_HOST_PTR + a persistent map is how drivers hand out page-locked
    * memory; copies from it run at the full DMA rate, copies from malloc'd
    * memory go through a bounce buffer (6x slower measured on NVIDIA). */

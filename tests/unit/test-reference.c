@@ -1,7 +1,9 @@
 /* test-reference.c: the CPU reference against values computed by hand
  * from the OpenCL C spec's addressing and filter formulas, on tiny images
  * where every expected number is exact in binary floating point. */
+#include <locale.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../tap.h"
@@ -9,6 +11,7 @@
 #include "clfx-host-image.h"
 #include "clfx-sampler-ref.h"
 #include "clfx-ops.h"
+#include "clfx-json.h"
 #include "clfx-validate.h"
 
 static ClfxImage row4;  /* 4x1 gray float: 10 20 30 40 */
@@ -309,6 +312,35 @@ test_validation_can_fail (void)
   clfx_host_image_free (&act);
 }
 
+/* Machine-readable output must not follow the locale's decimal comma. */
+static void
+test_json_locale (void)
+{
+  char        buf[64];
+  const char *loc = setlocale (LC_ALL, "de_DE.UTF-8");
+
+  if (! loc)
+    {
+      printf ("ok %d - # SKIP de_DE.UTF-8 locale not installed\n", ++tap_n);
+      return;
+    }
+  snprintf (buf, sizeof buf, "%.2f", 1.5);
+  tap_diag ("printf under %s gives %s", loc, buf);
+  clfx_format_double (buf, sizeof buf, 1.5, 10);
+  tap_ok (strcmp (buf, "1.5") == 0, "numbers are written with a decimal "
+                                    "point under de_DE (%s)", buf);
+  {
+    ClfxParams p;
+    ClfxError  e = { 0 };
+    clfx_params_defaults (&clfx_op_resize, &p);
+    tap_ok (clfx_params_set (&clfx_op_resize, &p, "zoom-x", "0.25", &e)
+              && p.v[clfx_op_param_index (&clfx_op_resize, "zoom-x")].d
+                   == 0.25,
+            "numbers are parsed with a decimal point under de_DE");
+  }
+  setlocale (LC_ALL, "C");
+}
+
 int
 main (void)
 {
@@ -330,6 +362,7 @@ main (void)
   test_params ();
   test_half_and_rounding ();
   test_validation_can_fail ();
+  test_json_locale ();
 
   clfx_host_image_free (&row4);
   clfx_host_image_free (&quad);
