@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "clfx-parallel.h"
 #include "clfx-program.h"
 
 double
@@ -647,12 +648,9 @@ clfx_context_upload (ClfxContext *ctx, const ClfxImage *img, ClfxError *error)
   t0 = clfx_now_ms ();
   if (ctx->ga_in_rgba)
     expand_ga (img, stage);
-  else if (img->stride == row)
-    memcpy (stage, img->data, bytes);
   else
-    for (int y = 0; y < img->height; y++)
-      memcpy (stage + (size_t) y * row,
-              (const char *) img->data + (size_t) y * img->stride, row);
+    clfx_parallel_copy_rows (stage, row, img->data, img->stride, row,
+                             img->height);
   ctx->stage_ms += clfx_now_ms () - t0;
   CLFX_CREATE (mem, error, fail, "source image", clCreateImage, ctx->context,
                CL_MEM_READ_ONLY, &fmt, &desc, NULL);
@@ -745,15 +743,13 @@ clfx_context_download (ClfxContext *ctx, cl_mem buf, ClfxImage *dst,
   clfx_context_track (ctx, ev, CLFX_EV_DOWNLOAD, "download");
   if (g && ! check_guard (stage, g, 0, error))
     return false;
+  for (int y = 0; g && y < dst->height; y++)
+    if (! check_guard (stage + g + (size_t) y * pitch + row, g,
+                       g + (size_t) y * pitch + row, error))
+      return false;
   t0 = clfx_now_ms ();
-  for (int y = 0; y < dst->height; y++)
-    {
-      const unsigned char *src = stage + g + (size_t) y * pitch;
-      memcpy ((char *) dst->data + (size_t) y * dst->stride, src, row);
-      if (g && ! check_guard (src + row, g, g + (size_t) y * pitch + row,
-                              error))
-        return false;
-    }
+  clfx_parallel_copy_rows (dst->data, dst->stride, stage + g, pitch, row,
+                           dst->height);
   ctx->stage_ms += clfx_now_ms () - t0;
   return true;
 fail:

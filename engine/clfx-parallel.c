@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 typedef struct
@@ -59,4 +60,34 @@ clfx_parallel_rows (int rows, void (*fn) (void *data, int y0, int y1),
   for (int t = 1; t < n; t++)
     if (joined[t])
       pthread_join (tid[t], NULL);
+}
+
+typedef struct
+{
+  char       *dst;
+  const char *src;
+  size_t      dst_stride, src_stride, row_bytes;
+} CopyJob;
+
+static void
+copy_slice (void *data, int y0, int y1)
+{
+  const CopyJob *j = data;
+
+  for (int y = y0; y < y1; y++)
+    memcpy (j->dst + (size_t) y * j->dst_stride,
+            j->src + (size_t) y * j->src_stride, j->row_bytes);
+}
+
+void
+clfx_parallel_copy_rows (void *dst, size_t dst_stride, const void *src,
+                         size_t src_stride, size_t row_bytes, int rows)
+{
+  CopyJob job = { dst, src, dst_stride, src_stride, row_bytes };
+
+  /* Small images are not worth a thread start. */
+  if (row_bytes * (size_t) rows < ((size_t) 4 << 20))
+    copy_slice (&job, 0, rows);
+  else
+    clfx_parallel_rows (rows, copy_slice, &job);
 }
