@@ -234,7 +234,7 @@ clfx_report_json (const ClfxOpInfo *op, const ClfxParams *p,
   clfx_json_string (&j, "operation", op->name);
   clfx_json_string (&j, "variant", op->variant (p));
 
-  if (r->have_device)
+  if (r->have_device && r->ran_opencl)
     {
       const ClfxDeviceInfo *d = &r->device;
       clfx_json_begin_object (&j, "device");
@@ -251,6 +251,8 @@ clfx_report_json (const ClfxOpInfo *op, const ClfxParams *p,
     {
       clfx_json_begin_object (&j, "device");
       clfx_json_string (&j, "platform", "CPU reference");
+      /* Also after a fallback: the device block names what made the
+       * pixels; the device that failed is named in "fallback". */
       clfx_json_string (&j, "name", "clfx CPU reference path");
       clfx_json_string (&j, "version", "");
       clfx_json_string (&j, "driver", "");

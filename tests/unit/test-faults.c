@@ -94,6 +94,15 @@ run_with_fault (const char *call, const char *fault, const char *op_name,
           "so, or runs on another platform (%s%s)", op_name, call,
           ok ? r.fallback : e.message, ok && r.ran_opencl ? r.device.name
                                                           : "");
+  if (ok && ! r.ran_opencl)
+    {
+      char *json = clfx_report_json (op, &p, src, &auto_dev, &r, NULL);
+      tap_ok (json && strstr (json, "\"fallback\":\"OpenCL failed")
+                && strstr (json, "\"platform\":\"CPU reference\""),
+              "%s: the report names the fallback and the CPU path as the "
+              "device", op_name);
+      free (json);
+    }
   clfx_run_result_clear (&r);
   if (ok)
     clfx_host_image_free (&dst);

@@ -1,0 +1,61 @@
+#!/bin/bash
+# gimp-speed.sh: the full cost of a GIMP batch resize with clfx next to
+# GIMP's own gimp-image-scale, for docs/PERFORMANCE.md.
+#
+#   tools/gimp-speed.sh PLUGIN CLFX_BENCH OUTDIR [SIZE] [REPEAT] [DEVICE]
+#
+# Each configuration is its own gimp-console-3.0 run, timed from outside
+# (median of REPEAT, default 3), so the differences give each part:
+#   empty   GIMP start and quit
+#   load    + load the SIZE x SIZE RGBA PNG (and convert to float linear)
+#   scale   + gimp-image-scale to half size, linear interpolation
+#   clfx    + plug-in-clfx-resize to half size, linear, target image
+# The plug-in's report (engine timings) is kept in OUTDIR.
+set -euo pipefail
+plugin=$1 bench=$2 out=$3 size=${4:-4096} repeat=${5:-3} device=${6:-auto}
+half=$((size / 2))
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/profile/plug-ins/clfx" "$work/home"
+cp "$plugin" "$work/profile/plug-ins/clfx/clfx"
+export HOME="$work/home" GIMP3_DIRECTORY="$work/profile"
+export CLFX_CACHE_DIR="$work/kernel-cache"
+"$bench" --device reference --synthetic "${size}x${size}:u8" --channels 4 \
+  --output "$work/in.png" copy >/dev/null
+
+run_gimp () {  # run_gimp SCHEME -> prints seconds
+  local t0 t1
+  t0=$(date +%s.%N)
+  timeout 600 gimp-console-3.0 -i -n --quit \
+    --batch-interpreter=plug-in-script-fu-eval -b "$1" \
+    >"$work/gimp.log" 2>&1 || { cat "$work/gimp.log" >&2; return 1; }
+  t1=$(date +%s.%N)
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+}
+
+median () { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# The plug-in registers on GIMP's first start with a new profile; do it
+# before timing anything.
+run_gimp '(+ 1 1)' >/dev/null
+
+printf '%-6s %-8s %10s\n' depth config seconds | tee "$out/gimp-speed.txt"
+for depth in u8 float; do
+  conv=""
+  [ "$depth" = float ] && conv="(gimp-image-convert-precision img PRECISION-FLOAT-LINEAR)"
+  load="(define img (gimp-file-load RUN-NONINTERACTIVE \"$work/in.png\")) $conv"
+  declare -A scheme=(
+    [empty]='(+ 1 1)'
+    [load]="(begin (script-fu-use-v3) $load (gimp-image-delete img))"
+    [scale]="(begin (script-fu-use-v3) $load (gimp-context-set-interpolation INTERPOLATION-LINEAR) (gimp-image-scale img $half $half) (gimp-image-delete img))"
+    [clfx]="(begin (script-fu-use-v3) $load (plug-in-clfx-resize #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (gimp-image-get-selected-drawables img) #:width $half #:height $half #:filter \"linear\" #:target \"image\" #:device \"$device\" #:report-file \"$out/report-$depth.json\") (gimp-image-delete img))"
+  )
+  for config in empty load scale clfx; do
+    for i in $(seq "$repeat"); do run_gimp "${scheme[$config]}"; done \
+      | median | xargs printf '%-6s %-8s %10.2f\n' "$depth" "$config" \
+      | tee -a "$out/gimp-speed.txt"
+  done
+  unset scheme
+done
