@@ -14,6 +14,11 @@
 extern "C" {
 #endif
 
+/* Marks a user-facing string of the op table for translation without
+ * making the engine depend on gettext: the plug-in translates it at run
+ * time with the catalog that xgettext --keyword=CLFX_N_ fills. */
+#define CLFX_N_(s) (s)
+
 typedef enum
 {
   CLFX_PARAM_INT,

@@ -25,40 +25,46 @@ enum { P_WIDTH, P_HEIGHT, P_ZOOM_X, P_ZOOM_Y, P_FILTER, P_ADDRESSING,
        P_NORMALIZED, N_PARAMS };
 
 static const ClfxChoice filters[] = {
-  { "nearest", "Nearest (sampler)" },
-  { "linear", "Linear (sampler)" },
-  { "cubic", "Cubic (in kernel)" },
-  { "lanczos3", "Lanczos3 (in kernel)" },
+  { "nearest", CLFX_N_ ("Nearest (sampler)") },
+  { "linear", CLFX_N_ ("Linear (sampler)") },
+  { "cubic", CLFX_N_ ("Cubic (in kernel)") },
+  { "lanczos3", CLFX_N_ ("Lanczos3 (in kernel)") },
   { NULL, NULL }
 };
 
 const ClfxChoice clfx_addressing_choices[] = {
-  { "clamp-to-edge", "Clamp to edge" },
-  { "clamp", "Clamp (border colour)" },
-  { "repeat", "Repeat" },
-  { "mirrored-repeat", "Mirrored repeat" },
-  { "none", "None (kernel guards reads)" },
+  { "clamp-to-edge", CLFX_N_ ("Clamp to edge") },
+  { "clamp", CLFX_N_ ("Clamp (border colour)") },
+  { "repeat", CLFX_N_ ("Repeat") },
+  { "mirrored-repeat", CLFX_N_ ("Mirrored repeat") },
+  { "none", CLFX_N_ ("None (kernel guards reads)") },
   { NULL, NULL }
 };
 
 static const ClfxParamSpec params[N_PARAMS] = {
-  { "width", "_Width", "Output width in pixels", CLFX_PARAM_INT, 1, 65535,
+  { "width", CLFX_N_ ("_Width"),
+    CLFX_N_ ("Output width in pixels"), CLFX_PARAM_INT, 1, 65535,
     1024, NULL, NULL },
-  { "height", "Hei_ght", "Output height in pixels", CLFX_PARAM_INT, 1, 65535,
+  { "height", CLFX_N_ ("Hei_ght"),
+    CLFX_N_ ("Output height in pixels"), CLFX_PARAM_INT, 1, 65535,
     1024, NULL, NULL },
-  { "zoom-x", "_Zoom X",
-    "Horizontal zoom of the source inside the output (1 = fill; below 1 "
-    "shows the addressing mode)", CLFX_PARAM_DOUBLE, 0.01, 100, 1, NULL,
-    NULL },
-  { "zoom-y", "Zoom _Y", "Vertical zoom of the source inside the output",
+  { "zoom-x", CLFX_N_ ("_Zoom X"),
+    CLFX_N_ ("Horizontal zoom of the source inside the output (1 = fill; "
+             "below 1 shows the addressing mode)"),
     CLFX_PARAM_DOUBLE, 0.01, 100, 1, NULL, NULL },
-  { "filter", "_Filter", "Resampling filter", CLFX_PARAM_CHOICE, 0, 3, 1,
+  { "zoom-y", CLFX_N_ ("Zoom _Y"),
+    CLFX_N_ ("Vertical zoom of the source inside the output"),
+    CLFX_PARAM_DOUBLE, 0.01, 100, 1, NULL, NULL },
+  { "filter", CLFX_N_ ("_Filter"),
+    CLFX_N_ ("Resampling filter"), CLFX_PARAM_CHOICE, 0, 3, 1,
     filters, NULL },
-  { "addressing", "_Addressing", "Sampler addressing mode (outside the "
-    "source)", CLFX_PARAM_CHOICE, 0, 4, 0, clfx_addressing_choices, NULL },
-  { "normalized-coords", "_Normalized coordinates",
-    "Sampler uses normalized coordinates (required by repeat and "
-    "mirrored-repeat)", CLFX_PARAM_BOOL, 0, 1, 1, NULL, NULL },
+  { "addressing", CLFX_N_ ("_Addressing"),
+    CLFX_N_ ("Sampler addressing mode (outside the source)"),
+    CLFX_PARAM_CHOICE, 0, 4, 0, clfx_addressing_choices, NULL },
+  { "normalized-coords", CLFX_N_ ("_Normalized coordinates"),
+    CLFX_N_ ("Sampler uses normalized coordinates (required by repeat "
+             "and mirrored-repeat)"),
+    CLFX_PARAM_BOOL, 0, 1, 1, NULL, NULL },
 };
 
 /* ---- the plan both paths share ----------------------------------------- */
