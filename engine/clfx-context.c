@@ -497,12 +497,34 @@ fail:
   return NULL;
 }
 
+/* Formats a driver lists but reads wrongly.  Each entry was caught by a
+ * test; the engine then carries such images as RGBA, as it does where a
+ * format is missing. */
+static const struct
+{
+  const char        *platform; /* substring of the platform name */
+  cl_channel_order   order;
+  cl_channel_type    type;
+} broken_formats[] = {
+  /* PoCL 3.1 and 6.0: read_imagef on CL_R + CL_HALF_FLOAT returns garbage
+   * (a copy of a gray half image fails every pixel), while the same data
+   * as CL_RGBA reads right. */
+  { "Portable Computing Language", CL_R, CL_HALF_FLOAT },
+};
+
 static bool
 format_supported (ClfxContext *ctx, const cl_image_format *fmt,
                   ClfxError *error)
 {
   cl_image_format list[256];
   cl_uint         n = 0;
+
+  for (size_t i = 0; i < sizeof broken_formats / sizeof broken_formats[0];
+       i++)
+    if (strstr (ctx->device.platform_name, broken_formats[i].platform)
+        && fmt->image_channel_order == broken_formats[i].order
+        && fmt->image_channel_data_type == broken_formats[i].type)
+      return false;
 
   CLFX_CHECK (error, fail, NULL, clGetSupportedImageFormats, ctx->context,
               CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 256, list, &n);
@@ -544,10 +566,11 @@ clfx_context_image_format (ClfxContext *ctx, int width, int height,
     }
   if (probe.code == CLFX_OK && ! format_supported (ctx, fmt, &probe))
     {
-      /* CL_RG is optional before OpenCL 2.0 (PoCL lacks it): carry
-       * gray+alpha as RGBA (gray, gray, gray, alpha) instead; the store
-       * then writes (x, w) back (CLFX_GA_IN_RGBA). */
-      if (channels == 2)
+      /* CL_RG is optional before OpenCL 2.0 (PoCL lacks it), and some
+       * drivers read a listed format wrongly: carry gray and gray+alpha as
+       * RGBA (gray, gray, gray, alpha) instead; the store then writes x,
+       * or (x, w) for gray+alpha (CLFX_GA_IN_RGBA). */
+      if (channels == 1 || channels == 2)
         {
           fmt->image_channel_order = CL_RGBA;
           if (format_supported (ctx, fmt, &probe))
@@ -594,27 +617,34 @@ clfx_context_store_options (ClfxContext *ctx, const ClfxImage *dst,
   snprintf (buf, n,
             "-DCLFX_DEPTH=%d -DCLFX_CHANNELS=%d -DCLFX_GA_IN_RGBA=%d "
             "-DCLFX_ROWS_PER_ITEM=%d",
-            (int) dst->depth, dst->channels, ctx->ga_in_rgba ? 1 : 0,
+            (int) dst->depth, dst->channels,
+            ctx->gray_in_rgba && dst->channels == 2 ? 1 : 0,
             clfx_context_rows_per_item (ctx, dst));
 }
 
-/* Host-side copy of a gray+alpha image into RGBA (gray, gray, gray, alpha)
- * of the same depth. */
+/* Host-side copy of a gray or gray+alpha image into RGBA (gray, gray,
+ * gray, alpha) of the same depth; alpha is the format's 1 for gray. */
 static void
-expand_ga (const ClfxImage *img, char *stage)
+expand_gray (const ClfxImage *img, char *stage)
 {
-  size_t bps = clfx_depth_size (img->depth);
+  size_t    bps = clfx_depth_size (img->depth);
+  size_t    in_px = (size_t) img->channels * bps;
+  float     one_storage = 0; /* 4 bytes, aligned for any depth */
+  ClfxImage one = { 1, 1, 1, img->depth, bps, &one_storage };
+  const char *alpha1 = (const char *) &one_storage;
+
+  clfx_image_set (&one, 0, 0, 0, 1.0f); /* 1.0 in this depth's encoding */
 
   for (int y = 0; y < img->height; y++)
     {
       const char *in = (const char *) img->data + (size_t) y * img->stride;
       char       *out = stage + (size_t) y * (size_t) img->width * 4 * bps;
-      for (int x = 0; x < img->width; x++, in += 2 * bps, out += 4 * bps)
+      for (int x = 0; x < img->width; x++, in += in_px, out += 4 * bps)
         {
           memcpy (out, in, bps);
           memcpy (out + bps, in, bps);
           memcpy (out + 2 * bps, in, bps);
-          memcpy (out + 3 * bps, in + bps, bps);
+          memcpy (out + 3 * bps, img->channels == 2 ? in + bps : alpha1, bps);
         }
     }
 }
@@ -638,16 +668,16 @@ clfx_context_upload (ClfxContext *ctx, const ClfxImage *img, ClfxError *error)
   if (! clfx_context_image_format (ctx, img->width, img->height,
                                    img->channels, img->depth, &fmt, error))
     return NULL;
-  ctx->ga_in_rgba = img->channels == 2 && fmt.image_channel_order == CL_RGBA;
-  row = (size_t) img->width * (ctx->ga_in_rgba ? 4 : (size_t) img->channels)
+  ctx->gray_in_rgba = img->channels < 4 && fmt.image_channel_order == CL_RGBA;
+  row = (size_t) img->width * (ctx->gray_in_rgba ? 4 : (size_t) img->channels)
         * clfx_depth_size (img->depth);
   bytes = row * (size_t) img->height;
   stage = clfx_context_staging (ctx, bytes, error);
   if (! stage)
     return NULL;
   t0 = clfx_now_ms ();
-  if (ctx->ga_in_rgba)
-    expand_ga (img, stage);
+  if (ctx->gray_in_rgba)
+    expand_gray (img, stage);
   else
     clfx_parallel_copy_rows (stage, row, img->data, img->stride, row,
                              img->height);

@@ -89,7 +89,7 @@ typedef struct
   void  *staging_ptr;
   size_t staging_size;
   double stage_ms;        /* host copies into/out of staging, this op */
-  bool   ga_in_rgba;      /* last upload carried gray+alpha as RGBA */
+  bool   gray_in_rgba;    /* last upload carried gray (+alpha) as RGBA */
 
   /* Test hook: bytes of magic values around every output buffer. */
   size_t guard_bytes;

@@ -17,7 +17,8 @@ test_device_request (void)
 }
 
 /* A context on the test device, or NULL with *skip_status set to what
- * main() should return (77 = skip, 1 = required but missing). */
+ * main() should return (0 after a TAP skip plan, 1 when the device is
+ * required but missing). */
 static inline ClfxContext *
 test_context (ClfxDeviceList *list, int *skip_status)
 {

@@ -49,7 +49,8 @@ tap_diag (const char *fmt, ...)
   printf ("\n");
 }
 
-/* Exit code 77 tells meson the test was skipped.  Under CI
+/* A "1..0 # SKIP" plan tells meson the test was skipped (for TAP tests
+ * meson counts exit code 77 as an error).  Under CI
  * (CLFX_REQUIRE_DEVICE=1) a missing device is a failure instead, so a
  * machine without OpenCL can never report green. */
 static inline int
@@ -63,7 +64,7 @@ tap_skip_all (const char *why)
       return 1;
     }
   printf ("1..0 # SKIP %s\n", why);
-  return 77;
+  return 0;
 }
 
 static inline int

@@ -197,9 +197,10 @@ main (void)
         sweep (ctx, &src, sizes[s].dw, sizes[s].dh, sizes[s].what, zooms, 2);
         clfx_host_image_free (&src);
       }
-  /* Gray and gray+alpha (CL_R, CL_RG) in 8-bit and float. */
+  /* Gray and gray+alpha (CL_R, CL_RG, or RGBA where the device lacks or
+   * misreads them) in every depth. */
   for (int ch = 1; ch <= 2; ch++)
-    for (int d = 0; d < CLFX_N_DEPTHS; d += 3)
+    for (int d = 0; d < CLFX_N_DEPTHS; d++)
       {
         ClfxImage src;
         ClfxError e = { 0 };

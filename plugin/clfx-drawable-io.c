@@ -1,0 +1,178 @@
+/* clfx-drawable-io.c: GeglBuffer <-> ClfxImage.
+ *
+ * Pixels travel in the drawable's own precision (u8, u16, half, float;
+ * u32 and double become float) so no precision is lost and the cheapest
+ * wire format is used.  Drawables with alpha are exchanged premultiplied:
+ * filters then weigh colour by coverage and a transparent pixel's stale
+ * colour cannot bleed into its neighbours. */
+#include <string.h>
+
+#include "clfx-drawable-io.h"
+#include "clfx-plugin.h"
+#include "clfx-procedures.h"
+
+/* The transfer curve mark babl uses in model names: "'" perceptual (sRGB
+ * TRC), "~" GIMP's perceptual space TRC, "" linear light. */
+static const gchar *
+clfx_trc_mark (const Babl *format)
+{
+  const gchar *model = babl_get_name (babl_format_get_model (format));
+
+  if (strchr (model, '\''))
+    return "'";
+  if (strchr (model, '~'))
+    return "~";
+  return "";
+}
+
+static gboolean
+clfx_depth_for_type (const Babl *format,
+                     ClfxDepth  *depth,
+                     GError    **error)
+{
+  const gchar *type = babl_get_name (babl_format_get_type (format, 0));
+
+  if (! strcmp (type, "u8"))
+    *depth = CLFX_DEPTH_U8;
+  else if (! strcmp (type, "u16"))
+    *depth = CLFX_DEPTH_U16;
+  else if (! strcmp (type, "half"))
+    *depth = CLFX_DEPTH_HALF;
+  else if (! strcmp (type, "float") || ! strcmp (type, "u32")
+           || ! strcmp (type, "double"))
+    *depth = CLFX_DEPTH_FLOAT; /* no u32/double kernels: float keeps them */
+  else
+    {
+      g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_UNSUPPORTED,
+                   _("unsupported pixel type '%s'"), type);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* "R'aG'aB'aA u16", "RGBA float", "Y'aA u8", "Y~ half", ... */
+static gchar *
+clfx_format_name (gboolean     gray,
+                  gboolean     alpha,
+                  const gchar *trc,
+                  ClfxDepth    depth)
+{
+  const gchar *type = clfx_depth_name (depth);
+
+  if (gray && alpha)
+    return g_strdup_printf ("Y%saA %s", trc, type);
+  if (gray)
+    return g_strdup_printf ("Y%s %s", trc, type);
+  if (alpha)
+    return g_strdup_printf ("R%saG%saB%saA %s", trc, trc, trc, type);
+  /* No alpha: read with an opaque alpha the kernels carry along; it is
+   * dropped again on writing. */
+  return g_strdup_printf ("R%sG%sB%sA %s", trc, trc, trc, type);
+}
+
+const Babl *
+clfx_drawable_io_format (GimpDrawable *drawable,
+                         gint         *channels,
+                         ClfxDepth    *depth,
+                         GError      **error)
+{
+  const Babl *own = gimp_drawable_get_format (drawable);
+  gboolean    gray, alpha;
+  gchar      *name;
+  const Babl *format = NULL;
+
+  if (gimp_drawable_is_indexed (drawable) || babl_format_is_palette (own))
+    {
+      g_set_error_literal (error, CLFX_PLUGIN_ERROR, CLFX_ERR_INVALID,
+                           _("indexed images are not supported: convert "
+                             "to RGB first"));
+      return NULL;
+    }
+  if (! clfx_depth_for_type (own, depth, error))
+    return NULL;
+
+  gray = gimp_drawable_is_gray (drawable);
+  alpha = gimp_drawable_has_alpha (drawable);
+  *channels = gray ? (alpha ? 2 : 1) : 4;
+  name = clfx_format_name (gray, alpha, clfx_trc_mark (own), *depth);
+  if (babl_format_exists (name))
+    format = babl_format_with_space (name, own);
+  else
+    g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_UNSUPPORTED,
+                 _("babl has no pixel format '%s'"), name);
+  g_free (name);
+  return format;
+}
+
+gboolean
+clfx_drawable_read (GimpDrawable *drawable,
+                    ClfxImage    *image,
+                    const Babl  **format,
+                    GError      **error)
+{
+  gint        channels, w, h;
+  ClfxDepth   depth;
+  ClfxError   e = { 0 };
+  GeglBuffer *buffer;
+
+  memset (image, 0, sizeof *image);
+  *format = clfx_drawable_io_format (drawable, &channels, &depth, error);
+  if (! *format)
+    return FALSE;
+
+  w = gimp_drawable_get_width (drawable);
+  h = gimp_drawable_get_height (drawable);
+  if (! clfx_host_image_alloc (image, w, h, channels, depth, &e))
+    {
+      clfx_set_gerror (error, &e);
+      return FALSE;
+    }
+  if ((gsize) babl_format_get_bytes_per_pixel (*format)
+      != clfx_image_pixel_size (image))
+    {
+      /* A format mapping bug, but one that must not overrun the buffer. */
+      g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_UNSUPPORTED,
+                   "'%s' does not match the engine's pixel size",
+                   babl_get_name (*format));
+      clfx_host_image_free (image);
+      return FALSE;
+    }
+
+  buffer = gimp_drawable_get_buffer (drawable);
+  gegl_buffer_get (buffer, GEGL_RECTANGLE (0, 0, w, h), 1.0, *format,
+                   image->data, (gint) image->stride, GEGL_ABYSS_NONE);
+  g_object_unref (buffer);
+  return TRUE;
+}
+
+gboolean
+clfx_drawable_write (GimpDrawable    *drawable,
+                     const ClfxImage *image,
+                     const Babl      *format,
+                     GError         **error)
+{
+  GeglBuffer *shadow;
+  gint        w = image->width, h = image->height;
+
+  if (gimp_drawable_get_width (drawable) != w
+      || gimp_drawable_get_height (drawable) != h)
+    {
+      g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_INVALID,
+                   _("drawable is %dx%d, the result %dx%d"),
+                   gimp_drawable_get_width (drawable),
+                   gimp_drawable_get_height (drawable), w, h);
+      return FALSE;
+    }
+  shadow = gimp_drawable_get_shadow_buffer (drawable);
+  gegl_buffer_set (shadow, GEGL_RECTANGLE (0, 0, w, h), 0, format,
+                   image->data, (gint) image->stride);
+  g_object_unref (shadow); /* flushes it to GIMP before the merge */
+  if (! gimp_drawable_merge_shadow (drawable, TRUE)
+      || ! gimp_drawable_update (drawable, 0, 0, w, h))
+    {
+      g_set_error_literal (error, CLFX_PLUGIN_ERROR, CLFX_ERR_IO,
+                           _("GIMP refused the new pixels"));
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,36 @@
+/* clfx-drawable-io.h: GIMP drawables to and from the engine's ClfxImage,
+ * in the drawable's own precision and colour space. */
+#ifndef CLFX_DRAWABLE_IO_H
+#define CLFX_DRAWABLE_IO_H
+
+#include <libgimp/gimp.h>
+
+#include "clfx-host-image.h"
+
+G_BEGIN_DECLS
+
+/* The babl format the engine exchanges with drawable d, and the ClfxImage
+ * layout it maps to.  Fails for indexed drawables. */
+const Babl *clfx_drawable_io_format (GimpDrawable *drawable,
+                                     gint         *channels,
+                                     ClfxDepth    *depth,
+                                     GError      **error);
+
+/* Reads the whole drawable into a new image (free with
+ * clfx_host_image_free) and returns the format used in *format. */
+gboolean    clfx_drawable_read      (GimpDrawable *drawable,
+                                     ClfxImage    *image,
+                                     const Babl  **format,
+                                     GError      **error);
+
+/* Writes image over the whole drawable through its shadow buffer (call it
+ * after any geometry change: the shadow buffer takes the new size), then
+ * merges with undo and updates the display. */
+gboolean    clfx_drawable_write     (GimpDrawable    *drawable,
+                                     const ClfxImage *image,
+                                     const Babl      *format,
+                                     GError         **error);
+
+G_END_DECLS
+
+#endif

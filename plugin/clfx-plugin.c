@@ -1,0 +1,175 @@
+/* clfx-plugin.c: the GimpPlugIn.  It registers the procedures, handles the
+ * run modes and hands the work to clfx-resize.c and clfx-selftest.c. */
+#include <stdlib.h>
+
+#include <libgimp/gimp.h>
+#include <libgimp/gimpui.h>
+
+#include "clfx-dialog.h"
+#include "clfx-plugin.h"
+#include "clfx-procedures.h"
+#include "clfx-resize.h"
+#include "clfx-selftest.h"
+
+#define CLFX_TYPE_PLUG_IN (clfx_plug_in_get_type ())
+G_DECLARE_FINAL_TYPE (ClfxPlugIn, clfx_plug_in, CLFX, PLUG_IN, GimpPlugIn)
+
+struct _ClfxPlugIn
+{
+  GimpPlugIn parent_instance;
+};
+
+G_DEFINE_TYPE (ClfxPlugIn, clfx_plug_in, GIMP_TYPE_PLUG_IN)
+
+GIMP_MAIN (CLFX_TYPE_PLUG_IN)
+
+static GimpValueArray *
+clfx_error_values (GimpProcedure *procedure,
+                   GError        *error)
+{
+  return gimp_procedure_new_return_values (procedure,
+                                           clfx_error_status (error),
+                                           error);
+}
+
+static GimpValueArray *
+clfx_report_values (GimpProcedure *procedure,
+                    gchar         *report)
+{
+  GimpValueArray *values;
+
+  values = gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
+                                             NULL);
+  GIMP_VALUES_TAKE_STRING (values, 1, report);
+  return values;
+}
+
+gboolean
+clfx_plugin_have_display (void)
+{
+  const gchar *x11 = g_getenv ("DISPLAY");
+  const gchar *wayland = g_getenv ("WAYLAND_DISPLAY");
+
+  if ((! x11 || ! *x11) && (! wayland || ! *wayland))
+    return FALSE;
+  /* The variable may name a display that is gone. */
+  return gtk_init_check (NULL, NULL);
+}
+
+static GimpValueArray *
+clfx_run_resize (GimpProcedure        *procedure,
+                 GimpRunMode           run_mode,
+                 GimpImage            *image,
+                 GimpDrawable        **drawables,
+                 GimpProcedureConfig  *config,
+                 gpointer              run_data)
+{
+  GError *error = NULL;
+  gchar  *report = NULL;
+
+  (void) run_data;
+  gegl_init (NULL, NULL);
+  if (! clfx_resize_check_image (image, &error))
+    return clfx_error_values (procedure, error);
+  if (run_mode == GIMP_RUN_INTERACTIVE)
+    {
+      if (! clfx_plugin_have_display ())
+        return clfx_error_values (procedure,
+          g_error_new_literal (CLFX_PLUGIN_ERROR, CLFX_ERR_UNSUPPORTED,
+                               _("interactive mode needs a display; call "
+                                 "with RUN-NONINTERACTIVE from scripts")));
+      if (! clfx_dialog_run (procedure, config, image, drawables))
+        return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL,
+                                                 NULL);
+    }
+  if (! clfx_resize_run (image, drawables, config, &report, &error))
+    return clfx_error_values (procedure, error);
+  return clfx_report_values (procedure, report);
+}
+
+static GimpValueArray *
+clfx_run_selftest (GimpProcedure       *procedure,
+                   GimpProcedureConfig *config,
+                   gpointer             run_data)
+{
+  GError *error = NULL;
+  gchar  *device = NULL, *report_file = NULL, *report = NULL;
+  gboolean ok;
+
+  (void) run_data;
+  g_object_get (config, "device", &device, "report-file", &report_file,
+                NULL);
+  ok = clfx_selftest_run (device, &report, &error);
+  /* The report is kept even when a case failed: it says which. */
+  if (report_file && *report_file)
+    {
+      GError *write_error = NULL;
+
+      if (! clfx_report_write (report_file, report, &write_error))
+        {
+          ok = FALSE;
+          if (error)
+            g_error_free (write_error);
+          else
+            error = write_error;
+        }
+    }
+  g_free (device);
+  g_free (report_file);
+  if (! ok)
+    {
+      g_free (report);
+      return clfx_error_values (procedure, error);
+    }
+  return clfx_report_values (procedure, report);
+}
+
+static GList *
+clfx_plug_in_query (GimpPlugIn *plug_in)
+{
+  (void) plug_in;
+  return g_list_append (g_list_append (NULL, g_strdup (CLFX_PROC_RESIZE)),
+                        g_strdup (CLFX_PROC_SELFTEST));
+}
+
+static GimpProcedure *
+clfx_plug_in_create (GimpPlugIn  *plug_in,
+                     const gchar *name)
+{
+  if (! g_strcmp0 (name, CLFX_PROC_RESIZE))
+    return clfx_procedure_new_resize (plug_in, clfx_run_resize);
+  if (! g_strcmp0 (name, CLFX_PROC_SELFTEST))
+    return clfx_procedure_new_selftest (plug_in, clfx_run_selftest);
+  return NULL;
+}
+
+/* No catalogs yet (po/ comes later): FALSE keeps GIMP from warning about
+ * a missing locale folder on every start. */
+static gboolean
+clfx_plug_in_set_i18n (GimpPlugIn  *plug_in,
+                       const gchar *procedure_name,
+                       gchar      **gettext_domain,
+                       gchar      **catalog_dir)
+{
+  (void) plug_in;
+  (void) procedure_name;
+  (void) gettext_domain;
+  (void) catalog_dir;
+  return FALSE;
+}
+
+static void
+clfx_plug_in_class_init (ClfxPlugInClass *klass)
+{
+  GimpPlugInClass *plug_in_class = GIMP_PLUG_IN_CLASS (klass);
+
+  plug_in_class->query_procedures = clfx_plug_in_query;
+  plug_in_class->create_procedure = clfx_plug_in_create;
+  plug_in_class->set_i18n = clfx_plug_in_set_i18n;
+}
+
+static void
+clfx_plug_in_init (ClfxPlugIn *self)
+{
+  (void) self;
+}

@@ -1,0 +1,149 @@
+/* png-compare.c: the GIMP tests' image tool.
+ *
+ *   png-compare A B [MAXDIFF] [--premultiplied]
+ *       compares two PNGs of the same size, layout and depth; prints the
+ *       largest difference in the files' own code units and where; exits
+ *       0 when it is <= MAXDIFF (default 0), 1 when not, 2 on errors.
+ *       --premultiplied compares colour multiplied by alpha (what survives
+ *       a premultiplied round trip; colour under alpha 0 is meaningless).
+ *   png-compare --opaque IN OUT CHANNELS
+ *       writes IN with alpha set to opaque, as RGB (3) or RGBA (4).
+ *   png-compare --size FILE
+ *       prints WIDTHxHEIGHT. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clfx-imageio.h"
+
+static double
+code_max (const ClfxImage *img)
+{
+  return img->depth == CLFX_DEPTH_U8 ? 255.0 : 65535.0;
+}
+
+/* Sample c of (x, y) in code units, optionally premultiplied. */
+static double
+sample (const ClfxImage *img, int x, int y, int c, int premultiplied)
+{
+  double v = clfx_image_get (img, x, y, c);
+  int    alpha = img->channels == 2 || img->channels == 4
+                 ? img->channels - 1 : -1;
+
+  if (premultiplied && alpha >= 0 && c != alpha)
+    v *= clfx_image_get (img, x, y, alpha);
+  return v * code_max (img);
+}
+
+static int
+compare (const char *a_path, const char *b_path, double max_diff,
+         int premultiplied)
+{
+  ClfxImage a, b;
+  ClfxError e = { 0 };
+  double    worst = 0;
+  int       wx = 0, wy = 0, wc = 0, status = 2;
+
+  if (! clfx_image_read (a_path, &a, NULL, &e))
+    {
+      fprintf (stderr, "png-compare: %s\n", e.message);
+      return 2;
+    }
+  if (! clfx_image_read (b_path, &b, NULL, &e))
+    {
+      fprintf (stderr, "png-compare: %s\n", e.message);
+      clfx_host_image_free (&a);
+      return 2;
+    }
+  if (a.width != b.width || a.height != b.height
+      || a.channels != b.channels || a.depth != b.depth)
+    {
+      printf ("differ in shape: %dx%d %d ch %s vs %dx%d %d ch %s\n", a.width,
+              a.height, a.channels, clfx_depth_name (a.depth), b.width,
+              b.height, b.channels, clfx_depth_name (b.depth));
+      status = 1;
+      goto out;
+    }
+  for (int y = 0; y < a.height; y++)
+    for (int x = 0; x < a.width; x++)
+      for (int c = 0; c < a.channels; c++)
+        {
+          double d = fabs (sample (&a, x, y, c, premultiplied)
+                           - sample (&b, x, y, c, premultiplied));
+          if (d > worst)
+            {
+              worst = d;
+              wx = x;
+              wy = y;
+              wc = c;
+            }
+        }
+  printf ("%dx%d %d ch %s: max diff %.3f at (%d,%d) ch %d (allowed %g)\n",
+          a.width, a.height, a.channels, clfx_depth_name (a.depth), worst,
+          wx, wy, wc, max_diff);
+  status = worst <= max_diff + 1e-6 ? 0 : 1;
+out:
+  clfx_host_image_free (&a);
+  clfx_host_image_free (&b);
+  return status;
+}
+
+static int
+make_opaque (const char *in, const char *out, int channels)
+{
+  ClfxImage img;
+  ClfxError e = { 0 };
+  int       ok;
+
+  if (! clfx_image_read (in, &img, NULL, &e))
+    {
+      fprintf (stderr, "png-compare: %s\n", e.message);
+      return 2;
+    }
+  if (img.channels == 2 || img.channels == 4)
+    for (int y = 0; y < img.height; y++)
+      for (int x = 0; x < img.width; x++)
+        clfx_image_set (&img, x, y, img.channels - 1, 1.0f);
+  ok = clfx_image_write (out, &img, channels, &e);
+  if (! ok)
+    fprintf (stderr, "png-compare: %s\n", e.message);
+  clfx_host_image_free (&img);
+  return ok ? 0 : 2;
+}
+
+static int
+print_size (const char *path)
+{
+  ClfxImage img;
+  ClfxError e = { 0 };
+
+  if (! clfx_image_read (path, &img, NULL, &e))
+    {
+      fprintf (stderr, "png-compare: %s\n", e.message);
+      return 2;
+    }
+  printf ("%dx%d\n", img.width, img.height);
+  clfx_host_image_free (&img);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  int premultiplied = argc > 1 && ! strcmp (argv[argc - 1], "--premultiplied");
+
+  if (premultiplied)
+    argc--;
+  if (argc == 5 && ! strcmp (argv[1], "--opaque"))
+    return make_opaque (argv[2], argv[3], atoi (argv[4]));
+  if (argc == 3 && ! strcmp (argv[1], "--size"))
+    return print_size (argv[2]);
+  if (argc == 3 || argc == 4)
+    return compare (argv[1], argv[2], argc == 4 ? atof (argv[3]) : 0.0,
+                    premultiplied);
+  fprintf (stderr, "usage: png-compare A B [MAXDIFF] [--premultiplied]\n"
+                   "       png-compare --opaque IN OUT 3|4\n"
+                   "       png-compare --size FILE\n");
+  return 2;
+}

@@ -1,0 +1,200 @@
+#!/bin/sh
+# run-gimp-tests.sh: the plug-in inside a real gimp-console-3.0, in batch,
+# with a throwaway profile.  TAP on stdout.
+#
+#   run-gimp-tests.sh PLUGIN CLFX_BENCH PNG_COMPARE SCM_DIR WORK_DIR
+#
+# One GIMP start runs every case (GIMP takes about 10 s to start): resizes
+# whose exported pixels are compared with clfx-bench's CPU reference on the
+# same input and parameters, calls that must fail and leave the image
+# unchanged, and the self-test.  Device: $CLFX_TEST_DEVICE (default auto;
+# the self-test defaults to pocl).  $CLFX_GIMP_CONSOLE names the GIMP
+# binary (default gimp-console-3.0).  Without it the test is skipped, or
+# fails when CLFX_REQUIRE_DEVICE=1.  The skip is TAP's "1..0 # SKIP" with
+# exit 0: meson 1.7 reports any other exit status of a TAP test, 77
+# included, as an error.
+set -u
+
+plugin=$1 bench=$2 compare=$3 scm_dir=$4 work=$5
+gimp=${CLFX_GIMP_CONSOLE:-gimp-console-3.0}
+device=${CLFX_TEST_DEVICE:-auto}
+selftest_device=${CLFX_TEST_DEVICE:-pocl}
+n=0 failed=0
+
+ok () {       # ok CONDITION-STATUS DESCRIPTION
+  n=$((n + 1))
+  if [ "$1" -eq 0 ]; then
+    echo "ok $n - $2"
+  else
+    echo "not ok $n - $2"
+    failed=$((failed + 1))
+  fi
+}
+
+diag () { sed 's/^/# /'; }
+
+if ! command -v "$gimp" >/dev/null 2>&1; then
+  if [ "${CLFX_REQUIRE_DEVICE:-0}" = 1 ]; then
+    echo "1..1"; echo "not ok 1 - $gimp not found (CLFX_REQUIRE_DEVICE=1)"
+    exit 1
+  fi
+  echo "1..0 # SKIP $gimp not found"
+  exit 0
+fi
+
+# ---------------------------------------------------------------- set-up
+rm -rf "$work"
+mkdir -p "$work/profile/plug-ins/clfx" "$work/home" "$work/out" || exit 1
+# GIMP only registers plug-ins that sit in a folder of their own name.
+cp "$plugin" "$work/profile/plug-ins/clfx/clfx" || exit 1
+export HOME="$work/home" GIMP3_DIRECTORY="$work/profile"
+export XDG_CACHE_HOME="$work/home/.cache" XDG_CONFIG_HOME="$work/home/.config"
+export CLFX_CACHE_DIR="$work/kernel-cache"
+in=$work/in out=$work/out
+mkdir -p "$in"
+
+# Inputs from the engine's synthetic picture (never constant; every texel
+# differs from its neighbours).  Opaque copies for the comparisons where
+# GIMP's premultiplied exchange and clfx-bench's straight alpha would
+# otherwise legitimately differ.
+gen () { "$bench" --device reference --synthetic "$1" --channels "$2" \
+           --output "$3" copy >/dev/null; }
+gen 64x48:u8 4 "$in/alpha8.png" &&
+"$compare" --opaque "$in/alpha8.png" "$in/rgba8.png" 4 &&
+"$compare" --opaque "$in/alpha8.png" "$in/rgb8.png" 3 &&
+gen 64x48:u16 4 "$in/alpha16.png" &&
+"$compare" --opaque "$in/alpha16.png" "$in/rgb16.png" 3 &&
+gen 64x48:u8 1 "$in/gray8.png"
+ok $? "generate the input images"
+
+# ---------------------------------------------------------------- cases
+# name input prep target width height zoom filter addressing normalized maxdiff [premultiplied]
+cat > "$work/resize-cases" <<'CASES'
+layer-linear-up rgba8 none layer 100 70 1 linear clamp-to-edge #t 1
+layer-nearest-rgb rgb8 none layer 91 67 1 nearest clamp-to-edge #t 1
+image-lanczos3-down rgba8 none image 29 21 1 lanczos3 clamp-to-edge #t 1
+u16-cubic rgb16 none layer 90 61 1 cubic clamp-to-edge #t 1
+float-perceptual-linear rgba8 float-nonlinear layer 100 70 1 linear clamp-to-edge #t 1
+float-linear-nearest rgba8 float-linear layer 77 53 1 nearest clamp-to-edge #t 1
+gray-linear gray8 none layer 100 70 1 linear clamp-to-edge #t 1
+selection-cubic rgba8 selection layer 80 60 1 cubic clamp-to-edge #t 1
+zoom-clamp-to-edge rgb8 none layer 96 72 0.5 linear clamp-to-edge #t 1
+zoom-clamp rgb8 none layer 96 72 0.5 linear clamp #t 1
+zoom-repeat rgb8 none layer 96 72 0.5 linear repeat #t 1
+zoom-mirrored-repeat rgb8 none layer 96 72 0.5 linear mirrored-repeat #t 1
+zoom-none rgb8 none layer 96 72 0.5 linear none #t 1
+zoom-none-unnormalized rgb8 none layer 96 72 0.5 nearest none #f 1
+alpha-nearest alpha8 none layer 90 70 1 nearest clamp-to-edge #t 1 premultiplied
+CASES
+
+# name input prep expected-message call-arguments.  The unknown choice
+# name goes positionally: with a #:addressing keyword, GIMP 3.0.4's
+# Script-Fu only logs a GObject CRITICAL and calls with the default.
+cat > "$work/bad-cases" <<'CASES'
+bad-indexed|rgb8|indexed|indexed images are not supported: convert to RGB first|#:width 32 #:height 24
+bad-width-0|rgb8|none|out of range|#:width 0 #:height 24
+bad-addressing-name|rgb8|none|Invalid value for argument 8|POSITIONAL 32 24 1.0 1.0 "linear" "wrap" #t "layer" "auto" #f ""
+bad-repeat-unnormalized|rgb8|none|needs normalized coordinates|#:width 32 #:height 24 #:addressing "repeat" #:normalized-coords #f
+bad-device|rgb8|none|no OpenCL device matches 'nosuchdevice'|#:width 32 #:height 24 #:device "nosuchdevice"
+bad-interactive-no-display|rgb8|none|interactive mode needs a display|#:run-mode RUN-INTERACTIVE #:width 32 #:height 24
+CASES
+
+{
+  while read -r name input prep target w h zoom filter addr norm rest; do
+    printf '(clfx-resize-case "%s" "%s/%s.png" "%s" "%s" %s %s %s "%s" "%s" %s)\n' \
+      "$name" "$in" "$input" "$prep" "$target" "$w" "$h" "$zoom" "$filter" \
+      "$addr" "$norm"
+  done < "$work/resize-cases"
+  while IFS='|' read -r name input prep msg args; do
+    case $args in
+      POSITIONAL*) call="RUN-NONINTERACTIVE img (vector drw) ${args#POSITIONAL }" ;;
+      *run-mode*) call="#:image img #:drawables (vector drw) $args" ;;
+      *) call="#:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) $args" ;;
+    esac
+    printf '(clfx-bad-case "%s" "%s/%s.png" "%s" (lambda (img drw) (plug-in-clfx-resize %s)))\n' \
+      "$name" "$in" "$input" "$prep" "$call"
+  done < "$work/bad-cases"
+  printf '(clfx-selftest-case "selftest" "%s")\n' "$selftest_device"
+} > "$work/cases.scm"
+
+# ---------------------------------------------------------------- GIMP
+log=$work/gimp.log
+(cd "$work" && timeout 300 "$gimp" -i -n --quit \
+   --batch-interpreter plug-in-script-fu-eval \
+   -b "(begin (define clfx-work \"$out\") (define clfx-device \"$device\") (load \"$scm_dir/clfx-tests.scm\") (load \"$work/cases.scm\"))" \
+   >"$log" 2>&1)
+status=$?
+ok $status "gimp-console batch ran every case (exit $status)"
+[ $status -eq 0 ] || tail -20 "$log" | diag
+
+marked () { grep -q "^CLFX-CASE $1 $2\$" "$log"; }
+
+# The report: parses, names the device, validation passed, timings and
+# build records with their logs present.
+check_report () {
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+path, drawables = sys.argv[1], sys.argv[2]
+r = json.load(open(path))
+assert r["operation"] == "resize", "operation"
+v = r["validation"]
+assert v is not None and v["passed"] is True, "validation %r" % v
+t = r["timings_ms"]
+assert t["total"] > 0 and len(t["kernels"]) > 0, "timings %r" % t
+assert len(r["build"]) > 0 and all("log" in b for b in r["build"]), "build"
+assert r["parameters"]["drawables"] == drawables, "drawables"
+assert r["parameters"]["target"] in ("layer", "image"), "target"
+PY
+}
+
+# ---------------------------------------------------------------- checks
+while read -r name input prep target w h zoom filter addr norm maxdiff pm; do
+  marked "$name" ok
+  ok $? "$name: the plug-in succeeded"
+  unnorm=
+  [ "$norm" = "#f" ] && unnorm=--unnormalized
+  "$bench" --device reference --input "$in/$input.png" \
+    --output "$out/$name.ref.png" resize --width "$w" --height "$h" \
+    --zoom-x "$zoom" --zoom-y "$zoom" --filter "$filter" \
+    --addressing "$addr" $unnorm >/dev/null 2>"$out/$name.bench.err"
+  result=$("$compare" "$out/$name.png" "$out/$name.ref.png" "$maxdiff" \
+           ${pm:+--premultiplied} 2>&1)
+  ok $? "$name: pixels match the CPU reference ($result)"
+  err=$(check_report "$out/$name.json" 1 2>&1)
+  ok $? "$name: report-file parses, validation passed, timings, build logs"
+  [ -z "$err" ] || echo "$err" | tail -3 | diag
+  cmp -s "$out/$name.json" "$out/$name.ret.json"
+  ok $? "$name: the returned report is the report-file's"
+  if [ "$prep" = selection ]; then
+    marked "$name-selection" kept
+    ok $? "$name: the selection is still there afterwards"
+  fi
+done < "$work/resize-cases"
+
+while IFS='|' read -r name input prep msg args; do
+  marked "$name" refused
+  ok $? "$name: the call failed with a PDB error"
+  grep -a "^CLFX-ERROR $name: " "$log" | grep -qF "$msg"
+  ok $? "$name: the error says '$msg'"
+  result=$("$compare" "$out/$name.before.png" "$out/$name.after.png" 0 2>&1)
+  ok $? "$name: the image is unchanged ($result)"
+done < "$work/bad-cases"
+
+# Every case of the self-test must validate and pass, gray half included
+# (PoCL misreads CL_R + CL_HALF_FLOAT; the engine carries it as RGBA).
+result=$(python3 - "$out/selftest.json" <<'PY' 2>&1
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["cases"] == 32 and r["fallback"] is None, r
+assert r["failed"] == 0 and r["passed"] == 32, r
+bad = [c for c in r["results"] if not (c["passed"] and "max_abs" in c)]
+assert not bad, bad
+print(r["device"])
+PY
+)
+status=$?
+marked selftest ok || status=1
+ok $status "selftest on $selftest_device: 32 cases validated and passed, failed 0 ($result)"
+
+echo "1..$n"
+[ $failed -eq 0 ]

@@ -1,0 +1,386 @@
+/* clfx-diagnostics.c: the Diagnostics tab.  It runs the engine with
+ * validation on the preview image and shows the devices, the build of
+ * every program, the comparison with the CPU reference (table and error
+ * heat-map) and the timings, and copies the JSON report or the Script-Fu
+ * call to the clipboard. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "clfx-diagnostics-private.h"
+
+/* ---- devices ----------------------------------------------------------- */
+
+static void
+clfx_grid_cell (GtkWidget   *grid,
+                const gchar *text,
+                gint         col,
+                gint         row,
+                gboolean     bold)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_can_focus (label, FALSE);
+  if (bold)
+    gimp_label_set_attributes (GTK_LABEL (label),
+                               PANGO_ATTR_WEIGHT, PANGO_WEIGHT_BOLD, -1);
+  gtk_grid_attach (GTK_GRID (grid), label, col, row, 1, 1);
+  gtk_widget_show (label);
+}
+
+static void
+clfx_devices_row (GtkWidget            *grid,
+                  const ClfxDeviceInfo *d,
+                  gint                  row,
+                  gboolean              used)
+{
+  gchar *units = g_strdup_printf ("%u", d->compute_units);
+  gchar *image = g_strdup_printf ("%zu × %zu", d->image2d_max_width,
+                                  d->image2d_max_height);
+  gchar *memory = g_format_size (d->global_mem);
+  const gchar *state = used ? _("used") : d->usable ? _("usable")
+                                                    : d->skip_reason;
+
+  clfx_grid_cell (grid, d->name, 0, row, used);
+  clfx_grid_cell (grid, d->platform_name, 1, row, FALSE);
+  clfx_grid_cell (grid, d->driver, 2, row, FALSE);
+  clfx_grid_cell (grid, d->c_version, 3, row, FALSE);
+  clfx_grid_cell (grid, units, 4, row, FALSE);
+  clfx_grid_cell (grid, image, 5, row, FALSE);
+  clfx_grid_cell (grid, memory, 6, row, FALSE);
+  clfx_grid_cell (grid, state, 7, row, used);
+  g_free (units);
+  g_free (image);
+  g_free (memory);
+}
+
+void
+clfx_devices_show (ClfxUi              *ui,
+                   const ClfxRunResult *r)
+{
+  static const gchar *const heads[] = {
+    N_("Device"), N_("Platform"), N_("Driver"), N_("OpenCL C"),
+    N_("Units"), N_("Max 2D image"), N_("Memory"), N_("State")
+  };
+  GtkWidget *grid = ui->diagnostics->devices;
+  GList     *children = gtk_container_get_children (GTK_CONTAINER (grid));
+
+  for (GList *l = children; l; l = l->next)
+    gtk_widget_destroy (l->data);
+  g_list_free (children);
+  for (guint i = 0; i < G_N_ELEMENTS (heads); i++)
+    clfx_grid_cell (grid, gettext (heads[i]), i, 0, TRUE);
+  for (gsize i = 0; i < ui->devices.n_devices; i++)
+    {
+      const ClfxDeviceInfo *d = &ui->devices.devices[i];
+      gboolean used = r && r->ran_opencl && r->have_device
+                      && r->device.id == d->id;
+
+      clfx_devices_row (grid, d, (gint) i + 1, used);
+    }
+  if (ui->devices.n_devices == 0)
+    clfx_grid_cell (grid, ui->devices.notes[0] ? ui->devices.notes
+                    : _("No OpenCL device was found."), 0, 1, FALSE);
+}
+
+/* ---- build log --------------------------------------------------------- */
+
+static void
+clfx_log_show (ClfxDiagnostics     *d,
+               const ClfxRunResult *r)
+{
+  GString *s = g_string_new (NULL);
+
+  if (r->n_builds == 0)
+    g_string_append (s, _("No OpenCL program was built: the CPU path "
+                          "ran.\n"));
+  for (gint i = 0; i < r->n_builds; i++)
+    {
+      const ClfxBuildRecord *b = &r->builds[i];
+
+      g_string_append_printf (s, _("Program: %s\nOptions: %s\nStatus: %s\n"
+                                   "Cache: %s%s%s\nBuild: %.1f ms\nLog:\n"),
+                              b->program, b->options,
+                              b->ok ? _("built") : _("failed"),
+                              b->cache ? b->cache : "off",
+                              b->cache_note[0] ? " — " : "", b->cache_note,
+                              b->ms);
+      g_string_append (s, b->log && *b->log ? b->log : _("(empty)"));
+      g_string_append (s, "\n\n");
+    }
+  gtk_text_buffer_set_text (d->log, s->str, -1);
+  g_string_free (s, TRUE);
+}
+
+/* ---- validation -------------------------------------------------------- */
+
+static void
+clfx_value_set (ClfxDiagnostics *d,
+                gint             which,
+                gchar           *text)
+{
+  gtk_label_set_text (GTK_LABEL (d->values[which]), text);
+  g_free (text);
+}
+
+static void
+clfx_validation_verdict (ClfxDiagnostics     *d,
+                         const ClfxRunResult *r)
+{
+  const gchar *markup;
+
+  if (! r->validated)
+    markup = _("<b>not compared</b> (the CPU reference itself ran)");
+  else if (r->validation.passed)
+    markup = _("<span foreground='#1a7f37'><b>PASS</b></span>");
+  else
+    markup = _("<span foreground='#c01c28'><b>FAIL</b></span>");
+  gtk_label_set_markup (GTK_LABEL (d->values[V_RESULT]), markup);
+}
+
+static void
+clfx_validation_show (ClfxDiagnostics     *d,
+                      const ClfxRunResult *r)
+{
+  const ClfxValidation *v = &r->validation;
+  const ClfxTolerance  *t = &r->tolerance;
+
+  clfx_validation_verdict (d, r);
+  clfx_value_set (d, V_PIXELS, g_strdup_printf ("%zu", v->pixels));
+  clfx_value_set (d, V_MISMATCHES, g_strdup_printf (_("%zu of %zu values"),
+                                                    v->mismatches,
+                                                    v->samples));
+  clfx_value_set (d, V_AMBIGUOUS, g_strdup_printf ("%zu", v->ambiguous));
+  clfx_value_set (d, V_NAN, g_strdup_printf ("%zu", v->nan));
+  clfx_value_set (d, V_INF, g_strdup_printf ("%zu", v->inf));
+  clfx_value_set (d, V_MAX_ABS, g_strdup_printf ("%.6g", v->max_abs));
+  clfx_value_set (d, V_MAX_REL, g_strdup_printf ("%.6g", v->max_rel));
+  clfx_value_set (d, V_RMSE, g_strdup_printf ("%.6g", v->rmse));
+  clfx_value_set (d, V_PSNR, isfinite (v->psnr_db)
+                  ? g_strdup_printf (_("%.2f dB"), v->psnr_db)
+                  : g_strdup (_("∞ (identical)")));
+  clfx_value_set (d, V_WORST,
+                  g_strdup_printf (_("(%d, %d) channel %d: expected %.6g, "
+                                     "actual %.6g"), v->worst.x, v->worst.y,
+                                   v->worst.channel, v->worst.expected,
+                                   v->worst.actual));
+  clfx_value_set (d, V_TOLERANCE,
+                  g_strdup_printf (_("|actual − expected| ≤ %g + %g × "
+                                     "|expected|"), t->abs_tol, t->rel_tol));
+  clfx_value_set (d, V_BASIS, g_strdup (t->basis));
+}
+
+void
+clfx_validation_clear (ClfxDiagnostics *d)
+{
+  for (gint i = 0; i < N_VALUES; i++)
+    gtk_label_set_text (GTK_LABEL (d->values[i]), "—");
+  gtk_image_clear (GTK_IMAGE (d->heat_map));
+}
+
+/* 0 = black, >= 1 (a mismatch) = red, linear between. */
+static GdkPixbuf *
+clfx_heat_pixbuf (const ClfxImage *map)
+{
+  GdkPixbuf *pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8,
+                                      map->width, map->height);
+  guchar    *pixels = gdk_pixbuf_get_pixels (pixbuf);
+  gint       rowstride = gdk_pixbuf_get_rowstride (pixbuf);
+  gdouble    scale = (gdouble) CLFX_HEAT_MAP_SIZE
+                     / MAX (map->width, map->height);
+  GdkPixbuf *scaled;
+
+  for (gint y = 0; y < map->height; y++)
+    for (gint x = 0; x < map->width; x++)
+      {
+        gdouble v = clfx_image_get (map, x, y, 0);
+        guchar *p = pixels + y * rowstride + x * 3;
+
+        p[0] = (guchar) lround (255.0 * CLAMP (v, 0.0, 1.0));
+        p[1] = p[2] = 0;
+      }
+  scaled = gdk_pixbuf_scale_simple (pixbuf,
+                                    MAX (1, (gint) (map->width * scale)),
+                                    MAX (1, (gint) (map->height * scale)),
+                                    GDK_INTERP_NEAREST);
+  g_object_unref (pixbuf);
+  return scaled;
+}
+
+/* clfx_run compares internally but keeps no reference image, so the map
+ * needs the reference once more. */
+static void
+clfx_heat_map_show (ClfxUi              *ui,
+                    const ClfxParams    *params,
+                    const ClfxImage     *dst,
+                    const ClfxRunResult *r)
+{
+  ClfxImage  ref = { 0 }, map = { 0 };
+  ClfxError  e = { 0 };
+  GdkPixbuf *pixbuf;
+
+  gtk_image_clear (GTK_IMAGE (ui->diagnostics->heat_map));
+  if (! r->validated)
+    return;
+  if (clfx_host_image_alloc (&ref, dst->width, dst->height, dst->channels,
+                             dst->depth, &e)
+      && ui->op->run_cpu (&ui->thumb, &ref, params, &e)
+      && clfx_validate_error_map (&ref, dst, r->tolerance.abs_tol,
+                                  r->tolerance.rel_tol, &map, &e))
+    {
+      pixbuf = clfx_heat_pixbuf (&map);
+      gtk_image_set_from_pixbuf (GTK_IMAGE (ui->diagnostics->heat_map),
+                                 pixbuf);
+      g_object_unref (pixbuf);
+    }
+  clfx_host_image_free (&ref);
+  clfx_host_image_free (&map);
+}
+
+/* ---- timings ----------------------------------------------------------- */
+
+static void
+clfx_timings_show (ClfxDiagnostics     *d,
+                   const ClfxRunResult *r)
+{
+  const ClfxTimings *t = &r->timings;
+  gchar             *text;
+
+  clfx_chart_clear (d->chart);
+  for (gint i = 0; i < t->n_kernels; i++)
+    clfx_chart_add (d->chart, t->kernels[i].name, t->kernels[i].ms, 0);
+  if (r->ran_opencl)
+    {
+      clfx_chart_add (d->chart, _("Upload"), t->upload_ms, 1);
+      clfx_chart_add (d->chart, _("Download"), t->download_ms, 1);
+    }
+  clfx_chart_add (d->chart, _("Total (wall)"), t->total_ms, 2);
+  if (t->reference_ms > 0)
+    clfx_chart_add (d->chart, _("CPU reference"), t->reference_ms, 3);
+
+  if (r->ran_opencl && t->reference_ms > 0 && t->total_ms > 0)
+    text = g_strdup_printf (_("Speed-up over the CPU reference: %.2f× "
+                              "(whole run, transfers included)"),
+                            t->reference_ms / t->total_ms);
+  else
+    text = g_strdup (_("No speed-up to show: the CPU reference made the "
+                       "result."));
+  gtk_label_set_text (GTK_LABEL (d->speedup), text);
+  g_free (text);
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+static gchar *
+clfx_report_of_run (ClfxUi              *ui,
+                    const ClfxParams    *params,
+                    const ClfxRunResult *r)
+{
+  gchar         *device = clfx_ui_get_string (ui, "device");
+  gchar         *target = clfx_ui_get_string (ui, "target");
+  const char    *extra[] = { "target", target, NULL };
+  ClfxRunOptions opt = { 0 };
+  char          *json;
+  gchar         *copy;
+
+  opt.device = *device ? device : "auto";
+  opt.validate = true;
+  json = clfx_report_json (ui->op, params, &ui->thumb, &opt, r, extra);
+  /* The engine allocates with malloc; the UI hands out g_malloc. */
+  copy = g_strdup (json);
+  free (json);
+  g_free (device);
+  g_free (target);
+  return copy;
+}
+
+static gchar *
+clfx_status_of_run (const ClfxRunResult *r)
+{
+  if (r->fallback[0])
+    return g_strdup (r->fallback);
+  if (! r->ran_opencl)
+    return g_strdup (_("The CPU reference ran (device \"reference\")."));
+  return g_strdup_printf (_("Ran on %s (%s) in %.1f ms."), r->device.name,
+                          r->device.platform_name, r->timings.total_ms);
+}
+
+static void
+clfx_diagnostics_show (ClfxUi              *ui,
+                       const ClfxParams    *params,
+                       const ClfxImage     *dst,
+                       const ClfxRunResult *r)
+{
+  ClfxDiagnostics *d = ui->diagnostics;
+  gchar           *status = clfx_status_of_run (r);
+
+  clfx_devices_show (ui, r);
+  clfx_log_show (d, r);
+  clfx_validation_show (d, r);
+  clfx_heat_map_show (ui, params, dst, r);
+  clfx_timings_show (d, r);
+  g_free (d->report);
+  d->report = clfx_report_of_run (ui, params, r);
+  gtk_label_set_text (GTK_LABEL (d->status), status);
+  g_free (status);
+}
+
+static void
+clfx_diagnostics_failed (ClfxDiagnostics *d,
+                         const ClfxError *e)
+{
+  gchar *text = g_strdup_printf (_("The run failed: %s"), e->message);
+
+  gtk_label_set_text (GTK_LABEL (d->status), text);
+  gtk_text_buffer_set_text (d->log, e->message, -1);
+  clfx_validation_clear (d);
+  clfx_chart_clear (d->chart);
+  gtk_label_set_text (GTK_LABEL (d->speedup), "");
+  g_clear_pointer (&d->report, g_free);
+  g_free (text);
+}
+
+void
+clfx_diagnostics_run (ClfxUi *ui)
+{
+  ClfxDiagnostics *d = ui->diagnostics;
+  ClfxParams       params;
+  gchar           *strings[CLFX_MAX_PARAMS] = { NULL };
+  ClfxImage        dst = { 0 };
+  ClfxRunResult    r = { 0 };
+  ClfxError        e = { 0 };
+
+  d->ran = TRUE;
+  clfx_ui_preview_params (ui, &params, strings);
+  if (clfx_ui_run (ui, TRUE, &params, &dst, &r, &e))
+    clfx_diagnostics_show (ui, &params, &dst, &r);
+  else
+    clfx_diagnostics_failed (d, &e);
+  clfx_run_result_clear (&r);
+  clfx_host_image_free (&dst);
+  clfx_ui_params_clear (strings);
+}
+
+static gboolean
+clfx_diagnostics_idle (gpointer data)
+{
+  ClfxUi *ui = data;
+
+  ui->diagnostics->idle = 0;
+  clfx_diagnostics_run (ui);
+  return G_SOURCE_REMOVE;
+}
+
+/* From an idle callback, so that the tab (and "Running…") is drawn
+ * before the engine blocks the GTK thread. */
+void
+clfx_diagnostics_shown (ClfxUi *ui)
+{
+  ClfxDiagnostics *d = ui->diagnostics;
+
+  if (d->ran || d->idle)
+    return;
+  gtk_label_set_text (GTK_LABEL (d->status), _("Running diagnostics…"));
+  d->idle = g_idle_add (clfx_diagnostics_idle, ui);
+}

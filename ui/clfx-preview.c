@@ -1,0 +1,165 @@
+/* clfx-preview.c: the live preview: the engine's resize of the small
+ * copy of the drawable, at the output's aspect, redone (debounced) when
+ * the config changes. */
+#include "clfx-ui.h"
+
+/* Long enough to let a spin button's auto-repeat settle. */
+#define CLFX_PREVIEW_DELAY_MS 150
+
+static void
+clfx_preview_notice (ClfxUi      *ui,
+                     const gchar *text)
+{
+  if (text && *text)
+    {
+      gtk_label_set_text (GTK_LABEL (ui->preview_notice_label), text);
+      gtk_widget_show (ui->preview_notice);
+    }
+  else
+    {
+      gtk_widget_hide (ui->preview_notice);
+    }
+}
+
+static gchar *
+clfx_preview_caption_text (const ClfxRunResult *r,
+                           const ClfxImage     *dst)
+{
+  const gchar *where = r->ran_opencl && r->have_device
+                       ? r->device.name : _("CPU reference");
+
+  return g_strdup_printf (_("%d × %d on %s, %.1f ms"), dst->width,
+                          dst->height, where, r->timings.total_ms);
+}
+
+static void
+clfx_preview_show (ClfxUi              *ui,
+                   const ClfxImage     *dst,
+                   const ClfxRunResult *r)
+{
+  GdkPixbuf *pixbuf = clfx_ui_pixbuf (dst);
+  gchar     *caption = clfx_preview_caption_text (r, dst);
+  gchar     *why = NULL;
+
+  gtk_image_set_from_pixbuf (GTK_IMAGE (ui->preview_image), pixbuf);
+  gtk_widget_set_sensitive (ui->preview_image, TRUE);
+  gtk_label_set_text (GTK_LABEL (ui->preview_caption), caption);
+  /* The engine's reason already says that the CPU path ran, and why. */
+  if (r->fallback[0])
+    why = g_strdup (r->fallback);
+  clfx_preview_notice (ui, why ? why : ui->thumb_note);
+  g_free (why);
+  g_free (caption);
+  g_object_unref (pixbuf);
+}
+
+static void
+clfx_preview_update (ClfxUi *ui)
+{
+  ClfxParams    params;
+  gchar        *strings[CLFX_MAX_PARAMS] = { NULL };
+  ClfxImage     dst = { 0 };
+  ClfxRunResult r = { 0 };
+  ClfxError     e = { 0 };
+
+  /* The sampler note already says why; an old picture would mislead. */
+  if (! clfx_ui_sampler_allowed (ui))
+    {
+      gtk_widget_set_sensitive (ui->preview_image, FALSE);
+      clfx_preview_notice (ui, NULL);
+      return;
+    }
+  clfx_ui_preview_params (ui, &params, strings);
+  if (clfx_ui_run (ui, FALSE, &params, &dst, &r, &e))
+    {
+      clfx_preview_show (ui, &dst, &r);
+    }
+  else
+    {
+      gchar *text = g_strdup_printf (_("The preview failed: %s"), e.message);
+
+      gtk_widget_set_sensitive (ui->preview_image, FALSE);
+      clfx_preview_notice (ui, text);
+      g_free (text);
+    }
+  clfx_run_result_clear (&r);
+  clfx_host_image_free (&dst);
+  clfx_ui_params_clear (strings);
+}
+
+static gboolean
+clfx_preview_timeout (gpointer data)
+{
+  ClfxUi *ui = data;
+
+  ui->preview_source = 0;
+  clfx_preview_update (ui);
+  return G_SOURCE_REMOVE;
+}
+
+void
+clfx_preview_queue (ClfxUi *ui)
+{
+  if (ui->preview_source)
+    g_source_remove (ui->preview_source);
+  ui->preview_source = g_timeout_add (CLFX_PREVIEW_DELAY_MS,
+                                      clfx_preview_timeout, ui);
+}
+
+void
+clfx_preview_stop (ClfxUi *ui)
+{
+  if (ui->preview_source)
+    g_source_remove (ui->preview_source);
+  ui->preview_source = 0;
+}
+
+static GtkWidget *
+clfx_preview_notice_new (ClfxUi *ui)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning",
+                                                  GTK_ICON_SIZE_BUTTON);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 36);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+  gtk_widget_set_valign (icon, GTK_ALIGN_START);
+  gtk_box_pack_start (GTK_BOX (box), icon, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), label, TRUE, TRUE, 0);
+  gtk_widget_show_all (box);
+  gtk_widget_set_no_show_all (box, TRUE);
+  gtk_widget_hide (box);
+  ui->preview_notice = box;
+  ui->preview_notice_label = label;
+  return box;
+}
+
+/* A frame holding the picture, a caption (size, device, time) and the
+ * fallback notice, shown only when there is something to say. */
+GtkWidget *
+clfx_preview_new (ClfxUi *ui)
+{
+  GtkWidget *frame = gimp_frame_new (_("Preview"));
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+  ui->preview_image = gtk_image_new ();
+  gtk_widget_set_size_request (ui->preview_image, CLFX_UI_PREVIEW_SIZE,
+                               CLFX_UI_PREVIEW_SIZE);
+  ui->preview_caption = gtk_label_new (NULL);
+  gimp_label_set_attributes (GTK_LABEL (ui->preview_caption),
+                             PANGO_ATTR_SCALE, PANGO_SCALE_SMALL, -1);
+  gtk_label_set_line_wrap (GTK_LABEL (ui->preview_caption), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (ui->preview_caption), 36);
+  gtk_box_pack_start (GTK_BOX (box), ui->preview_image, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), ui->preview_caption, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), clfx_preview_notice_new (ui), FALSE,
+                      FALSE, 0);
+  gtk_container_add (GTK_CONTAINER (frame), box);
+  gtk_widget_show (ui->preview_image);
+  gtk_widget_show (ui->preview_caption);
+  gtk_widget_show (box);
+  gtk_widget_show (frame);
+  return frame;
+}
