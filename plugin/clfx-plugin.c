@@ -5,6 +5,9 @@
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "clfx-dialog.h"
 #include "clfx-plugin.h"
 #include "clfx-procedures.h"
@@ -87,18 +90,39 @@ clfx_run_resize (GimpProcedure        *procedure,
   return clfx_report_values (procedure, report);
 }
 
+/* From the menu the result is a message; failures already arrive as the
+ * procedure's error, which GIMP shows. */
+static void
+clfx_selftest_message (const gchar *report)
+{
+  const gchar *p = strstr (report, "\"passed\":");
+  const gchar *d = strstr (report, "\"device\":\"");
+  gint         passed = p ? atoi (p + 9) : 0;
+  gchar       *device = d ? g_strndup (d + 10, strcspn (d + 10, "\""))
+                          : g_strdup ("?");
+
+  gchar       *text = g_strdup_printf (_("OpenCL self-test on %s: all %d "
+                                       "cases agree with the CPU "
+                                       "reference."), device, passed);
+
+  gimp_message (text);
+  g_free (text);
+  g_free (device);
+}
+
 static GimpValueArray *
 clfx_run_selftest (GimpProcedure       *procedure,
                    GimpProcedureConfig *config,
                    gpointer             run_data)
 {
-  GError *error = NULL;
-  gchar  *device = NULL, *report_file = NULL, *report = NULL;
-  gboolean ok;
+  GError     *error = NULL;
+  gchar      *device = NULL, *report_file = NULL, *report = NULL;
+  GimpRunMode run_mode = GIMP_RUN_NONINTERACTIVE;
+  gboolean    ok;
 
   (void) run_data;
-  g_object_get (config, "device", &device, "report-file", &report_file,
-                NULL);
+  g_object_get (config, "run-mode", &run_mode, "device", &device,
+                "report-file", &report_file, NULL);
   ok = clfx_selftest_run (device, &report, &error);
   /* The report is kept even when a case failed: it says which. */
   if (report_file && *report_file)
@@ -121,6 +145,8 @@ clfx_run_selftest (GimpProcedure       *procedure,
       g_free (report);
       return clfx_error_values (procedure, error);
     }
+  if (run_mode == GIMP_RUN_INTERACTIVE)
+    clfx_selftest_message (report);
   return clfx_report_values (procedure, report);
 }
 
@@ -143,8 +169,7 @@ clfx_plug_in_create (GimpPlugIn  *plug_in,
   return NULL;
 }
 
-/* No catalogs yet (po/ comes later): FALSE keeps GIMP from warning about
- * a missing locale folder on every start. */
+/* The catalogs install beside the binary, in locale/ (po/meson.build). */
 static gboolean
 clfx_plug_in_set_i18n (GimpPlugIn  *plug_in,
                        const gchar *procedure_name,
@@ -153,9 +178,9 @@ clfx_plug_in_set_i18n (GimpPlugIn  *plug_in,
 {
   (void) plug_in;
   (void) procedure_name;
-  (void) gettext_domain;
-  (void) catalog_dir;
-  return FALSE;
+  *gettext_domain = g_strdup (GETTEXT_PACKAGE);
+  *catalog_dir = g_strdup ("locale");
+  return TRUE;
 }
 
 static void

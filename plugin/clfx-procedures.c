@@ -161,6 +161,11 @@ clfx_procedure_new_selftest (GimpPlugIn  *plug_in,
   procedure = gimp_procedure_new (plug_in, CLFX_PROC_SELFTEST,
                                   GIMP_PDB_PROC_TYPE_PLUGIN, run, NULL,
                                   NULL);
+  /* Like darktable-cltest: one click tells whether OpenCL works here. */
+  gimp_procedure_set_menu_label (procedure, _("OpenCL _Self-test"));
+  gimp_procedure_add_menu_path (procedure, "<Image>/Filters/OpenCL");
+  gimp_procedure_set_sensitivity_mask (procedure,
+                                       GIMP_PROCEDURE_SENSITIVE_ALWAYS);
   gimp_procedure_set_documentation (procedure,
     _("Check clfx's OpenCL results against its CPU reference"),
     _("Runs resize on synthetic images for every filter, addressing mode "

@@ -98,9 +98,10 @@ clfx_case_record (ClfxSelftest        *st,
   c.name = name;
   c.depth = src->depth;
   c.channels = src->channels;
-  /* The reference path validated against itself proves nothing, but is
-   * no failure either: only a failed comparison or run counts. */
-  c.passed = ok && (! r->validated || r->validation.passed);
+  /* A case passes only when OpenCL ran and agreed with the reference:
+   * after a fallback (device auto) nothing was compared, so it fails, and
+   * the report's "fallback" says why. */
+  c.passed = ok && r->validated && r->validation.passed;
   c.error = ok ? NULL : g_strdup (e->message);
   if (ok)
     {

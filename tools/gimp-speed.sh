@@ -19,7 +19,7 @@ out=$(cd "$out" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/profile/plug-ins/clfx" "$work/home"
-cp "$plugin" "$work/profile/plug-ins/clfx/clfx"
+"$(dirname "$0")/install-plugin.sh" "$plugin" "$work/profile/plug-ins"
 export HOME="$work/home" GIMP3_DIRECTORY="$work/profile"
 export CLFX_CACHE_DIR="$work/kernel-cache"
 "$bench" --device reference --synthetic "${size}x${size}:u8" --channels 4 \
@@ -41,21 +41,25 @@ median () { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # before timing anything.
 run_gimp '(+ 1 1)' >/dev/null
 
+# The Script-Fu of one configuration (see the header).
+scheme () {  # scheme CONFIG DEPTH
+  local conv="" load
+  [ "$2" = float ] && conv="(gimp-image-convert-precision img PRECISION-FLOAT-LINEAR)"
+  load="(define img (gimp-file-load RUN-NONINTERACTIVE \"$work/in.png\")) $conv"
+  case $1 in
+    empty) echo '(+ 1 1)' ;;
+    load) echo "(begin (script-fu-use-v3) $load (gimp-image-delete img))" ;;
+    scale) echo "(begin (script-fu-use-v3) $load (gimp-context-set-interpolation INTERPOLATION-LINEAR) (gimp-image-scale img $half $half) (gimp-image-delete img))" ;;
+    clfx) echo "(begin (script-fu-use-v3) $load (plug-in-clfx-resize #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (gimp-image-get-selected-drawables img) #:width $half #:height $half #:filter \"linear\" #:target \"image\" #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" ;;
+  esac
+}
+
 printf '%-6s %-8s %10s\n' depth config seconds | tee "$out/gimp-speed.txt"
 for depth in u8 float; do
-  conv=""
-  [ "$depth" = float ] && conv="(gimp-image-convert-precision img PRECISION-FLOAT-LINEAR)"
-  load="(define img (gimp-file-load RUN-NONINTERACTIVE \"$work/in.png\")) $conv"
-  declare -A scheme=(
-    [empty]='(+ 1 1)'
-    [load]="(begin (script-fu-use-v3) $load (gimp-image-delete img))"
-    [scale]="(begin (script-fu-use-v3) $load (gimp-context-set-interpolation INTERPOLATION-LINEAR) (gimp-image-scale img $half $half) (gimp-image-delete img))"
-    [clfx]="(begin (script-fu-use-v3) $load (plug-in-clfx-resize #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (gimp-image-get-selected-drawables img) #:width $half #:height $half #:filter \"linear\" #:target \"image\" #:device \"$device\" #:report-file \"$out/report-$depth.json\") (gimp-image-delete img))"
-  )
   for config in empty load scale clfx; do
-    for i in $(seq "$repeat"); do run_gimp "${scheme[$config]}"; done \
+    code=$(scheme "$config" "$depth")
+    for i in $(seq "$repeat"); do run_gimp "$code"; done \
       | median | xargs printf '%-6s %-8s %10.2f\n' "$depth" "$config" \
       | tee -a "$out/gimp-speed.txt"
   done
-  unset scheme
 done

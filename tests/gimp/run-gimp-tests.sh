@@ -46,7 +46,8 @@ fi
 rm -rf "$work"
 mkdir -p "$work/profile/plug-ins/clfx" "$work/home" "$work/out" || exit 1
 # GIMP only registers plug-ins that sit in a folder of their own name.
-cp "$plugin" "$work/profile/plug-ins/clfx/clfx" || exit 1
+"$(dirname "$0")/../../tools/install-plugin.sh" "$plugin" \
+  "$work/profile/plug-ins" || exit 1
 export HOME="$work/home" GIMP3_DIRECTORY="$work/profile"
 export XDG_CACHE_HOME="$work/home/.cache" XDG_CONFIG_HOME="$work/home/.config"
 export CLFX_CACHE_DIR="$work/kernel-cache"

@@ -58,7 +58,8 @@ export GIMP3_DIRECTORY="$WORK/profile"
 export CLFX_CACHE_DIR="$OUTDIR/kernel-cache"
 export NO_AT_BRIDGE=1
 mkdir -p "$HOME" "$GIMP3_DIRECTORY/plug-ins/clfx" "$OUTDIR"
-cp "$PLUGIN" "$GIMP3_DIRECTORY/plug-ins/clfx/clfx"
+"$(dirname "$0")/../../tools/install-plugin.sh" "$PLUGIN" \
+  "$GIMP3_DIRECTORY/plug-ins"
 echo '(show-welcome-dialog no)' > "$GIMP3_DIRECTORY/gimprc"
 rm -f "$OUTDIR"/ui-*.png
 
