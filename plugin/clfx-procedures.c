@@ -126,6 +126,8 @@ clfx_procedure_new_resize (GimpPlugIn       *plug_in,
                                        | GIMP_PROCEDURE_SENSITIVE_DRAWABLES);
   gimp_procedure_set_menu_label (procedure, _("_Resize (OpenCL)..."));
   gimp_procedure_add_menu_path (procedure, "<Image>/Filters/OpenCL");
+  /* Also beside GIMP's own Scale Image, where users look for scaling. */
+  gimp_procedure_add_menu_path (procedure, "<Image>/Image");
   gimp_procedure_set_documentation (procedure,
     _("Resize layers or the image with an OpenCL image sampler"),
     _("Resamples the selected layers (target layer) or every layer and "
@@ -192,11 +194,11 @@ clfx_procedure_new_selftest (GimpPlugIn  *plug_in,
 
 /* ---- reading a config back --------------------------------------------- */
 
-static void
-clfx_read_op_argument (GimpProcedureConfig *config,
-                       const ClfxParamSpec *s,
-                       ClfxValue           *v,
-                       gchar              **string)
+void
+clfx_config_read_value (GimpProcedureConfig *config,
+                        const ClfxParamSpec *s,
+                        ClfxValue           *v,
+                        gchar              **string)
 {
   gboolean b;
 
@@ -234,7 +236,7 @@ clfx_pdb_args_read (const ClfxOpInfo    *op,
   args->op = op;
   clfx_params_defaults (op, &args->params);
   for (gint i = 0; i < op->n_params; i++)
-    clfx_read_op_argument (config, &op->params[i], &args->params.v[i],
+    clfx_config_read_value (config, &op->params[i], &args->params.v[i],
                            &args->strings[i]);
   g_object_get (config, "device", &args->device, "validate",
                 &args->validate, "report-file", &args->report_file, NULL);

@@ -35,6 +35,13 @@ typedef struct
   gchar            *report_file;
 } ClfxPdbArgs;
 
+/* One op parameter from the config; a STRING's copy goes to *string
+ * (g_free) and v->s points into it. */
+void     clfx_config_read_value (GimpProcedureConfig *config,
+                                 const ClfxParamSpec *spec,
+                                 ClfxValue           *value,
+                                 gchar              **string);
+
 gboolean clfx_pdb_args_read   (const ClfxOpInfo    *op,
                                GimpProcedureConfig *config,
                                ClfxPdbArgs         *args,

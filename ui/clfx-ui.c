@@ -5,6 +5,7 @@
 
 #include <gegl.h>
 
+#include "clfx-procedures.h"
 #include "clfx-ui.h"
 
 /* ---- the preview image ------------------------------------------------- */
@@ -75,36 +76,6 @@ clfx_ui_free (ClfxUi *ui)
 
 /* ---- config to engine parameters --------------------------------------- */
 
-static void
-clfx_ui_read_value (GimpProcedureConfig *config,
-                    const ClfxParamSpec *s,
-                    ClfxValue           *v,
-                    gchar              **string)
-{
-  gboolean b;
-
-  switch (s->type)
-    {
-    case CLFX_PARAM_INT:
-      g_object_get (config, s->name, &v->i, NULL);
-      break;
-    case CLFX_PARAM_DOUBLE:
-      g_object_get (config, s->name, &v->d, NULL);
-      break;
-    case CLFX_PARAM_BOOL:
-      g_object_get (config, s->name, &b, NULL);
-      v->b = b != FALSE;
-      break;
-    case CLFX_PARAM_CHOICE:
-      v->i = gimp_procedure_config_get_choice_id (config, s->name);
-      break;
-    case CLFX_PARAM_STRING:
-      g_object_get (config, s->name, string, NULL);
-      v->s = *string ? *string : "";
-      break;
-    }
-}
-
 void
 clfx_ui_read_params (ClfxUi      *ui,
                      ClfxParams  *params,
@@ -114,7 +85,7 @@ clfx_ui_read_params (ClfxUi      *ui,
   for (gint i = 0; i < ui->op->n_params; i++)
     {
       strings[i] = NULL;
-      clfx_ui_read_value (ui->config, &ui->op->params[i], &params->v[i],
+      clfx_config_read_value (ui->config, &ui->op->params[i], &params->v[i],
                           &strings[i]);
     }
 }
