@@ -65,15 +65,29 @@ rm -f "$OUTDIR"/ui-*.png
 
 cat > "$WORK/ui.scm" <<SCM
 (script-fu-use-v3)
+(define (save text path)
+  (let ((port (open-output-file path)))
+    (display text port)
+    (close-output-port port)))
 (let* ((img (gimp-file-load RUN-NONINTERACTIVE "$IMAGE"))
        (drw (vector-ref (gimp-image-get-selected-drawables img) 0)))
   (gimp-display-new img)
-  (catch #f
-    (plug-in-clfx-resize #:run-mode RUN-INTERACTIVE #:image img
-                         #:drawables (vector drw) #:width 640 #:height 360
-                         #:zoom-x 0.6 #:zoom-y 0.6
-                         #:addressing "mirrored-repeat"
-                         #:filter "linear")))
+  ; The test drives this dialog and presses OK: the report must carry the
+  ; dialog's values.
+  (save (catch "cancelled or failed"
+          (plug-in-clfx-resize #:run-mode RUN-INTERACTIVE #:image img
+                               #:drawables (vector drw) #:width 640
+                               #:height 360 #:zoom-x 0.6 #:zoom-y 0.6
+                               #:addressing "mirrored-repeat"
+                               #:filter "linear"))
+        "$WORK/interactive.json")
+  ; With last values the arguments passed here are overridden by the
+  ; values of the dialog run above.
+  (save (catch "failed"
+          (plug-in-clfx-resize #:run-mode RUN-WITH-LAST-VALS #:image img
+                               #:drawables (gimp-image-get-selected-drawables img)
+                               #:width 10 #:height 10))
+        "$WORK/last-vals.json"))
 SCM
 
 Xvfb "$DISPLAY" -screen 0 1400x1000x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
@@ -90,7 +104,7 @@ gimp-3.0 -n --no-splash --batch-interpreter=plug-in-script-fu-eval \
   -b "(load \"$WORK/ui.scm\")" >"$LOG" 2>&1 &
 GIMP_PID=$!
 
-echo "1..5"
+echo "1..7"
 WIN=$(timeout 75 xdotool search --sync --name '^Resize \(OpenCL\)$' \
       2>/dev/null | head -1)
 if [ -z "$WIN" ]; then
@@ -129,18 +143,42 @@ xdotool key alt+e
 sleep 0.5
 xdotool key alt+n
 shot ui-sampler-rule.png 1 4
-xdotool key Escape
-for i in 1 2 3 4 5 6 7 8 9 10; do
-  xdotool search --name '^Resize \(OpenCL\)$' >/dev/null 2>&1 || break
+# Normalized coordinates back on, then OK: the resize runs.
+xdotool key alt+n
+sleep 0.5
+xdotool key alt+o
+for i in $(seq 120); do
+  [ -s "$WORK/last-vals.json" ] && break
   sleep 0.5
 done
 sleep 1
 
+check_report ()  # check_report FILE NUMBER DESCRIPTION
+{
+  if python3 - "$1" <<'PY' 2>"$WORK/check.log"
+import json, sys
+p = json.load(open(sys.argv[1]))["parameters"]
+assert (p["width"], p["height"], p["zoom-x"], p["addressing"],
+        p["normalized-coords"]) == (640, 360, 0.6, "mirrored-repeat", True), p
+PY
+  then
+    echo "ok $2 - $3"
+  else
+    echo "not ok $2 - $3"
+    sed 's/^/# /' "$WORK/check.log" "$1" 2>/dev/null
+    FAILED=1
+  fi
+}
+check_report "$WORK/interactive.json" 5 \
+  "OK ran the resize with the dialog's values (report)"
+check_report "$WORK/last-vals.json" 6 \
+  "RUN-WITH-LAST-VALS reused the dialog's values, not the arguments passed"
+
 if grep -E "CRITICAL|Plug-in crashed" "$LOG" >/dev/null; then
-  echo "not ok 5 - GIMP's output has no CRITICAL and no plug-in crash"
+  echo "not ok 7 - GIMP's output has no CRITICAL and no plug-in crash"
   FAILED=1
 else
-  echo "ok 5 - GIMP's output has no CRITICAL and no plug-in crash"
+  echo "ok 7 - GIMP's output has no CRITICAL and no plug-in crash"
 fi
 sed 's/^/# /' "$LOG"
 exit $FAILED
