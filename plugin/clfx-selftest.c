@@ -159,20 +159,29 @@ clfx_run_case (ClfxSelftest *st,
   gchar                  *name;
   gboolean                ok;
 
-  if (! clfx_host_image_alloc (&src, CLFX_SELFTEST_SRC_W,
-                               CLFX_SELFTEST_SRC_H, layouts[k % 3],
-                               (ClfxDepth) (k % CLFX_N_DEPTHS), &e))
-    g_error ("%s", e.message); /* a few kB: out of memory is fatal anyway */
-  clfx_host_image_synthetic (&src, (unsigned) k + 1);
+  memset (&r, 0, sizeof r);
   clfx_case_params (op, &p, filter, addressing, normalized, k);
-  if (! clfx_case_allowed (op, &p, &src))
-    {
-      clfx_host_image_free (&src);
-      return;
-    }
   name = g_strdup_printf ("%s/%s/%s", fs->choices[filter].nick,
                           as->choices[addressing].nick,
                           normalized ? "normalized" : "unnormalized");
+  if (! clfx_host_image_alloc (&src, CLFX_SELFTEST_SRC_W,
+                               CLFX_SELFTEST_SRC_H, layouts[k % 3],
+                               (ClfxDepth) (k % CLFX_N_DEPTHS), &e))
+    {
+      /* A case that cannot start is a failed case, never a crash. */
+      if (clfx_case_allowed (op, &p, &src))
+        clfx_case_record (st, name, &src, FALSE, &r, &e);
+      else
+        g_free (name);
+      return;
+    }
+  clfx_host_image_synthetic (&src, (unsigned) k + 1);
+  if (! clfx_case_allowed (op, &p, &src))
+    {
+      g_free (name);
+      clfx_host_image_free (&src);
+      return;
+    }
   ok = clfx_run (op, &p, &src, &dst, &opt, &r, &e);
   if (ok)
     clfx_note_device (st, &r);
