@@ -105,8 +105,14 @@ gimp-3.0 -n --no-splash --batch-interpreter=plug-in-script-fu-eval \
 GIMP_PID=$!
 
 echo "1..7"
-WIN=$(timeout 75 xdotool search --sync --name '^Resize \(OpenCL\)$' \
-      2>/dev/null | head -1)
+# Poll rather than `search --sync`: xdotool can exit on an X error when
+# one of GIMP's start-up windows vanishes while it is being searched.
+WIN=
+for i in $(seq 150); do
+  WIN=$(xdotool search --name '^Resize \(OpenCL\)$' 2>/dev/null | head -1)
+  [ -n "$WIN" ] && break
+  sleep 0.5
+done
 if [ -z "$WIN" ]; then
   echo "not ok 1 - the dialog appeared"
   sed 's/^/# /' "$LOG"
