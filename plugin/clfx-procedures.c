@@ -92,14 +92,10 @@ clfx_add_device_argument (GimpProcedure *procedure)
 
 /* device, validate, report-file, and the report return value: last on
  * every op procedure. */
+/* report-file (last argument) and the report return value. */
 static void
-clfx_add_common_arguments (GimpProcedure *procedure)
+clfx_add_report_arguments (GimpProcedure *procedure)
 {
-  clfx_add_device_argument (procedure);
-  gimp_procedure_add_boolean_argument (procedure, "validate", _("_Validate"),
-                                       _("Also run the CPU reference and "
-                                         "compare"), FALSE,
-                                       G_PARAM_READWRITE);
   gimp_procedure_add_string_argument (procedure, "report-file",
                                       _("Re_port file"),
                                       _("Also write the JSON report to this "
@@ -108,6 +104,17 @@ clfx_add_common_arguments (GimpProcedure *procedure)
   gimp_procedure_add_string_return_value (procedure, "report", _("Report"),
                                           _("The JSON report"), NULL,
                                           G_PARAM_READWRITE);
+}
+
+static void
+clfx_add_common_arguments (GimpProcedure *procedure)
+{
+  clfx_add_device_argument (procedure);
+  gimp_procedure_add_boolean_argument (procedure, "validate", _("_Validate"),
+                                       _("Also run the CPU reference and "
+                                         "compare"), FALSE,
+                                       G_PARAM_READWRITE);
+  clfx_add_report_arguments (procedure);
 }
 
 GimpProcedure *
@@ -181,14 +188,7 @@ clfx_procedure_new_selftest (GimpPlugIn  *plug_in,
                                     _("The run mode"), GIMP_TYPE_RUN_MODE,
                                     GIMP_RUN_INTERACTIVE, G_PARAM_READWRITE);
   clfx_add_device_argument (procedure);
-  gimp_procedure_add_string_argument (procedure, "report-file",
-                                      _("Re_port file"),
-                                      _("Also write the JSON report to this "
-                                        "file (empty: do not)"), "",
-                                      G_PARAM_READWRITE);
-  gimp_procedure_add_string_return_value (procedure, "report", _("Report"),
-                                          _("The JSON report"), NULL,
-                                          G_PARAM_READWRITE);
+  clfx_add_report_arguments (procedure);
   return procedure;
 }
 
