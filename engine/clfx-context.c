@@ -559,30 +559,33 @@ clfx_context_image_format (ClfxContext *ctx, int width, int height,
                            "(%zux%zu)", width, height,
                            ctx->device.image2d_max_width,
                            ctx->device.image2d_max_height);
-  if (! format_supported (ctx, fmt, &probe) && probe.code != CLFX_OK)
+  if (! format_supported (ctx, fmt, &probe))
     {
-      *error = probe;
-      return false;
-    }
-  if (probe.code == CLFX_OK && ! format_supported (ctx, fmt, &probe))
-    {
+      if (probe.code != CLFX_OK)
+        {
+          *error = probe;
+          return false;
+        }
       /* CL_RG is optional before OpenCL 2.0 (PoCL lacks it), and some
        * drivers read a listed format wrongly: carry gray and gray+alpha as
        * RGBA (gray, gray, gray, alpha) instead; the store then writes x,
        * or (x, w) for gray+alpha (CLFX_GA_IN_RGBA). */
-      if (channels == 1 || channels == 2)
+      fmt->image_channel_order = CL_RGBA;
+      if (channels == 4 || ! format_supported (ctx, fmt, &probe))
         {
-          fmt->image_channel_order = CL_RGBA;
-          if (format_supported (ctx, fmt, &probe))
-            channels = 4;
+          if (probe.code != CLFX_OK)
+            {
+              *error = probe;
+              return false;
+            }
+          return clfx_error_set (error, CLFX_ERR_UNSUPPORTED,
+                                 "the device has no %s image format with %s",
+                                 channels == 1   ? "CL_R"
+                                 : channels == 2 ? "CL_RG"
+                                                 : "CL_RGBA",
+                                 type_names[depth]);
         }
-      if (channels != 4 || probe.code != CLFX_OK)
-        return clfx_error_set (error, CLFX_ERR_UNSUPPORTED,
-                               "the device has no %s image format with %s",
-                               channels == 1   ? "CL_R"
-                               : channels == 2 ? "CL_RG"
-                                               : "CL_RGBA",
-                               type_names[depth]);
+      channels = 4;
     }
   bytes = (size_t) width * (size_t) height * (size_t) channels
           * clfx_depth_size (depth);
