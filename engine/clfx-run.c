@@ -76,7 +76,7 @@ clfx_run_validate (const ClfxOpInfo *op, const ClfxParams *p,
                                    dst->channels, dst->depth, error)
           || ! clfx_host_image_alloc (&hi, dst->width, dst->height,
                                       dst->channels, dst->depth, error)
-          || ! op->run_cpu_bounds (src, &lo, &hi, p, error))
+          || ! op->run_cpu_bounds (src, &ref, &lo, &hi, p, error))
         goto out;
     }
   clfx_validate_bounded (&ref, lo.data ? &lo : NULL, hi.data ? &hi : NULL,

@@ -92,10 +92,12 @@ struct ClfxOpInfo
                      ClfxTolerance *tol);
   /* Optional (NULL when the reference is exact): per channel, the lowest
    * and highest results the spec allows, for the places where the CPU
-   * reference cannot know which one the device picks (lo and hi are
-   * allocated like dst).  See clfx_validate_bounded. */
-  bool (*run_cpu_bounds) (const ClfxImage *src, ClfxImage *lo, ClfxImage *hi,
-                          const ClfxParams *p, ClfxError *error);
+   * reference `ref` (run_cpu's result) cannot know which one the device
+   * picks; elsewhere both equal ref.  lo and hi are allocated like ref.
+   * See clfx_validate_bounded. */
+  bool (*run_cpu_bounds) (const ClfxImage *src, const ClfxImage *ref,
+                          ClfxImage *lo, ClfxImage *hi, const ClfxParams *p,
+                          ClfxError *error);
   /* Short variant name for the report ("lanczos3"). */
   const char *(*variant) (const ClfxParams *p);
 };

@@ -431,8 +431,8 @@ out:
  * at a boundary).  The envelope is the min and max over the reference and
  * the four samples moved by +-2^-8 texel on each axis. */
 static bool
-resize_cpu_bounds (const ClfxImage *src, ClfxImage *lo, ClfxImage *hi,
-                   const ClfxParams *p, ClfxError *error)
+resize_cpu_bounds (const ClfxImage *src, const ClfxImage *ref, ClfxImage *lo,
+                   ClfxImage *hi, const ClfxParams *p, ClfxError *error)
 {
   static const float jit[4][2] = { { 1, 1 }, { 1, -1 }, { -1, 1 },
                                    { -1, -1 } };
@@ -443,8 +443,10 @@ resize_cpu_bounds (const ClfxImage *src, ClfxImage *lo, ClfxImage *hi,
 
   if (! plan_make (&pl, src, lo, p, error))
     return false;
-  clfx_parallel_rows (lo->height, cpu_sample_rows, &job);
-  memcpy (hi->data, lo->data, lo->stride * (size_t) lo->height);
+  /* Both bounds start at the reference: everywhere but near a texel
+   * boundary of a sampler nearest lookup, only it is allowed. */
+  memcpy (lo->data, ref->data, ref->stride * (size_t) ref->height);
+  memcpy (hi->data, ref->data, ref->stride * (size_t) ref->height);
   if (pl.filter != CLFX_FILTER_NEAREST || pl.guard)
     {
       ok = true; /* exact: in-kernel filters read texel centres only */

@@ -282,7 +282,7 @@ test_validation_can_fail (void)
   clfx_host_image_alloc (&hi, 4, 1, 1, CLFX_DEPTH_FLOAT, &e);
   clfx_host_image_alloc (&act, 4, 1, 1, CLFX_DEPTH_FLOAT, &e);
   clfx_op_resize.run_cpu (&src, &ref, &p, &e);
-  clfx_op_resize.run_cpu_bounds (&src, &lo, &hi, &p, &e);
+  clfx_op_resize.run_cpu_bounds (&src, &ref, &lo, &hi, &p, &e);
   for (int x = 0; x < 4; x++)
     if (clfx_image_get (&lo, x, 0, 0) < clfx_image_get (&hi, x, 0, 0))
       x_amb = x;
@@ -302,6 +302,17 @@ test_validation_can_fail (void)
   tap_ok (! v.passed && v.mismatches == 1 && v.worst.x == 1
             && v.worst.expected == 9.0 && v.worst.actual == 16.0,
           "a texel two away is a mismatch, reported at its pixel");
+  /* Away from nearest lookups the envelope is the reference itself: a
+   * cubic result that is off is a mismatch, never ambiguous. */
+  clfx_params_set (&clfx_op_resize, &p, "filter", "cubic", &e);
+  clfx_op_resize.run_cpu (&src, &ref, &p, &e);
+  clfx_op_resize.run_cpu_bounds (&src, &ref, &lo, &hi, &p, &e);
+  memcpy (act.data, ref.data, 16);
+  clfx_image_set (&act, 1, 0, 0, clfx_image_get (&ref, 1, 0, 0) + 0.5f);
+  clfx_validate_bounded (&ref, &lo, &hi, &act, 1e-3, 0, &v);
+  tap_ok (! memcmp (lo.data, ref.data, 16) && ! memcmp (hi.data, ref.data, 16)
+            && ! v.passed && v.mismatches == 1 && v.ambiguous == 0,
+          "cubic: the envelope is the reference, an error is a mismatch");
   clfx_image_set (&act, 1, 0, 0, NAN);
   clfx_validate (&ref, &act, 1e9, 1e9, &v);
   tap_ok (! v.passed && v.nan == 1, "NaN fails whatever the tolerance");
