@@ -42,6 +42,8 @@ size_t      clfx_image_pixel_size (const ClfxImage *img);/* channels * depth siz
 bool  clfx_host_image_alloc (ClfxImage *img, int width, int height,
                              int channels, ClfxDepth depth, ClfxError *error);
 void  clfx_host_image_free  (ClfxImage *img);
+/* Zero-filled memory for pixels, huge-page backed when large; free() it. */
+void *clfx_pixels_alloc (size_t bytes);
 
 /* Sample access as float, in the format's natural units: u8 and u16 are
  * normalized to [0,1], half and float are returned as stored. */
