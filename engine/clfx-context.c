@@ -85,6 +85,12 @@ clfx_context_new (const ClfxDeviceInfo *device, ClfxError *error)
   CLFX_CREATE (ctx->queue, error, fail, device->name, clCreateCommandQueue,
                ctx->context, device->id, CL_QUEUE_PROFILING_ENABLE);
   clfx_context_set_cache_dir (ctx, NULL);
+  {
+    /* CLFX_ZERO_COPY=off forces the staged path, so that tests cover it
+     * on CPU devices too. */
+    const char *zc = getenv ("CLFX_ZERO_COPY");
+    ctx->zero_copy = device->host_unified && ! (zc && ! strcmp (zc, "off"));
+  }
   return ctx;
 fail:
   clfx_context_free (ctx);
@@ -363,6 +369,7 @@ clfx_context_begin (ClfxContext *ctx)
   ctx->n_events = 0;
   ctx->n_used = 0;
   ctx->stage_ms = 0;
+  ctx->zero_copy_ms = 0;
 }
 
 void
@@ -443,8 +450,13 @@ clfx_context_finish (ClfxContext *ctx, ClfxTimings *t, ClfxError *error)
         }
     }
   if (t)
-    t->stage_ms += ctx->stage_ms;
+    {
+      t->stage_ms += ctx->stage_ms;
+      t->upload_ms += ctx->zero_copy_ms;
+      t->zero_copy = ctx->zero_copy;
+    }
   ctx->stage_ms = 0;
+  ctx->zero_copy_ms = 0;
   ok = true;
 out:
   for (int i = 0; i < ctx->n_events; i++)
@@ -672,6 +684,18 @@ clfx_context_upload (ClfxContext *ctx, const ClfxImage *img, ClfxError *error)
                                    img->channels, img->depth, &fmt, error))
     return NULL;
   ctx->gray_in_rgba = img->channels < 4 && fmt.image_channel_order == CL_RGBA;
+  if (ctx->zero_copy && ! ctx->gray_in_rgba)
+    {
+      /* The device works in host memory: it reads the caller's pixels
+       * where they are.  READ_ONLY, so the cast drops no promise. */
+      t0 = clfx_now_ms ();
+      desc.image_row_pitch = img->stride;
+      CLFX_CREATE (mem, error, fail, "source image", clCreateImage,
+                   ctx->context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, &fmt,
+                   &desc, (void *) img->data);
+      ctx->zero_copy_ms += clfx_now_ms () - t0;
+      return mem;
+    }
   row = (size_t) img->width * (ctx->gray_in_rgba ? 4 : (size_t) img->channels)
         * clfx_depth_size (img->depth);
   bytes = row * (size_t) img->height;
@@ -697,6 +721,13 @@ fail:
   return NULL;
 }
 
+static void CL_CALLBACK
+free_host_pixels (cl_mem mem, void *host)
+{
+  (void) mem;
+  free (host);
+}
+
 size_t
 clfx_context_guard (const ClfxContext *ctx)
 {
@@ -713,6 +744,7 @@ clfx_context_output (ClfxContext *ctx, const ClfxImage *dst, cl_long *offset,
   size_t g = clfx_context_guard (ctx);
   size_t bytes;
   cl_mem buf = NULL;
+  void  *host = NULL;
 
   /* Guard band: g bytes before the first row, after every row and after
    * the last, so a write one pixel (or one row) out lands in the band. */
@@ -728,8 +760,26 @@ clfx_context_output (ClfxContext *ctx, const ClfxImage *dst, cl_long *offset,
                       (unsigned long long) ctx->device.max_alloc);
       return NULL;
     }
-  CLFX_CREATE (buf, error, fail, "result", clCreateBuffer, ctx->context,
-               CL_MEM_WRITE_ONLY, bytes, NULL);
+  if (ctx->zero_copy)
+    {
+      /* The device writes straight into host memory that the download
+       * only maps; the buffer frees that memory when OpenCL is done. */
+      if (! (host = clfx_pixels_alloc (bytes)))
+        {
+          clfx_error_set (error, CLFX_ERR_NOMEM,
+                          "out of memory for the %dx%d result (%zu bytes)",
+                          dst->width, dst->height, bytes);
+          return NULL;
+        }
+      CLFX_CREATE (buf, error, fail, "result", clCreateBuffer, ctx->context,
+                   CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, bytes, host);
+      CLFX_CHECK (error, fail, "result", clSetMemObjectDestructorCallback,
+                  buf, free_host_pixels, host);
+      host = NULL; /* the buffer's now */
+    }
+  else
+    CLFX_CREATE (buf, error, fail, "result", clCreateBuffer, ctx->context,
+                 CL_MEM_WRITE_ONLY, bytes, NULL);
   if (g)
     {
       unsigned char pattern = CLFX_GUARD_BYTE;
@@ -742,6 +792,7 @@ clfx_context_output (ClfxContext *ctx, const ClfxImage *dst, cl_long *offset,
 fail:
   if (buf)
     clReleaseMemObject (buf);
+  free (host);
   return NULL;
 }
 
@@ -765,26 +816,39 @@ clfx_context_download (ClfxContext *ctx, cl_mem buf, ClfxImage *dst,
   size_t         g = clfx_context_guard (ctx);
   size_t         pitch = row + g;
   size_t         bytes = g + (size_t) dst->height * pitch;
-  unsigned char *stage = clfx_context_staging (ctx, bytes, error);
+  unsigned char *stage = NULL;
   cl_event       ev = NULL;
   double         t0;
+  bool           ok = false;
 
-  if (! stage)
-    return false;
-  CLFX_CHECK (error, fail, "result", clEnqueueReadBuffer, ctx->queue, buf,
-              CL_TRUE, 0, bytes, stage, 0, NULL, &ev);
+  if (ctx->zero_copy)
+    /* The result is host memory already: mapping it copies nothing. */
+    CLFX_CREATE (stage, error, fail, "result", clEnqueueMapBuffer, ctx->queue,
+                 buf, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, &ev);
+  else
+    {
+      if (! (stage = clfx_context_staging (ctx, bytes, error)))
+        return false;
+      CLFX_CHECK (error, fail, "result", clEnqueueReadBuffer, ctx->queue, buf,
+                  CL_TRUE, 0, bytes, stage, 0, NULL, &ev);
+    }
   clfx_context_track (ctx, ev, CLFX_EV_DOWNLOAD, "download");
   if (g && ! check_guard (stage, g, 0, error))
-    return false;
+    goto out;
   for (int y = 0; g && y < dst->height; y++)
     if (! check_guard (stage + g + (size_t) y * pitch + row, g,
                        g + (size_t) y * pitch + row, error))
-      return false;
+      goto out;
   t0 = clfx_now_ms ();
   clfx_parallel_copy_rows (dst->data, dst->stride, stage + g, pitch, row,
                            dst->height);
   ctx->stage_ms += clfx_now_ms () - t0;
-  return true;
+  ok = true;
+out:
+  if (ctx->zero_copy)
+    CLFX_CHECK (error, fail, "result", clEnqueueUnmapMemObject, ctx->queue,
+                buf, stage, 0, NULL, NULL);
+  return ok;
 fail:
   return false;
 }

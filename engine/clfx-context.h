@@ -39,7 +39,9 @@ typedef struct
 
 typedef struct
 {
-  double         upload_ms;    /* device time of host-to-device copies */
+  double         upload_ms;    /* device time of host-to-device copies;
+                                * zero-copy: wall time of wrapping the
+                                * host pixels in an image */
   double         download_ms;  /* device time of device-to-host copies */
   double         stage_ms;     /* host memcpy into/out of pinned memory */
   double         total_ms;     /* host wall time of the whole operation */
@@ -48,6 +50,7 @@ typedef struct
   size_t         download_bytes;
   ClfxKernelTime kernels[16];
   int            n_kernels;
+  bool           zero_copy;    /* the device used host memory in place */
 } ClfxTimings;
 
 typedef enum
@@ -90,6 +93,11 @@ typedef struct
   size_t staging_size;
   double stage_ms;        /* host copies into/out of staging, this op */
   bool   gray_in_rgba;    /* last upload carried gray (+alpha) as RGBA */
+  /* The device works in host memory (CL_DEVICE_HOST_UNIFIED_MEMORY): the
+   * source image uses the caller's pixels and the result is host memory,
+   * so nothing is copied through staging. */
+  bool   zero_copy;
+  double zero_copy_ms;    /* wall time of creating such images, this op */
 
   /* Test hook: bytes of magic values around every output buffer. */
   size_t guard_bytes;

@@ -68,6 +68,14 @@ device_query (ClfxDeviceInfo *d, ClfxError *error)
       != CL_SUCCESS)
     ext[0] = '\0';
   ext[sizeof ext - 1] = '\0';
+  /* Deprecated after 1.2 but still answered; a failure only costs the
+   * zero-copy path, so it is not an error. */
+  {
+    cl_bool unified = CL_FALSE;
+    if (clGetDeviceInfo (d->id, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified,
+                         &unified, NULL) == CL_SUCCESS)
+      d->host_unified = unified == CL_TRUE;
+  }
   d->fp16 = strstr (ext, "cl_khr_fp16") != NULL;
   d->fp64 = strstr (ext, "cl_khr_fp64") != NULL;
   d->type = (type & CL_DEVICE_TYPE_GPU)           ? "gpu"

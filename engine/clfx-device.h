@@ -42,6 +42,7 @@ typedef struct
   bool     image_support;
   bool     fp16;
   bool     fp64;
+  bool     host_unified; /* CL_DEVICE_HOST_UNIFIED_MEMORY: a CPU device */
   bool     usable;
   char     skip_reason[160]; /* why it is not usable; empty when usable */
 } ClfxDeviceInfo;

@@ -259,6 +259,13 @@ clfx_report_json (const ClfxOpInfo *op, const ClfxParams *p,
       clfx_json_bool (&j, "image_support", false);
       clfx_json_end_object (&j);
     }
+  /* How the pixels reached the device: "staged" through pinned memory,
+   * "zero-copy" where the device works in host memory, "host" for the
+   * CPU path. */
+  clfx_json_string (&j, "data_path",
+                    ! (r->have_device && r->ran_opencl) ? "host"
+                    : t->zero_copy                     ? "zero-copy"
+                                                       : "staged");
   if (r->fallback[0])
     clfx_json_string (&j, "fallback", r->fallback);
   else

@@ -34,8 +34,8 @@ test_context (ClfxDeviceList *list, int *skip_status)
                                                 : "no OpenCL device");
       return NULL;
     }
-  tap_diag ("device: %s on %s (%s)", dev->name, dev->platform_name,
-            dev->driver);
+  tap_diag ("device: %s on %s (%s), %s", dev->name, dev->platform_name,
+            dev->driver, ctx->zero_copy ? "zero-copy" : "staged");
   return ctx;
 }
 

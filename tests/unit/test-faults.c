@@ -18,15 +18,24 @@
  * must hit the call for the test device's platform). */
 static char device_name[128];
 static int  device_platform;
+static bool zero_copy; /* the device works in host memory */
 
 static const char *calls[] = {
   "clGetPlatformIDs", "clGetDeviceIDs", "clGetDeviceInfo", "clCreateContext",
   "clCreateCommandQueue", "clGetSupportedImageFormats", "clCreateSampler",
   "clCreateBuffer", "clEnqueueMapBuffer", "clCreateImage",
-  "clEnqueueWriteImage", "clEnqueueFillBuffer", "clCreateProgramWithSource",
+  "clEnqueueFillBuffer", "clCreateProgramWithSource",
   "clBuildProgram", "clCreateKernel", "clSetKernelArg",
-  "clEnqueueNDRangeKernel", "clEnqueueReadBuffer", "clFinish",
+  "clEnqueueNDRangeKernel", "clFinish",
   "clGetEventInfo", "clGetEventProfilingInfo",
+};
+/* The calls of each data path (clfx-context.c): through pinned staging,
+ * and in place on a device that works in host memory. */
+static const char *staged_calls[] = {
+  "clEnqueueWriteImage", "clEnqueueReadBuffer",
+};
+static const char *zero_copy_calls[] = {
+  "clSetMemObjectDestructorCallback", "clEnqueueUnmapMemObject",
 };
 
 static bool
@@ -124,6 +133,7 @@ main (void)
     return skip;
   snprintf (device_name, sizeof device_name, "%s", ctx->device.name);
   device_platform = ctx->device.platform_index;
+  zero_copy = ctx->zero_copy;
   clfx_context_free (ctx);
   clfx_device_list_free (&list);
   /* Builds must really happen for the build-call faults to fire. */
@@ -140,9 +150,31 @@ main (void)
   clfx_host_image_alloc (&expect_copy, 23, 17, 4, CLFX_DEPTH_U8, &e);
   clfx_op_copy.run_cpu (&src, &expect_copy, &p, &e);
 
+  /* Every call on the staged path (forced on a CPU device too), then on
+   * the zero-copy path where the device has one. */
+  setenv ("CLFX_ZERO_COPY", "off", 1);
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
     run_with_fault (calls[i], "CL_OUT_OF_RESOURCES", "resize", &src,
                     &expect_resize);
+  for (size_t i = 0; i < sizeof staged_calls / sizeof staged_calls[0]; i++)
+    run_with_fault (staged_calls[i], "CL_OUT_OF_RESOURCES", "resize", &src,
+                    &expect_resize);
+  unsetenv ("CLFX_ZERO_COPY");
+  if (zero_copy)
+    {
+      const char *more[] = { "clCreateBuffer", "clCreateImage",
+                             "clEnqueueMapBuffer" };
+      for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+        run_with_fault (more[i], "CL_OUT_OF_RESOURCES", "resize", &src,
+                        &expect_resize);
+      for (size_t i = 0; i < sizeof zero_copy_calls / sizeof zero_copy_calls[0];
+           i++)
+        run_with_fault (zero_copy_calls[i], "CL_OUT_OF_RESOURCES", "resize",
+                        &src, &expect_resize);
+    }
+  else
+    tap_diag ("the device copies through staging: no zero-copy path to "
+              "test");
   /* Other codes and the copy path, which has its own checked calls. */
   run_with_fault ("clEnqueueNDRangeKernel", "CL_INVALID_WORK_GROUP_SIZE",
                   "copy", &src, &expect_copy);
