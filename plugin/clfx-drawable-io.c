@@ -4,7 +4,16 @@
  * u32 and double become float) so no precision is lost and the cheapest
  * wire format is used.  Drawables with alpha are exchanged premultiplied:
  * filters then weigh colour by coverage and a transparent pixel's stale
- * colour cannot bleed into its neighbours. */
+ * colour cannot bleed into its neighbours.
+ *
+ * Pixels cross in bands of whole tile rows, each through a GeglBuffer of
+ * its own.  A plug-in's GeglBuffer keeps every tile it fetched from GIMP
+ * in the tile cache until the buffer goes; one buffer for the whole
+ * drawable would hold a second copy of the image in memory that is all
+ * touched for the first time, and first touches (page faults) are what a
+ * large transfer costs: reading a 4096x4096 RGBA float drawable took
+ * 1.07-1.17 s in one go and 0.23-0.28 s in bands on the development
+ * machine, where the freed tiles of one band are reused by the next. */
 #include <string.h>
 
 #include "clfx-drawable-io.h"
@@ -104,13 +113,33 @@ clfx_drawable_io_format (GimpDrawable *drawable,
   return format;
 }
 
+/* Rows per band: whole tile rows (a band never splits a tile, which
+ * would be fetched twice), at least 8 MB of pixels so that narrow images
+ * do not pay a buffer's set-up for every tile row. */
+static gint
+clfx_band_rows (gsize row_bytes)
+{
+  gint  tile_h = MAX ((gint) gimp_tile_height (), 1);
+  gsize tile_row = row_bytes * (gsize) tile_h;
+  gsize n = tile_row ? ((gsize) 8 << 20) / tile_row : 1;
+
+  return tile_h * (gint) CLAMP (n, 1, 1024);
+}
+
+static guchar *
+clfx_image_row (const ClfxImage *image,
+                gint             y)
+{
+  return (guchar *) image->data + (gsize) y * image->stride;
+}
+
 gboolean
 clfx_drawable_read (GimpDrawable *drawable,
                     ClfxImage    *image,
                     const Babl  **format,
                     GError      **error)
 {
-  gint        channels, w, h;
+  gint        channels, w, h, band;
   ClfxDepth   depth;
   ClfxError   e = { 0 };
   GeglBuffer *buffer;
@@ -138,10 +167,15 @@ clfx_drawable_read (GimpDrawable *drawable,
       return FALSE;
     }
 
-  buffer = gimp_drawable_get_buffer (drawable);
-  gegl_buffer_get (buffer, GEGL_RECTANGLE (0, 0, w, h), 1.0, *format,
-                   image->data, (gint) image->stride, GEGL_ABYSS_NONE);
-  g_object_unref (buffer);
+  band = clfx_band_rows (image->stride);
+  for (gint y = 0; y < h; y += band)
+    {
+      buffer = gimp_drawable_get_buffer (drawable);
+      gegl_buffer_get (buffer, GEGL_RECTANGLE (0, y, w, MIN (band, h - y)),
+                       1.0, *format, clfx_image_row (image, y),
+                       (gint) image->stride, GEGL_ABYSS_NONE);
+      g_object_unref (buffer);
+    }
   return TRUE;
 }
 
@@ -149,10 +183,12 @@ gboolean
 clfx_drawable_write (GimpDrawable    *drawable,
                      const ClfxImage *image,
                      const Babl      *format,
+                     gboolean         replaced,
                      GError         **error)
 {
-  GeglBuffer *shadow;
+  GeglBuffer *buffer;
   gint        w = image->width, h = image->height;
+  gint        band = clfx_band_rows (image->stride);
 
   if (gimp_drawable_get_width (drawable) != w
       || gimp_drawable_get_height (drawable) != h)
@@ -163,11 +199,17 @@ clfx_drawable_write (GimpDrawable    *drawable,
                    gimp_drawable_get_height (drawable), w, h);
       return FALSE;
     }
-  shadow = gimp_drawable_get_shadow_buffer (drawable);
-  gegl_buffer_set (shadow, GEGL_RECTANGLE (0, 0, w, h), 0, format,
-                   image->data, (gint) image->stride);
-  g_object_unref (shadow); /* flushes it to GIMP before the merge */
-  if (! gimp_drawable_merge_shadow (drawable, TRUE)
+  for (gint y = 0; y < h; y += band)
+    {
+      /* Unref flushes the band's tiles to GIMP. */
+      buffer = replaced ? gimp_drawable_get_buffer (drawable)
+                        : gimp_drawable_get_shadow_buffer (drawable);
+      gegl_buffer_set (buffer, GEGL_RECTANGLE (0, y, w, MIN (band, h - y)),
+                       0, format, clfx_image_row (image, y),
+                       (gint) image->stride);
+      g_object_unref (buffer);
+    }
+  if ((! replaced && ! gimp_drawable_merge_shadow (drawable, TRUE))
       || ! gimp_drawable_update (drawable, 0, 0, w, h))
     {
       g_set_error_literal (error, CLFX_PLUGIN_ERROR, CLFX_ERR_IO,

@@ -23,12 +23,16 @@ gboolean    clfx_drawable_read      (GimpDrawable *drawable,
                                      const Babl  **format,
                                      GError      **error);
 
-/* Writes image over the whole drawable through its shadow buffer (call it
- * after any geometry change: the shadow buffer takes the new size), then
- * merges with undo and updates the display. */
+/* Writes image over the whole drawable (call it after any geometry
+ * change) and updates the display.  Normally through the shadow buffer,
+ * merged with undo.  replaced: the drawable's buffer was just replaced
+ * inside the open undo group (a resize to another size), so the undo step
+ * already holds the old pixels; the new buffer is written directly, which
+ * saves GIMP a shadow buffer and a second undo copy. */
 gboolean    clfx_drawable_write     (GimpDrawable    *drawable,
                                      const ClfxImage *image,
                                      const Babl      *format,
+                                     gboolean         replaced,
                                      GError         **error);
 
 G_END_DECLS

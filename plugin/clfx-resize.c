@@ -18,6 +18,7 @@ typedef struct
   GimpDrawable *drawable;
   GimpLayer    *layer;    /* whose geometry changes; NULL for a mask */
   gint          width, height, off_x, off_y;
+  gboolean      replaced; /* the resize gives the drawable a new buffer */
   const Babl   *format;
   ClfxImage     result;
 } ClfxResizeJob;
@@ -71,7 +72,12 @@ clfx_add_job (ClfxResize   *rs,
               gint          off_y)
 {
   ClfxResizeJob job = { drawable, layer, width, height, off_x, off_y,
-                        NULL, { 0 } };
+                        FALSE, NULL, { 0 } };
+
+  /* GIMP resizes a drawable to another size into a new buffer and keeps
+   * the old one in the undo step (a layer's mask goes with its layer). */
+  job.replaced = gimp_drawable_get_width (drawable) != width
+                 || gimp_drawable_get_height (drawable) != height;
 
   g_array_append_val (rs->jobs, job);
 }
@@ -258,7 +264,7 @@ clfx_apply_job (ClfxResize    *rs,
         }
     }
   return clfx_drawable_write (job->drawable, &job->result, job->format,
-                              error);
+                              job->replaced, error);
 }
 
 /* merge_shadow composites through the selection, as filters should; a
