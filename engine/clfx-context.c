@@ -760,7 +760,12 @@ clfx_context_output (ClfxContext *ctx, const ClfxImage *dst, cl_long *offset,
                       (unsigned long long) ctx->device.max_alloc);
       return NULL;
     }
-  if (ctx->zero_copy)
+  if (ctx->zero_copy && g == 0 && dst->stride == row)
+    /* Without a guard band the result has the caller's layout: the device
+     * writes into the caller's image itself. */
+    CLFX_CREATE (buf, error, fail, "result", clCreateBuffer, ctx->context,
+                 CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, bytes, dst->data);
+  else if (ctx->zero_copy)
     {
       /* The device writes straight into host memory that the download
        * only maps; the buffer frees that memory when OpenCL is done. */
@@ -840,8 +845,9 @@ clfx_context_download (ClfxContext *ctx, cl_mem buf, ClfxImage *dst,
                        g + (size_t) y * pitch + row, error))
       goto out;
   t0 = clfx_now_ms ();
-  clfx_parallel_copy_rows (dst->data, dst->stride, stage + g, pitch, row,
-                           dst->height);
+  if (stage + g != (unsigned char *) dst->data) /* unless it wrote there */
+    clfx_parallel_copy_rows (dst->data, dst->stride, stage + g, pitch, row,
+                             dst->height);
   ctx->stage_ms += clfx_now_ms () - t0;
   ok = true;
 out:
