@@ -5,12 +5,18 @@
 #   tools/gimp-speed.sh PLUGIN CLFX_BENCH OUTDIR [SIZE] [REPEAT] [DEVICE]
 #
 # Each configuration is its own gimp-console-3.0 run, timed from outside
-# (median of REPEAT, default 3), so the differences give each part:
+# (median of REPEAT, default 3; the configurations take turns, so that a
+# slow spell of a shared machine does not land on one of them), so the
+# differences give each part:
 #   empty   GIMP start and quit
 #   load    + load the SIZE x SIZE RGBA PNG (and convert to float linear)
 #   scale   + gimp-image-scale to half size, linear interpolation
 #   clfx    + plug-in-clfx-resize to half size, linear, target image
-# The plug-in's report (engine timings) is kept in OUTDIR.
+# The plug-in's report (engine timings) is kept in OUTDIR, with every
+# run's time (gimp-speed-runs.txt) and the plug-in's own account of each
+# resize (gimp-speed-clfx.txt: GIMP's transfers and the engine, from
+# G_MESSAGES_DEBUG=clfx).  One untimed resize per depth first fills the
+# OpenCL driver's kernel cache, as any earlier use would have.
 set -euo pipefail
 plugin=$1 bench=$2 out=$3 size=${4:-4096} repeat=${5:-3} device=${6:-auto}
 half=$((size / 2))
@@ -21,7 +27,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/profile/plug-ins/clfx" "$work/home"
 "$(dirname "$0")/install-plugin.sh" "$plugin" "$work/profile/plug-ins"
 export HOME="$work/home" GIMP3_DIRECTORY="$work/profile"
-export CLFX_CACHE_DIR="$work/kernel-cache"
+export CLFX_CACHE_DIR="$work/kernel-cache" G_MESSAGES_DEBUG=clfx
 "$bench" --device reference --synthetic "${size}x${size}:u8" --channels 4 \
   --output "$work/in.png" copy >/dev/null
 
@@ -54,12 +60,29 @@ scheme () {  # scheme CONFIG DEPTH
   esac
 }
 
+for depth in u8 float; do run_gimp "$(scheme clfx "$depth")" >/dev/null; done
+
+: >"$out/gimp-speed-runs.txt"
+: >"$out/gimp-speed-clfx.txt"
+for i in $(seq "$repeat"); do
+  for depth in u8 float; do
+    for config in empty load scale clfx; do
+      t=$(run_gimp "$(scheme "$config" "$depth")")
+      echo "$depth $config $i $t" >>"$out/gimp-speed-runs.txt"
+      if [ "$config" = clfx ]; then
+        grep -a 'clfx-DEBUG' "$work/gimp.log" | sed "s/^/$depth run $i: /" \
+          >>"$out/gimp-speed-clfx.txt" || true
+      fi
+    done
+  done
+done
+
 printf '%-6s %-8s %10s\n' depth config seconds | tee "$out/gimp-speed.txt"
 for depth in u8 float; do
   for config in empty load scale clfx; do
-    code=$(scheme "$config" "$depth")
-    for i in $(seq "$repeat"); do run_gimp "$code"; done \
-      | median | xargs printf '%-6s %-8s %10.2f\n' "$depth" "$config" \
+    awk -v d="$depth" -v c="$config" '$1 == d && $2 == c { print $4 }' \
+        "$out/gimp-speed-runs.txt" | median \
+      | xargs printf '%-6s %-8s %10.2f\n' "$depth" "$config" \
       | tee -a "$out/gimp-speed.txt"
   done
 done
