@@ -382,8 +382,13 @@ run (const Options *o, const ClfxOpInfo *op, const ClfxParams *p)
                                 : 0.0);
             }
           }
-        if (pinned_rate (ctx, in_b > out_b ? in_b : out_b, o->repeat,
-                         &up_gbs, &down_gbs, &error))
+        if (ctx->zero_copy)
+          /* No transfer to rate: the device read and wrote host memory in
+           * place; upload is the time to wrap the pixels in an image. */
+          printf ("  data path: zero-copy (the device works in host "
+                  "memory; CLFX_ZERO_COPY=off copies through staging)\n");
+        else if (pinned_rate (ctx, in_b > out_b ? in_b : out_b, o->repeat,
+                              &up_gbs, &down_gbs, &error))
           printf ("  upload %.1f GB/s, download %.1f GB/s; pinned "
                   "clEnqueue{Write,Read}Buffer of %zu B: %.1f / %.1f GB/s "
                   "(upload at %.0f%%, download at %.0f%%)\n",
