@@ -627,14 +627,14 @@ clfx_context_rows_per_item (const ClfxContext *ctx, const ClfxImage *dst)
 
 void
 clfx_context_store_options (ClfxContext *ctx, const ClfxImage *dst,
-                            char *buf, size_t n)
+                            bool premultiply, char *buf, size_t n)
 {
   snprintf (buf, n,
             "-DCLFX_DEPTH=%d -DCLFX_CHANNELS=%d -DCLFX_GA_IN_RGBA=%d "
-            "-DCLFX_ROWS_PER_ITEM=%d",
+            "-DCLFX_ROWS_PER_ITEM=%d -DCLFX_PREMUL=%d",
             (int) dst->depth, dst->channels,
             ctx->gray_in_rgba && dst->channels == 2 ? 1 : 0,
-            clfx_context_rows_per_item (ctx, dst));
+            clfx_context_rows_per_item (ctx, dst), premultiply ? 1 : 0);
 }
 
 /* Host-side copy of a gray or gray+alpha image into RGBA (gray, gray,
@@ -645,7 +645,7 @@ expand_gray (const ClfxImage *img, char *stage)
   size_t    bps = clfx_depth_size (img->depth);
   size_t    in_px = (size_t) img->channels * bps;
   float     one_storage = 0; /* 4 bytes, aligned for any depth */
-  ClfxImage one = { 1, 1, 1, img->depth, bps, &one_storage };
+  ClfxImage one = { 1, 1, 1, img->depth, bps, &one_storage, false };
   const char *alpha1 = (const char *) &one_storage;
 
   clfx_image_set (&one, 0, 0, 0, 1.0f); /* 1.0 in this depth's encoding */

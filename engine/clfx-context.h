@@ -147,9 +147,11 @@ bool clfx_context_image_format (ClfxContext *ctx, int width, int height,
 int clfx_context_rows_per_item (const ClfxContext *ctx, const ClfxImage *dst);
 
 /* Build options for kernels that store into dst with clfx_store() after
- * the source was uploaded: depth, channels and CLFX_GA_IN_RGBA. */
+ * the source was uploaded: depth, channels, CLFX_GA_IN_RGBA, and
+ * CLFX_PREMUL (premultiply: the kernel mixes texels of a straight-alpha
+ * source, so reads premultiply and the store divides by alpha). */
 void clfx_context_store_options (ClfxContext *ctx, const ClfxImage *dst,
-                                 char *buf, size_t n);
+                                 bool premultiply, char *buf, size_t n);
 
 /* Uploads a host image into a new read-only image through the pinned
  * staging buffer, in the image's own precision. */

@@ -30,6 +30,12 @@ typedef struct
   ClfxDepth depth;
   size_t    stride;   /* bytes from one row to the next (>= width * bpp) */
   void     *data;     /* owner: whoever allocated; see clfx_host_image_alloc */
+  /* The last channel (of 2 or 4) is alpha and colour is not multiplied by
+   * it, as GIMP drawables and PNG files store it.  Filters that mix pixels
+   * then weigh colour by alpha (premultiply where a texel is read, divide
+   * again where the result is stored); false: every channel is filtered
+   * alike.  A result has the flag of its source. */
+  bool      straight_alpha;
 } ClfxImage;
 
 size_t      clfx_depth_size (ClfxDepth depth);           /* bytes per sample */

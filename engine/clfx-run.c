@@ -39,6 +39,7 @@ clfx_run_on_context (ClfxContext *ctx, const ClfxOpInfo *op,
   bool   ok;
 
   memset (t, 0, sizeof *t);
+  dst->straight_alpha = src->straight_alpha;
   clfx_context_begin (ctx);
   ok = op->run_cl (ctx, src, dst, p, error);
   /* Finish even after a failure: it waits for queued work and releases
@@ -64,12 +65,19 @@ clfx_run_validate (const ClfxOpInfo *op, const ClfxParams *p,
   if (! clfx_host_image_alloc (&ref, dst->width, dst->height, dst->channels,
                                dst->depth, error))
     return false;
+  ref.straight_alpha = dst->straight_alpha;
   t0 = clfx_now_ms ();
   if (! op->run_cpu (src, &ref, p, error))
     goto out;
   r->timings.reference_ms = clfx_now_ms () - t0;
   op->tolerance (r->have_device ? &r->device : NULL, src, dst, p,
                  &r->tolerance);
+  if (dst->straight_alpha && dst->channels > 1)
+    {
+      size_t n = strlen (r->tolerance.basis);
+      snprintf (r->tolerance.basis + n, sizeof r->tolerance.basis - n,
+                "; colour compared multiplied by alpha (straight alpha)");
+    }
   if (op->run_cpu_bounds)
     {
       if (! clfx_host_image_alloc (&lo, dst->width, dst->height,
@@ -78,6 +86,7 @@ clfx_run_validate (const ClfxOpInfo *op, const ClfxParams *p,
                                       dst->channels, dst->depth, error)
           || ! op->run_cpu_bounds (src, &ref, &lo, &hi, p, error))
         goto out;
+      lo.straight_alpha = hi.straight_alpha = dst->straight_alpha;
     }
   clfx_validate_bounded (&ref, lo.data ? &lo : NULL, hi.data ? &hi : NULL,
                          dst, r->tolerance.abs_tol, r->tolerance.rel_tol,
@@ -137,6 +146,7 @@ clfx_run (const ClfxOpInfo *op, const ClfxParams *p, const ClfxImage *src,
       || ! clfx_host_image_alloc (dst, dw, dh, src->channels, src->depth,
                                   error))
     return false;
+  dst->straight_alpha = src->straight_alpha;
 
   if (! clfx_device_is_reference (device))
     {

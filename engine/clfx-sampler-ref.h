@@ -17,6 +17,9 @@ typedef struct
   bool normalized;
   int  addressing; /* CLFX_ADDR_* */
   bool linear;     /* CLK_FILTER_LINEAR */
+  /* Not the sampler's: read as the kernels read a straight-alpha source
+   * they filter (CLFX_PREMUL), colour multiplied by alpha per texel. */
+  bool premultiply;
 } ClfxSamplerDesc;
 
 /* The value read_imagef (img, sampler, (float2)(x, y)) returns for an image

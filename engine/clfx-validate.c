@@ -5,13 +5,62 @@
 #include <string.h>
 
 static bool
-same_value (double e, double a, double abs_tol, double rel_tol)
+same_value (double e, double a, double t)
 {
   if (isnan (e) || isnan (a))
     return isnan (e) && isnan (a);
   if (isinf (e) || isinf (a))
     return e == a;
-  return fabs (a - e) <= abs_tol + rel_tol * fabs (e);
+  return fabs (a - e) <= t;
+}
+
+/* Channel c of (x, y) as compared.  Images with straight alpha compare
+ * colour multiplied by its alpha (each image by its own), which is what
+ * the pixel shows: where alpha is near 0 the colour is invisible and, once
+ * divided by that alpha, as uncertain as the division makes it.  The
+ * tolerance follows: |ca*aa - ce*ae| <= tc*aa + |ce|*ta + tc*ta when the
+ * colour differs by up to tc and the alpha by up to ta.  lo and hi, where
+ * given, become the range of the product over their intervals. */
+typedef struct
+{
+  double e, a, t, lo, hi;
+} Sample;
+
+static double
+tol_of (double e, double abs_tol, double rel_tol)
+{
+  return abs_tol + rel_tol * fabs (e);
+}
+
+static Sample
+sample_at (const ClfxImage *expected, const ClfxImage *actual,
+           const ClfxImage *lo, const ClfxImage *hi, int x, int y, int c,
+           double abs_tol, double rel_tol)
+{
+  Sample s;
+  int    alpha = expected->channels - 1;
+
+  s.e = clfx_image_get (expected, x, y, c);
+  s.a = clfx_image_get (actual, x, y, c);
+  s.lo = lo ? clfx_image_get (lo, x, y, c) : s.e;
+  s.hi = hi ? clfx_image_get (hi, x, y, c) : s.e;
+  s.t = tol_of (s.e, abs_tol, rel_tol);
+  if (expected->straight_alpha && alpha > 0 && c != alpha)
+    {
+      double ae = clfx_image_get (expected, x, y, alpha);
+      double aa = clfx_image_get (actual, x, y, alpha);
+      double ta = tol_of (ae, abs_tol, rel_tol);
+      double alo = lo ? clfx_image_get (lo, x, y, alpha) : ae;
+      double ahi = hi ? clfx_image_get (hi, x, y, alpha) : ae;
+      double p[4] = { s.lo * alo, s.lo * ahi, s.hi * alo, s.hi * ahi };
+
+      s.t = s.t * fmax (fabs (aa), fabs (ae)) + fabs (s.e) * ta + s.t * ta;
+      s.e *= ae;
+      s.a *= aa;
+      s.lo = fmin (fmin (p[0], p[1]), fmin (p[2], p[3]));
+      s.hi = fmax (fmax (p[0], p[1]), fmax (p[2], p[3]));
+    }
+  return s;
 }
 
 void
@@ -22,14 +71,12 @@ clfx_validate (const ClfxImage *expected, const ClfxImage *actual,
 }
 
 static bool
-inside_envelope (double lo, double hi, double e, double a, double abs_tol,
-                 double rel_tol)
+inside_envelope (const Sample *s)
 {
-  double t = abs_tol + rel_tol * fabs (e);
-
-  if (! isfinite (a) || ! isfinite (lo) || ! isfinite (hi))
+  if (! isfinite (s->a) || ! isfinite (s->lo) || ! isfinite (s->hi))
     return false;
-  return a >= fmin (lo, e) - t && a <= fmax (hi, e) + t;
+  return s->a >= fmin (s->lo, s->e) - s->t && s->a <= fmax (s->hi, s->e)
+                                                        + s->t;
 }
 
 void
@@ -56,8 +103,10 @@ clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
         v->pixels++;
         for (int c = 0; c < expected->channels; c++)
           {
-            double e = clfx_image_get (expected, x, y, c);
-            double a = clfx_image_get (actual, x, y, c);
+            Sample s = sample_at (expected, actual, lo && hi ? lo : NULL,
+                                  lo && hi ? hi : NULL, x, y, c, abs_tol,
+                                  rel_tol);
+            double e = s.e, a = s.a;
             double d;
 
             v->samples++;
@@ -65,19 +114,16 @@ clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
               v->nan++;
             else if (isinf (a))
               v->inf++;
-            if (! same_value (e, a, abs_tol, rel_tol))
+            if (! same_value (e, a, s.t))
               {
-                if (lo && hi
-                    && inside_envelope (clfx_image_get (lo, x, y, c),
-                                        clfx_image_get (hi, x, y, c), e, a,
-                                        abs_tol, rel_tol))
+                if (lo && hi && inside_envelope (&s))
                   v->ambiguous++;
                 else
                   v->mismatches++;
               }
             if (! isfinite (e) || ! isfinite (a))
               {
-                if (! same_value (e, a, 0, 0) && worst < INFINITY)
+                if (! same_value (e, a, 0) && worst < INFINITY)
                   {
                     worst = INFINITY;
                     v->worst.x = x;
@@ -129,11 +175,11 @@ clfx_validate_error_map (const ClfxImage *expected, const ClfxImage *actual,
         double m = 0.0;
         for (int c = 0; c < expected->channels; c++)
           {
-            double e = clfx_image_get (expected, x, y, c);
-            double a = clfx_image_get (actual, x, y, c);
-            double t = abs_tol + rel_tol * fabs (e);
+            Sample s = sample_at (expected, actual, NULL, NULL, x, y, c,
+                                  abs_tol, rel_tol);
+            double e = s.e, a = s.a, t = s.t;
             double r;
-            if (same_value (e, a, 0, 0))
+            if (same_value (e, a, 0))
               continue;
             if (! isfinite (e) || ! isfinite (a))
               r = 1e30;

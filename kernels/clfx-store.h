@@ -27,6 +27,37 @@
 #define CLFX_GA(v) ((v).xy)
 #endif
 
+/* Straight alpha where a kernel mixes texels (host: CLFX_PREMUL when the
+ * source has straight_alpha): colour is multiplied by alpha as each texel
+ * is read, so that it is weighed by coverage and a transparent texel's
+ * colour cannot bleed into its neighbours, and divided by the result's
+ * alpha again at the store.  Where alpha is 0 there is no colour (0). */
+#ifndef CLFX_PREMUL
+#define CLFX_PREMUL 0
+#endif
+
+inline float4
+clfx_premul (float4 v)
+{
+#if CLFX_PREMUL && (CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA)
+  v.xyz *= v.w;
+#elif CLFX_PREMUL && CLFX_CHANNELS == 2
+  v.x *= v.y;
+#endif
+  return v;
+}
+
+inline float4
+clfx_unpremul (float4 v)
+{
+#if CLFX_PREMUL && (CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA)
+  v.xyz = v.w > 0.0f ? v.xyz / v.w : (float3) (0.0f);
+#elif CLFX_PREMUL && CLFX_CHANNELS == 2
+  v.x = v.y > 0.0f ? v.x / v.y : 0.0f;
+#endif
+  return v;
+}
+
 /* The host lays the output out so that every pixel is aligned to its own
  * size (guard band and row pitch are multiples of 16 bytes), so whole
  * pixels are stored with one vector store: vstoren only promises element
@@ -36,6 +67,7 @@ clfx_store (__global uchar *dst, long offset, long pitch, int x, int y,
             float4 v)
 {
   __global uchar *row = dst + offset + (long) y * pitch;
+  v = clfx_unpremul (v);
 #if CLFX_DEPTH == CLFX_DEPTH_CODE_U8
 #if CLFX_CHANNELS == 4
   ((__global uchar4 *) row)[x] = convert_uchar4_sat_rte (v * 255.0f);

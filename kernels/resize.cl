@@ -11,7 +11,14 @@
  *
  * CLK_ADDRESS_NONE leaves reads outside the image undefined, so with
  * `guard` set the kernels never read there: output positions outside the
- * source are written as 0 (transparent) and taps are clamped to the edge. */
+ * source are written as 0 (transparent) and taps are clamped to the edge.
+ *
+ * With CLFX_PREMUL (a straight-alpha source, clfx-store.h) every source
+ * texel is premultiplied as it is read.  The sampler's own linear filter
+ * would blend straight colour, so linear is then computed here from four
+ * nearest reads (the host passes a nearest sampler with the same
+ * addressing, which still decides what lies outside the image): the spec's
+ * CLK_FILTER_LINEAR formula, on premultiplied texels. */
 #include "clfx-store.h"
 
 /* Read texel (i, j) at its centre in the coordinate system of the sampler. */
@@ -25,30 +32,63 @@ texel (read_only image2d_t img, sampler_t smp, int i, int j, int normalized,
   return read_imagef (img, smp, c);
 }
 
-/* In-kernel sampling for CLK_ADDRESS_NONE: the same result as the sampler
- * with clamp-to-edge, but every read is inside the image.  u, v are in
- * texels. */
+/* A source texel, premultiplied where the build asks for it. */
 inline float4
-guarded_sample (read_only image2d_t img, sampler_t smp, float u, float v,
-                int linear, int2 size, int normalized, float2 inv_size)
+src_texel (read_only image2d_t img, sampler_t smp, int i, int j,
+           int normalized, float2 inv_size)
+{
+  return clfx_premul (texel (img, smp, i, j, normalized, inv_size));
+}
+
+/* In-kernel sampling from nearest reads at texel centres; u, v are in
+ * texels.  guard (CLK_ADDRESS_NONE): the same result as the sampler with
+ * clamp-to-edge, but every read is inside the image.  Otherwise texel
+ * indices go to the sampler as they are and its addressing maps them. */
+inline float4
+texel_sample (read_only image2d_t img, sampler_t smp, float u, float v,
+              int linear, int2 size, int normalized, float2 inv_size,
+              int guard)
 {
   if (! linear)
     {
-      int i = clamp ((int) floor (u), 0, size.x - 1);
-      int j = clamp ((int) floor (v), 0, size.y - 1);
-      return texel (img, smp, i, j, normalized, inv_size);
+      int i = (int) floor (u), j = (int) floor (v);
+      if (guard)
+        {
+          i = clamp (i, 0, size.x - 1);
+          j = clamp (j, 0, size.y - 1);
+        }
+      return src_texel (img, smp, i, j, normalized, inv_size);
     }
   float  fu = u - 0.5f, fv = v - 0.5f;
   float  iu = floor (fu), iv = floor (fv);
   float  a = fu - iu, b = fv - iv;
-  int    i0 = clamp ((int) iu, 0, size.x - 1);
-  int    i1 = clamp ((int) iu + 1, 0, size.x - 1);
-  int    j0 = clamp ((int) iv, 0, size.y - 1);
-  int    j1 = clamp ((int) iv + 1, 0, size.y - 1);
-  float4 t00 = texel (img, smp, i0, j0, normalized, inv_size);
-  float4 t10 = texel (img, smp, i1, j0, normalized, inv_size);
-  float4 t01 = texel (img, smp, i0, j1, normalized, inv_size);
-  float4 t11 = texel (img, smp, i1, j1, normalized, inv_size);
+  int    i0 = (int) iu, i1 = (int) iu + 1;
+  int    j0 = (int) iv, j1 = (int) iv + 1;
+  if (guard)
+    {
+      i0 = clamp (i0, 0, size.x - 1);
+      i1 = clamp (i1, 0, size.x - 1);
+      j0 = clamp (j0, 0, size.y - 1);
+      j1 = clamp (j1, 0, size.y - 1);
+    }
+  float4 t00, t10, t01, t11;
+  if (guard || (i0 >= 0 && j0 >= 0 && i1 < size.x && j1 < size.y))
+    {
+      /* All four inside: every addressing mode returns the texels
+       * themselves, and integer reads skip the sampler (twice the rate of
+       * filtered fetches on the H200, and PoCL's sampler code). */
+      t00 = clfx_premul (read_imagef (img, (int2) (i0, j0)));
+      t10 = clfx_premul (read_imagef (img, (int2) (i1, j0)));
+      t01 = clfx_premul (read_imagef (img, (int2) (i0, j1)));
+      t11 = clfx_premul (read_imagef (img, (int2) (i1, j1)));
+    }
+  else
+    {
+      t00 = src_texel (img, smp, i0, j0, normalized, inv_size);
+      t10 = src_texel (img, smp, i1, j0, normalized, inv_size);
+      t01 = src_texel (img, smp, i0, j1, normalized, inv_size);
+      t11 = src_texel (img, smp, i1, j1, normalized, inv_size);
+    }
   return (float4) (clfx_bilerp (t00.x, t10.x, t01.x, t11.x, a, b),
                    clfx_bilerp (t00.y, t10.y, t01.y, t11.y, a, b),
                    clfx_bilerp (t00.z, t10.z, t01.z, t11.z, a, b),
@@ -93,15 +133,15 @@ resize_sample (read_only image2d_t src, sampler_t smp, __global uchar *dst,
           {
             float cx = bx + (sub.s0 + (float) i * sub.s1);
             float cy = by + (sub.s2 + (float) j * sub.s3);
-            if (guard)
+            if (guard || (CLFX_PREMUL && linear))
               {
                 float u = normalized ? cx * (float) size.x : cx;
                 float v = normalized ? cy * (float) size.y : cy;
-                acc += guarded_sample (src, smp, u, v, linear, size,
-                                       normalized, inv_size);
+                acc += texel_sample (src, smp, u, v, linear, size,
+                                     normalized, inv_size, guard);
               }
             else
-              acc += read_imagef (src, smp, (float2) (cx, cy));
+              acc += clfx_premul (read_imagef (src, smp, (float2) (cx, cy)));
           }
       clfx_store (dst, dst_offset, dst_pitch, x, y, acc * inv_count);
     }
@@ -135,7 +175,7 @@ resize_filter_h (read_only image2d_t src, sampler_t smp,
           if (guard)
             i = clamp (i, 0, size.x - 1);
           acc += weights[(long) k * dst_w + x]
-                 * texel (src, smp, i, j, normalized, inv_size);
+                 * src_texel (src, smp, i, j, normalized, inv_size);
         }
     }
   write_imagef (inter, (int2) (x, j), acc);
@@ -229,7 +269,7 @@ resize_filter_tile (read_only image2d_t src, sampler_t smp,
 #pragma unroll
       for (int u = 0; u < 4; u++)
         if (i0 + u * 256 < span_w * span_h)
-          tile[i0 + u * 256] = v[u];
+          tile[i0 + u * 256] = clfx_premul (v[u]);
     }
   barrier (CLK_LOCAL_MEM_FENCE);
 

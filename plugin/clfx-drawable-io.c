@@ -1,10 +1,14 @@
 /* clfx-drawable-io.c: GeglBuffer <-> ClfxImage.
  *
- * Pixels travel in the drawable's own precision (u8, u16, half, float;
- * u32 and double become float) so no precision is lost and the cheapest
- * wire format is used.  Drawables with alpha are exchanged premultiplied:
- * filters then weigh colour by coverage and a transparent pixel's stale
- * colour cannot bleed into its neighbours.
+ * Pixels travel in the drawable's own format (u8, u16, half, float; u32
+ * and double become float), straight alpha as GIMP stores it, so that
+ * GeglBuffer only copies: no precision is lost (8-bit colour multiplied
+ * by a small alpha and rounded would lose most of its bits) and babl has
+ * no conversion to build in each new plug-in process, which was measured
+ * at 0.15 s for the read and 0.12 s for the write back of a 64x64 8-bit
+ * image.  The engine weighs colour by alpha where a filter mixes pixels
+ * (ClfxImage.straight_alpha).  RGB without alpha is read with an opaque
+ * alpha, the one conversion left.
  *
  * Pixels cross in bands of whole tile rows, each through a GeglBuffer of
  * its own.  A plug-in's GeglBuffer keeps every tile it fetched from GIMP
@@ -59,7 +63,7 @@ clfx_depth_for_type (const Babl *format,
   return TRUE;
 }
 
-/* "R'aG'aB'aA u16", "RGBA float", "Y'aA u8", "Y~ half", ... */
+/* "R'G'B'A u16", "RGBA float", "Y'A u8", "Y~ half", ... */
 static gchar *
 clfx_format_name (gboolean     gray,
                   gboolean     alpha,
@@ -68,14 +72,10 @@ clfx_format_name (gboolean     gray,
 {
   const gchar *type = clfx_depth_name (depth);
 
-  if (gray && alpha)
-    return g_strdup_printf ("Y%saA %s", trc, type);
   if (gray)
-    return g_strdup_printf ("Y%s %s", trc, type);
-  if (alpha)
-    return g_strdup_printf ("R%saG%saB%saA %s", trc, trc, trc, type);
-  /* No alpha: read with an opaque alpha the kernels carry along; it is
-   * dropped again on writing. */
+    return g_strdup_printf (alpha ? "Y%sA %s" : "Y%s %s", trc, type);
+  /* RGB with or without alpha: without, an opaque alpha is added that the
+   * kernels carry along and that is dropped again on writing. */
   return g_strdup_printf ("R%sG%sB%sA %s", trc, trc, trc, type);
 }
 
@@ -156,6 +156,7 @@ clfx_drawable_read (GimpDrawable *drawable,
       clfx_set_gerror (error, &e);
       return FALSE;
     }
+  image->straight_alpha = gimp_drawable_has_alpha (drawable);
   if ((gsize) babl_format_get_bytes_per_pixel (*format)
       != clfx_image_pixel_size (image))
     {

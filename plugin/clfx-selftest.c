@@ -176,6 +176,8 @@ clfx_run_case (ClfxSelftest *st,
       return;
     }
   clfx_host_image_synthetic (&src, (unsigned) k + 1);
+  /* Alpha as drawables hold it: straight (filters weigh colour by it). */
+  src.straight_alpha = src.channels > 1;
   if (! clfx_case_allowed (op, &p, &src))
     {
       g_free (name);

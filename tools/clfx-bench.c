@@ -18,7 +18,7 @@ typedef struct
 {
   const char *device;
   int         repeat, warmup;
-  bool        validate, roofline, list;
+  bool        validate, roofline, list, straight;
   const char *report, *input, *output, *synthetic;
   int         channels;
   size_t      guard;
@@ -32,9 +32,12 @@ usage (FILE *f)
     "       clfx-bench [--device D] [--repeat N] [--warmup N] [--validate]\n"
     "                  [--report FILE] [--guard BYTES] [--no-roofline]\n"
     "                  (--input FILE | --synthetic WxH[:u8|u16|half|float])\n"
-    "                  [--channels 1|2|4] [--output FILE] OP [OP OPTIONS]\n"
+    "                  [--channels 1|2|4] [--straight-alpha]\n"
+    "                  [--output FILE] OP [OP OPTIONS]\n"
     "D: auto, reference (CPU path), or part of a platform/vendor/device "
-    "name.\nops and their options:\n");
+    "name.\n--straight-alpha: the synthetic image's alpha is straight, as "
+    "in GIMP and\nPNG files (always so for a PNG with alpha): filters weigh "
+    "colour by it.\nops and their options:\n");
   for (const ClfxOpInfo *const *op = clfx_ops (); *op; op++)
     {
       fprintf (f, "  %s: %s\n", (*op)->name, (*op)->blurb);
@@ -271,6 +274,7 @@ load_source (const Options *o, ClfxImage *src, int *file_channels,
     if (! clfx_host_image_alloc (src, w, h, o->channels, depth, error))
       return false;
     clfx_host_image_synthetic (src, 1);
+    src->straight_alpha = o->straight && o->channels > 1;
     *file_channels = o->channels == 4 ? 4 : o->channels;
     return true;
   }
@@ -302,9 +306,10 @@ run (const Options *o, const ClfxOpInfo *op, const ClfxParams *p)
       || ! clfx_host_image_alloc (&dst, dw, dh, src.channels, src.depth,
                                   &error))
     goto out;
-  printf ("%s %s: %dx%d %s x%d -> %dx%d, device %s, %d repeats after %d "
+  printf ("%s %s: %dx%d %s x%d%s -> %dx%d, device %s, %d repeats after %d "
           "warm-up\n", op->name, op->variant (p), src.width, src.height,
-          clfx_depth_name (src.depth), src.channels, dw, dh, o->device,
+          clfx_depth_name (src.depth), src.channels,
+          src.straight_alpha ? " (straight alpha)" : "", dw, dh, o->device,
           o->repeat, o->warmup);
 
   if (clfx_device_is_reference (o->device))
@@ -448,8 +453,8 @@ out:
 int
 main (int argc, char **argv)
 {
-  Options           o = { "auto", 10, 1, false, true, false, NULL, NULL,
-                          NULL, NULL, 4, 0 };
+  Options           o = { "auto", 10, 1, false, true, false, false, NULL,
+                          NULL, NULL, NULL, 4, 0 };
   const ClfxOpInfo *op = NULL;
   ClfxParams        p;
   ClfxError         error = { 0 };
@@ -490,6 +495,8 @@ main (int argc, char **argv)
         o.validate = true;
       else if (! strcmp (a, "--no-roofline"))
         o.roofline = false;
+      else if (! strcmp (a, "--straight-alpha"))
+        o.straight = true;
       else if (! strcmp (a, "--repeat") || ! strcmp (a, "--warmup")
                || ! strcmp (a, "--channels") || ! strcmp (a, "--guard"))
         {

@@ -353,6 +353,8 @@ read_png (ReadContext *c, ClfxError *error)
                                bytes == 2 ? CLFX_DEPTH_U16 : CLFX_DEPTH_U8,
                                &inner))
     return forward_error (error, &inner, "read", c->path);
+  /* PNG alpha is straight (PNG specification, "Alpha representation"). */
+  c->img.straight_alpha = c->file_channels == 2 || c->file_channels == 4;
 
   c->rows = malloc ((size_t) height * sizeof *c->rows);
   if (! c->rows)

@@ -223,9 +223,11 @@ clfx_heat_map_show (ClfxUi              *ui,
   gtk_image_clear (GTK_IMAGE (ui->diagnostics->heat_map));
   if (! r->validated)
     return;
-  if (clfx_host_image_alloc (&ref, dst->width, dst->height, dst->channels,
-                             dst->depth, &e)
-      && ui->op->run_cpu (&ui->thumb, &ref, params, &e)
+  if (! clfx_host_image_alloc (&ref, dst->width, dst->height, dst->channels,
+                               dst->depth, &e))
+    return;
+  ref.straight_alpha = dst->straight_alpha; /* compared as clfx_run did */
+  if (ui->op->run_cpu (&ui->thumb, &ref, params, &e)
       && clfx_validate_error_map (&ref, dst, r->tolerance.abs_tol,
                                   r->tolerance.rel_tol, &map, &e))
     {

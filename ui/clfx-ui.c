@@ -34,6 +34,7 @@ clfx_ui_read_thumb (ClfxUi       *ui,
                    babl_format ("R'G'B'A u8"), ui->thumb.data,
                    (gint) ui->thumb.stride, GEGL_ABYSS_NONE);
   g_object_unref (buffer);
+  ui->thumb.straight_alpha = TRUE; /* as the resize reads the drawable */
   return TRUE;
 }
 

@@ -67,7 +67,7 @@ typedef struct
 {
   double abs_tol;
   double rel_tol;
-  char   basis[256];
+  char   basis[384];
 } ClfxTolerance;
 
 typedef struct ClfxOpInfo ClfxOpInfo;

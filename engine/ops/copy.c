@@ -26,14 +26,14 @@ copy_cl (ClfxContext *ctx, const ClfxImage *src, ClfxImage *dst,
   cl_long     offset, pitch;
   cl_int      w = dst->width, h = dst->height;
   int         rows = clfx_context_rows_per_item (ctx, dst);
-  char        options[96];
+  char        options[128];
   bool        ok = false;
 
   (void) p;
   if (! (img = clfx_context_upload (ctx, src, error))
       || ! (out_buf = clfx_context_output (ctx, dst, &offset, &pitch, error)))
     goto out;
-  clfx_context_store_options (ctx, dst, options, sizeof options);
+  clfx_context_store_options (ctx, dst, false, options, sizeof options);
   if (! (k = clfx_context_kernel (ctx, "copy", options, name, error)))
     goto out;
   CLFX_CHECK (error, out, name, clSetKernelArg, k, 0, sizeof img, &img);

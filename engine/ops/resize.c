@@ -86,6 +86,7 @@ typedef struct
 {
   int  filter, addressing;
   bool normalized, guard;
+  bool premul; /* straight alpha and a filter that mixes texels */
   Axis x, y;
 } Plan;
 
@@ -182,6 +183,11 @@ plan_make (Plan *pl, const ClfxImage *src, const ClfxImage *dst,
   pl->addressing = p->v[P_ADDRESSING].i;
   pl->normalized = p->v[P_NORMALIZED].b;
   pl->guard = pl->addressing == CLFX_ADDR_NONE;
+  /* Nearest copies texels and never averages them (no supersampling):
+   * straight colour passes untouched, bit for bit. */
+  pl->premul = src->straight_alpha
+               && (src->channels == 2 || src->channels == 4)
+               && pl->filter != CLFX_FILTER_NEAREST;
   if (! clfx_sampler_check (pl->normalized, pl->addressing, error))
     return false;
   if (! axis_setup (&pl->x, src->width, dst->width, p->v[P_ZOOM_X].d, pl,
@@ -220,10 +226,13 @@ typedef struct
   float            jx, jy; /* added to the sampler coordinate (bounds) */
 } Job;
 
+/* Nearest reads of the source at texel centres, premultiplied as the
+ * kernels' src_texel() reads them. */
 static ClfxSamplerDesc
 tap_sampler (const Plan *pl)
 {
-  return (ClfxSamplerDesc) { pl->normalized, pl->addressing, false };
+  return (ClfxSamplerDesc) { pl->normalized, pl->addressing, false,
+                             pl->premul };
 }
 
 static void
@@ -283,6 +292,19 @@ store (ClfxImage *dst, int x, int y, const float v[4])
     clfx_image_set (dst, x, y, c, v[c]);
 }
 
+/* A result pixel: as clfx_store(), divided by alpha again first when the
+ * filter premultiplied (clfx_unpremul in clfx-store.h). */
+static void
+store_result (ClfxImage *dst, const Plan *pl, int x, int y, float v[4])
+{
+  int   n = dst->channels == 4 ? 3 : 1;
+  float a = v[n];
+
+  for (int c = 0; pl->premul && c < n; c++)
+    v[c] = a > 0.0f ? v[c] / a : 0.0f;
+  store (dst, x, y, v);
+}
+
 static void
 cpu_sample_rows (void *data, int y0, int y1)
 {
@@ -290,7 +312,7 @@ cpu_sample_rows (void *data, int y0, int y1)
   const Plan     *pl = job->pl;
   const ClfxImage *src = job->src;
   ClfxSamplerDesc smp = { pl->normalized, pl->addressing,
-                          pl->filter == CLFX_FILTER_LINEAR };
+                          pl->filter == CLFX_FILTER_LINEAR, pl->premul };
   float inv_count = (float) (1.0 / (double) (pl->x.nsub * pl->y.nsub));
 
   for (int y = y0; y < y1; y++)
@@ -308,7 +330,7 @@ cpu_sample_rows (void *data, int y0, int y1)
             float ly = pl->normalized ? 1.0f : (float) src->height;
             if (bx < 0.0f || bx >= lx || by < 0.0f || by >= ly)
               {
-                store (job->dst, x, y, acc);
+                store_result (job->dst, pl, x, y, acc);
                 continue;
               }
           }
@@ -330,7 +352,7 @@ cpu_sample_rows (void *data, int y0, int y1)
             }
         for (int c = 0; c < 4; c++)
           acc[c] *= inv_count;
-        store (job->dst, x, y, acc);
+        store_result (job->dst, pl, x, y, acc);
       }
 }
 
@@ -373,6 +395,8 @@ cpu_filter_v_rows (void *data, int y0, int y1)
   ClfxSamplerDesc s = tap_sampler (pl);
   float           inv_w = (float) (1.0 / (double) job->inter->width);
 
+  s.premultiply = false; /* the intermediate is premultiplied already */
+
   for (int y = y0; y < y1; y++)
     for (int x = 0; x < job->dst->width; x++)
       {
@@ -390,7 +414,7 @@ cpu_filter_v_rows (void *data, int y0, int y1)
               for (int c = 0; c < 4; c++)
                 acc[c] += w * v[c];
             }
-        store (job->dst, x, y, acc);
+        store_result (job->dst, pl, x, y, acc);
       }
 }
 
@@ -812,7 +836,7 @@ resize_cl (ClfxContext *ctx, const ClfxImage *src, ClfxImage *dst,
   cl_mem     img = NULL, out_buf = NULL;
   cl_sampler smp = NULL;
   cl_long    offset, pitch;
-  char       options[96];
+  char       options[128];
   size_t     local_bytes = 0;
   int        bands;
   bool       ok = false;
@@ -820,14 +844,17 @@ resize_cl (ClfxContext *ctx, const ClfxImage *src, ClfxImage *dst,
   if (! plan_make (&pl, src, dst, p, error))
     return false;
   /* Under addressing none the kernel filters from guarded nearest reads,
-   * so the sampler itself never interpolates across the edge. */
+   * so the sampler itself never interpolates across the edge; for a
+   * straight-alpha source it filters premultiplied nearest reads, since
+   * the sampler would blend straight colour (resize.cl). */
   smp = clfx_context_sampler (ctx, pl.normalized, pl.addressing,
-                              pl.filter == CLFX_FILTER_LINEAR && ! pl.guard,
+                              pl.filter == CLFX_FILTER_LINEAR && ! pl.guard
+                                && ! pl.premul,
                               error);
   if (! smp || ! (img = clfx_context_upload (ctx, src, error))
       || ! (out_buf = clfx_context_output (ctx, dst, &offset, &pitch, error)))
     goto out;
-  clfx_context_store_options (ctx, dst, options, sizeof options);
+  clfx_context_store_options (ctx, dst, pl.premul, options, sizeof options);
   if (pl.filter == CLFX_FILTER_NEAREST || pl.filter == CLFX_FILTER_LINEAR)
     ok = launch_sample (ctx, &pl, src, dst, img, smp, out_buf, offset, pitch,
                         options, error);
@@ -907,10 +934,16 @@ resize_tolerance (const ClfxDeviceInfo *dev, const ClfxImage *src,
        * texture units blend with 8-bit fractional weights (CUDA C
        * Programming Guide, "Linear Filtering": 9-bit fixed point, 8
        * fractional bits), an error of up to 2^-8 of the texel difference
-       * per axis, 2 axes. */
+       * per axis, 2 axes.  Straight alpha is filtered in the kernel, from
+       * weights computed in float from an unwrapped coordinate where the
+       * spec wraps it first (repeat, mirrored-repeat): held to the same
+       * bound, which covers that too. */
       path = 2.0 * range / 256.0 + 4.0 * eps * max_abs;
-      why = "linear (sampler): 2 x 2^-8 x texel range, hardware weight "
-            "precision";
+      why = src->straight_alpha && src->channels > 1
+              ? "linear (in kernel on premultiplied texels): 2 x 2^-8 x "
+                "texel range, as the sampler"
+              : "linear (sampler): 2 x 2^-8 x texel range, hardware weight "
+                "precision";
     }
   else if (filter == CLFX_FILTER_LINEAR)
     {

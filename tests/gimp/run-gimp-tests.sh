@@ -55,9 +55,13 @@ in=$work/in out=$work/out
 mkdir -p "$in"
 
 # Inputs from the engine's synthetic picture (never constant; every texel
-# differs from its neighbours).  Opaque copies for the comparisons where
-# GIMP's premultiplied exchange and clfx-bench's straight alpha would
-# otherwise legitimately differ.
+# differs from its neighbours; alpha varies across it).  Both the plug-in
+# and clfx-bench treat alpha as straight (GIMP's and PNG's), so cases with
+# alpha compare with the reference as they are; "premultiplied" compares
+# colour times alpha, where a division by a small alpha may tip a colour
+# to the next code.  alpha-same-size: a nearest resize to the same size
+# must give back every pixel exactly, colour under low alpha included,
+# and goes through the shadow buffer (the layer keeps its buffer).
 gen () { "$bench" --device reference --synthetic "$1" --channels "$2" \
            --output "$3" copy >/dev/null; }
 gen 64x48:u8 4 "$in/alpha8.png" &&
@@ -86,6 +90,10 @@ zoom-mirrored-repeat rgb8 none layer 96 72 0.5 linear mirrored-repeat #t 1
 zoom-none rgb8 none layer 96 72 0.5 linear none #t 1
 zoom-none-unnormalized rgb8 none layer 96 72 0.5 nearest none #f 1
 alpha-nearest alpha8 none layer 90 70 1 nearest clamp-to-edge #t 1 premultiplied
+alpha-linear alpha8 none layer 100 70 1 linear clamp-to-edge #t 1 premultiplied
+alpha-image-cubic alpha8 none image 29 21 1 cubic clamp-to-edge #t 1 premultiplied
+alpha16-lanczos3 alpha16 none layer 50 40 1 lanczos3 mirrored-repeat #t 1 premultiplied
+alpha-same-size alpha8 none layer 64 48 1 nearest clamp-to-edge #t 0
 CASES
 
 # name input prep expected-message call-arguments.  The unknown choice

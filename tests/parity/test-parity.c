@@ -228,6 +228,23 @@ main (void)
         clfx_host_image_free (&src);
       }
   unsetenv ("CLFX_RESIZE_TWO_PASS");
+  /* Straight alpha (GIMP's and PNG's): filters that mix texels premultiply
+   * each read and divide at the store; linear is then filtered in the
+   * kernel from nearest reads.  RGBA and gray+alpha in every depth. */
+  for (int ch = 2; ch <= 4; ch += 2)
+    for (int d = 0; d < CLFX_N_DEPTHS; d++)
+      {
+        ClfxImage src;
+        ClfxError e = { 0 };
+        if (! clfx_host_image_alloc (&src, sizes[1].sw, sizes[1].sh, ch,
+                                     (ClfxDepth) d, &e))
+          continue;
+        clfx_host_image_synthetic (&src, 23);
+        src.straight_alpha = true;
+        sweep (ctx, &src, sizes[1].dw, sizes[1].dh,
+               ch == 2 ? "straight gray+alpha" : "straight RGBA", zooms, 2);
+        clfx_host_image_free (&src);
+      }
   /* Without a guard band the result has the caller's own layout, and a
    * device that works in host memory writes into the caller's image
    * itself (the plug-in's case). */

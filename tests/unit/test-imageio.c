@@ -449,10 +449,12 @@ test_png_foreign (void)
     ok = write_raw_png (path, 4, 2, 2, PNG_COLOR_TYPE_PALETTE, false, data,
                         pal, 4, trans, 3, NULL)
          && clfx_image_read (path, &img, &fc, fresh (&error))
-         && img.channels == 4 && img.depth == CLFX_DEPTH_U8 && fc == 4;
+         && img.channels == 4 && img.depth == CLFX_DEPTH_U8 && fc == 4
+         && img.straight_alpha;
     for (int i = 0; ok && i < 8; i++)
       ok = memcmp (pixel (&img, i % 4, i / 4), want[i], 4) == 0;
-    check (ok, "2-bit palette PNG with tRNS reads as u8 RGBA");
+    check (ok, "2-bit palette PNG with tRNS reads as u8 RGBA, straight "
+               "alpha");
     clfx_host_image_free (&img);
   }
   {
@@ -503,7 +505,8 @@ test_png_foreign (void)
     ok = write_raw_png (path, 9, 9, 16, PNG_COLOR_TYPE_RGB, true, data,
                         NULL, 0, NULL, 0, NULL)
          && clfx_image_read (path, &img, &fc, fresh (&error))
-         && img.channels == 4 && img.depth == CLFX_DEPTH_U16 && fc == 3;
+         && img.channels == 4 && img.depth == CLFX_DEPTH_U16 && fc == 3
+         && ! img.straight_alpha; /* the alpha added is opaque */
     for (int i = 0; ok && i < 81; i++)
       for (int c = 0; ok && c < 4; c++)
         {

@@ -13,6 +13,7 @@
 #include "clfx-ops.h"
 #include "clfx-json.h"
 #include "clfx-validate.h"
+#include "clfx-validate.h"
 
 static ClfxImage row4;  /* 4x1 gray float: 10 20 30 40 */
 static ClfxImage quad;  /* 2x2 RGBA u8 */
@@ -34,12 +35,12 @@ check_read (ClfxSamplerDesc s, float x, float expect, const char *what)
 static void
 test_nearest (void)
 {
-  ClfxSamplerDesc edge = { false, CLFX_ADDR_CLAMP_TO_EDGE, false };
-  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, false };
-  ClfxSamplerDesc none = { false, CLFX_ADDR_NONE, false };
-  ClfxSamplerDesc rep = { true, CLFX_ADDR_REPEAT, false };
-  ClfxSamplerDesc mir = { true, CLFX_ADDR_MIRRORED, false };
-  ClfxSamplerDesc edge_n = { true, CLFX_ADDR_CLAMP_TO_EDGE, false };
+  ClfxSamplerDesc edge = { false, CLFX_ADDR_CLAMP_TO_EDGE, false, false };
+  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, false, false };
+  ClfxSamplerDesc none = { false, CLFX_ADDR_NONE, false, false };
+  ClfxSamplerDesc rep = { true, CLFX_ADDR_REPEAT, false, false };
+  ClfxSamplerDesc mir = { true, CLFX_ADDR_MIRRORED, false, false };
+  ClfxSamplerDesc edge_n = { true, CLFX_ADDR_CLAMP_TO_EDGE, false, false };
 
   check_read (edge, -0.5f, 10, "nearest clamp-to-edge");
   check_read (edge, 0.0f, 10, "nearest clamp-to-edge");
@@ -64,11 +65,11 @@ test_nearest (void)
 static void
 test_linear (void)
 {
-  ClfxSamplerDesc edge = { false, CLFX_ADDR_CLAMP_TO_EDGE, true };
-  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, true };
-  ClfxSamplerDesc none = { false, CLFX_ADDR_NONE, true };
-  ClfxSamplerDesc rep = { true, CLFX_ADDR_REPEAT, true };
-  ClfxSamplerDesc mir = { true, CLFX_ADDR_MIRRORED, true };
+  ClfxSamplerDesc edge = { false, CLFX_ADDR_CLAMP_TO_EDGE, true, false };
+  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, true, false };
+  ClfxSamplerDesc none = { false, CLFX_ADDR_NONE, true, false };
+  ClfxSamplerDesc rep = { true, CLFX_ADDR_REPEAT, true, false };
+  ClfxSamplerDesc mir = { true, CLFX_ADDR_MIRRORED, true, false };
 
   check_read (edge, 1.0f, 15, "linear clamp-to-edge");
   check_read (edge, 0.25f, 10, "linear clamp-to-edge");
@@ -89,8 +90,8 @@ test_linear (void)
 static void
 test_2d_and_border (void)
 {
-  ClfxSamplerDesc lin = { false, CLFX_ADDR_CLAMP_TO_EDGE, true };
-  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, false };
+  ClfxSamplerDesc lin = { false, CLFX_ADDR_CLAMP_TO_EDGE, true, false };
+  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, false, false };
   float           v[4];
 
   clfx_ref_read (&quad, lin, 1.0f, 1.0f, v);
@@ -193,6 +194,110 @@ test_resize (void)
   }
 }
 
+/* Red opaque beside blue fully transparent, RGBA float, resized to
+ * n_out x 1 with filter; straight: whether alpha is straight. */
+static bool
+resize_red_blue (bool straight, const char *filter, int n_out, float *out)
+{
+  ClfxImage  src, dst;
+  ClfxParams p;
+  ClfxError  e = { 0 };
+  char       w[16];
+  bool       ok;
+  static const float px[2][4] = { { 1, 0, 0, 1 }, { 0, 0, 1, 0 } };
+
+  clfx_host_image_alloc (&src, 2, 1, 4, CLFX_DEPTH_FLOAT, &e);
+  src.straight_alpha = straight;
+  for (int i = 0; i < 2; i++)
+    for (int c = 0; c < 4; c++)
+      clfx_image_set (&src, i, 0, c, px[i][c]);
+  snprintf (w, sizeof w, "%d", n_out);
+  clfx_params_defaults (&clfx_op_resize, &p);
+  ok = clfx_host_image_alloc (&dst, n_out, 1, 4, CLFX_DEPTH_FLOAT, &e)
+       && clfx_params_set (&clfx_op_resize, &p, "width", w, &e)
+       && clfx_params_set (&clfx_op_resize, &p, "height", "1", &e)
+       && clfx_params_set (&clfx_op_resize, &p, "filter", filter, &e)
+       && clfx_op_resize.run_cpu (&src, &dst, &p, &e);
+  for (int i = 0; ok && i < n_out * 4; i++)
+    out[i] = clfx_image_get (&dst, i / 4, 0, i % 4);
+  clfx_host_image_free (&src);
+  clfx_host_image_free (&dst);
+  return ok;
+}
+
+static void
+test_straight_alpha (void)
+{
+  float o[16];
+  bool  ok;
+
+  /* 2 -> 1 samples halfway between the two texels. */
+  ok = resize_red_blue (true, "linear", 1, o);
+  tap_ok (ok && o[0] == 1 && o[1] == 0 && o[2] == 0 && o[3] == 0.5f,
+          "straight alpha, linear: half-covered red, no blue from the "
+          "transparent texel (got %g %g %g %g)", o[0], o[1], o[2], o[3]);
+  ok = resize_red_blue (false, "linear", 1, o);
+  tap_ok (ok && o[0] == 0.5f && o[2] == 0.5f && o[3] == 0.5f,
+          "channels filtered alike: the blue under alpha 0 bleeds in (got "
+          "%g %g %g %g)", o[0], o[1], o[2], o[3]);
+  ok = resize_red_blue (true, "cubic", 1, o);
+  tap_ok (ok && fabsf (o[0] - 1) < 1e-6f && o[2] == 0
+            && fabsf (o[3] - 0.5f) < 1e-6f,
+          "straight alpha, cubic: the same (got %g %g %g %g)", o[0], o[1],
+          o[2], o[3]);
+  /* Nearest copies texels: a transparent texel keeps its colour. */
+  ok = resize_red_blue (true, "nearest", 4, o);
+  tap_ok (ok && o[8] == 0 && o[10] == 1 && o[11] == 0 && o[0] == 1,
+          "straight alpha, nearest 2 -> 4: texels copied as they are, "
+          "colour under alpha 0 too (got %g %g %g %g)", o[8], o[9], o[10],
+          o[11]);
+  /* A transparent result has no colour. */
+  {
+    ClfxImage  src, dst;
+    ClfxParams p;
+    ClfxError  e = { 0 };
+    clfx_host_image_alloc (&src, 2, 1, 2, CLFX_DEPTH_U8, &e);
+    clfx_host_image_alloc (&dst, 1, 1, 2, CLFX_DEPTH_U8, &e);
+    src.straight_alpha = true;
+    clfx_image_set (&src, 0, 0, 0, 1.0f); /* white, transparent */
+    clfx_image_set (&src, 1, 0, 0, 1.0f);
+    clfx_params_defaults (&clfx_op_resize, &p);
+    ok = clfx_params_set (&clfx_op_resize, &p, "width", "1", &e)
+         && clfx_params_set (&clfx_op_resize, &p, "height", "1", &e)
+         && clfx_params_set (&clfx_op_resize, &p, "filter", "linear", &e)
+         && clfx_op_resize.run_cpu (&src, &dst, &p, &e);
+    tap_ok (ok && clfx_image_get (&dst, 0, 0, 0) == 0
+              && clfx_image_get (&dst, 0, 0, 1) == 0,
+            "gray+alpha: where the result's alpha is 0 its colour is 0");
+    clfx_host_image_free (&src);
+    clfx_host_image_free (&dst);
+  }
+  /* Validation of straight alpha compares colour times alpha. */
+  {
+    ClfxImage      ex, ac;
+    ClfxValidation v;
+    ClfxError      e = { 0 };
+    clfx_host_image_alloc (&ex, 1, 1, 4, CLFX_DEPTH_FLOAT, &e);
+    clfx_host_image_alloc (&ac, 1, 1, 4, CLFX_DEPTH_FLOAT, &e);
+    ex.straight_alpha = ac.straight_alpha = true;
+    clfx_image_set (&ex, 0, 0, 0, 1.0f);
+    clfx_image_set (&ac, 0, 0, 0, 0.5f);
+    clfx_image_set (&ex, 0, 0, 3, 0.001f);
+    clfx_image_set (&ac, 0, 0, 3, 0.001f);
+    clfx_validate (&ex, &ac, 1e-3, 0, &v);
+    tap_ok (v.passed && v.max_abs < 0.001,
+            "straight alpha: a colour difference under alpha 0.001 is "
+            "within 1e-3 (compared premultiplied: %g)", v.max_abs);
+    clfx_image_set (&ex, 0, 0, 3, 1.0f);
+    clfx_image_set (&ac, 0, 0, 3, 1.0f);
+    clfx_validate (&ex, &ac, 1e-3, 0, &v);
+    tap_ok (! v.passed && v.worst.channel == 0 && v.max_abs == 0.5,
+            "straight alpha: the same difference in an opaque pixel fails");
+    clfx_host_image_free (&ex);
+    clfx_host_image_free (&ac);
+  }
+}
+
 static void
 test_params (void)
 {
@@ -213,7 +318,7 @@ test_params (void)
   clfx_params_set (&clfx_op_resize, &p, "normalized-coords", "false", &e);
   {
     int       w, h;
-    ClfxImage src = { 4, 4, 4, CLFX_DEPTH_U8, 16, NULL };
+    ClfxImage src = { 4, 4, 4, CLFX_DEPTH_U8, 16, NULL, false };
     tap_ok (! clfx_op_resize.prepare (&p, &src, &w, &h, &e)
               && e.code == CLFX_ERR_INVALID
               && strstr (e.message, "normalized coordinates"),
@@ -370,6 +475,7 @@ main (void)
   test_linear ();
   test_2d_and_border ();
   test_resize ();
+  test_straight_alpha ();
   test_params ();
   test_half_and_rounding ();
   test_validation_can_fail ();
