@@ -100,32 +100,59 @@ out:
   return ok;
 }
 
+ClfxContext *
+clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
+                      ClfxError *error)
+{
+  ClfxDeviceList        list;
+  const ClfxDeviceInfo *dev = NULL;
+  ClfxContext          *ctx = NULL;
+
+  if (selected)
+    memset (selected, 0, sizeof *selected);
+  if (! device || ! *device)
+    device = "auto";
+  if (! clfx_device_list (&list, error))
+    return NULL;
+  if (clfx_device_select (&list, device, &dev, error))
+    {
+      if (selected)
+        *selected = *dev;
+      ctx = clfx_context_new (dev, error);
+    }
+  clfx_device_list_free (&list);
+  return ctx;
+}
+
 /* The OpenCL attempt; false with *error set when it failed. */
 static bool
 try_opencl (const ClfxOpInfo *op, const ClfxParams *p, const ClfxImage *src,
             ClfxImage *dst, const ClfxRunOptions *opt, ClfxRunResult *r,
             ClfxError *error)
 {
-  ClfxDeviceList        list;
-  const ClfxDeviceInfo *dev = NULL;
-  ClfxContext          *ctx = NULL;
-  bool                  ok = false;
+  ClfxContext *ctx = opt->context ? *opt->context : NULL;
+  bool         ok;
 
-  if (! clfx_device_list (&list, error))
+  if (ctx)
+    r->device = ctx->device;
+  else
+    ctx = clfx_run_context_new (opt->device, &r->device, error);
+  r->have_device = r->device.name[0] != '\0';
+  if (! ctx)
     return false;
-  if (! clfx_device_select (&list, opt->device, &dev, error))
-    goto out;
-  r->device = *dev;
-  r->have_device = true;
-  if (! (ctx = clfx_context_new (dev, error)))
-    goto out;
   ctx->guard_bytes = opt->guard_bytes;
   ok = clfx_run_on_context (ctx, op, p, src, dst, &r->timings, error);
   clfx_run_take_builds (ctx, r);
   r->ran_opencl = ok;
-out:
-  clfx_context_free (ctx);
-  clfx_device_list_free (&list);
+  if (opt->context && ok)
+    *opt->context = ctx; /* for the next run */
+  else
+    {
+      /* A context an operation failed on is not trusted again. */
+      if (opt->context)
+        *opt->context = NULL;
+      clfx_context_free (ctx);
+    }
   return ok;
 }
 

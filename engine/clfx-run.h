@@ -20,6 +20,13 @@ typedef struct
   const char *device;      /* "auto", "reference" or a substring */
   bool        validate;    /* also run the CPU reference and compare */
   size_t      guard_bytes; /* test hook: guard band around outputs */
+  /* Optional, to reuse one context over several runs (the layers of an
+   * image, the previews of a dialog): NULL, each run makes and frees its
+   * own.  Otherwise *context is used when set (made for the same device
+   * request, see clfx_run_context_new), or made and left there; a run
+   * that fails on it frees it and sets it to NULL.  The caller frees what
+   * is left with clfx_context_free. */
+  ClfxContext **context;
 } ClfxRunOptions;
 
 typedef struct
@@ -46,6 +53,14 @@ bool clfx_run (const ClfxOpInfo *op, const ClfxParams *p, const ClfxImage *src,
 
 /* The OpenCL path alone on an existing context (clfx-bench repeats it):
  * dst must already be allocated; timings are filled. */
+/* A context on the device a request selects (list, select, create), as
+ * clfx_run makes one; NULL with *error set when that fails.  *selected,
+ * when given, receives the device that was selected, also when only the
+ * context creation failed (its name is empty when none was). */
+ClfxContext *clfx_run_context_new (const char *device,
+                                   ClfxDeviceInfo *selected,
+                                   ClfxError *error);
+
 bool clfx_run_on_context (ClfxContext *ctx, const ClfxOpInfo *op,
                           const ClfxParams *p, const ClfxImage *src,
                           ClfxImage *dst, ClfxTimings *t, ClfxError *error);

@@ -30,6 +30,8 @@ typedef struct
   gint         width, height; /* the width and height arguments */
   GArray      *jobs;          /* ClfxResizeJob */
   gchar       *report;
+  ClfxContext *context;       /* one for every job (clfx_run reuses it) */
+  GThread     *opening;       /* makes it while GIMP sends the pixels */
 } ClfxResize;
 
 gboolean
@@ -56,6 +58,9 @@ clfx_resize_clear (ClfxResize *rs)
                                               i).result);
       g_array_free (rs->jobs, TRUE);
     }
+  if (rs->opening)
+    rs->context = g_thread_join (rs->opening);
+  clfx_context_free (rs->context);
   clfx_pdb_args_clear (&rs->args);
   g_free (rs->report);
 }
@@ -208,7 +213,8 @@ clfx_run_job (ClfxResize    *rs,
 {
   const ClfxOpInfo *op = rs->args.op;
   ClfxParams        p = rs->args.params;
-  ClfxRunOptions    opt = { rs->args.device, rs->args.validate != FALSE, 0 };
+  ClfxRunOptions    opt = { rs->args.device, rs->args.validate != FALSE, 0,
+                              &rs->context };
   ClfxRunResult     r;
   ClfxImage         src;
   ClfxError         e = { 0 };
@@ -219,6 +225,11 @@ clfx_run_job (ClfxResize    *rs,
   if (! clfx_drawable_read (job->drawable, &src, &job->format, error))
     return FALSE;
   t1 = g_get_monotonic_time ();
+  if (rs->opening)
+    {
+      rs->context = g_thread_join (rs->opening);
+      rs->opening = NULL;
+    }
   p.v[clfx_op_param_index (op, "width")].i = job->width;
   p.v[clfx_op_param_index (op, "height")].i = job->height;
   ok = clfx_run (op, &p, &src, &job->result, &opt, &r, &e);
@@ -237,10 +248,26 @@ clfx_run_job (ClfxResize    *rs,
   return ok;
 }
 
+/* Device enumeration and context creation cost 0.1 s and more (PoCL's
+ * start, a GPU driver's context); reading pixels out of GIMP leaves the
+ * plug-in waiting on GIMP, so the context is made meanwhile.  A failure
+ * leaves NULL: clfx_run then tries once more itself and reports why
+ * (and falls back where the device request allows). */
+static gpointer
+clfx_open_context (gpointer device)
+{
+  ClfxError e = { 0 };
+
+  return clfx_run_context_new (device, NULL, &e);
+}
+
 static gboolean
 clfx_run_jobs (ClfxResize *rs,
                GError    **error)
 {
+  if (! clfx_device_is_reference (rs->args.device))
+    rs->opening = g_thread_new ("clfx-opencl", clfx_open_context,
+                                (gpointer) rs->args.device);
   gimp_progress_init (_("Resizing with OpenCL"));
   for (guint i = 0; i < rs->jobs->len; i++)
     {

@@ -37,6 +37,7 @@ typedef struct
   gint         passed, failed;
   gchar       *device_name;
   gchar       *fallback;
+  ClfxContext *context;  /* one for every case (clfx_run reuses it) */
 } ClfxSelftest;
 
 static void
@@ -151,7 +152,7 @@ clfx_run_case (ClfxSelftest *st,
   const ClfxParamSpec    *as = &op->params[clfx_op_param_index (op,
                                                           "addressing")];
   gint                    k = (gint) st->cases->len;
-  ClfxRunOptions          opt = { st->device, true, 0 };
+  ClfxRunOptions          opt = { st->device, true, 0, &st->context };
   ClfxParams              p;
   ClfxImage               src, dst;
   ClfxRunResult           r;
@@ -267,6 +268,7 @@ clfx_selftest_clear (ClfxSelftest *st)
   g_array_free (st->cases, TRUE);
   g_free (st->device_name);
   g_free (st->fallback);
+  clfx_context_free (st->context);
 }
 
 gboolean

@@ -292,7 +292,7 @@ run (const Options *o, const ClfxOpInfo *op, const ClfxParams *p)
   ClfxImage      src = { 0 }, dst = { 0 }, copy_dst = { 0 };
   ClfxError      error = { 0 };
   ClfxRunResult  r;
-  ClfxRunOptions ropt = { o->device, o->validate, o->guard };
+  ClfxRunOptions ropt = { o->device, o->validate, o->guard, NULL };
   ClfxDeviceList list = { 0 };
   ClfxContext   *ctx = NULL;
   const ClfxDeviceInfo *dev = NULL;

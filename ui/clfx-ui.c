@@ -71,6 +71,8 @@ clfx_ui_free (ClfxUi *ui)
 {
   clfx_host_image_free (&ui->thumb);
   clfx_device_list_free (&ui->devices);
+  clfx_context_free (ui->context);
+  g_free (ui->context_device);
   g_free (ui->thumb_note);
   g_free (ui);
 }
@@ -159,6 +161,15 @@ clfx_ui_run (ClfxUi        *ui,
 
   opt.device = *device ? device : "auto";
   opt.validate = validate != FALSE;
+  /* Every preview after the first skips device set-up and program loads;
+   * a new device choice gets a new context. */
+  if (g_strcmp0 (ui->context_device, opt.device) != 0)
+    {
+      g_clear_pointer (&ui->context, clfx_context_free);
+      g_free (ui->context_device);
+      ui->context_device = g_strdup (opt.device);
+    }
+  opt.context = &ui->context;
   ok = clfx_run (ui->op, params, &ui->thumb, dst, &opt, result, error);
   g_free (device);
   return ok;

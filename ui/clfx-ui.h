@@ -34,6 +34,8 @@ typedef struct
   ClfxImage            thumb;       /* the drawable, downscaled, RGBA u8 */
   gchar               *thumb_note;  /* why the thumbnail is synthetic */
   ClfxDeviceList       devices;
+  ClfxContext         *context;     /* reused by every preview run ... */
+  gchar               *context_device; /* ... for this device request */
 
   /* Settings tab */
   GtkWidget           *sampler_note;

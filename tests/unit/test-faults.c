@@ -61,8 +61,8 @@ run_with_fault (const char *call, const char *fault, const char *op_name,
 {
   const ClfxOpInfo *op = clfx_op_find (op_name);
   ClfxParams        p;
-  ClfxRunOptions    explicit_dev = { device_name, false, 64 };
-  ClfxRunOptions    auto_dev = { "auto", false, 64 };
+  ClfxRunOptions    explicit_dev = { device_name, false, 64, NULL };
+  ClfxRunOptions    auto_dev = { "auto", false, 64, NULL };
   ClfxRunResult     r;
   ClfxImage         dst;
   ClfxError         e = { 0 };
@@ -195,7 +195,7 @@ main (void)
   setenv ("CLFX_FAULT", "clCreateBuffer=CL_OUT_OF_RESOURCES@3", 1);
   clfx_fault_reset ();
   {
-    ClfxRunOptions o = { device_name, false, 0 };
+    ClfxRunOptions o = { device_name, false, 0, NULL };
     ClfxRunResult  r;
     ClfxImage      dst;
     memset (&e, 0, sizeof e);
@@ -209,6 +209,40 @@ main (void)
   }
   unsetenv ("CLFX_FAULT");
   clfx_fault_reset ();
+
+  /* A context shared by several runs: kept while they succeed, freed and
+   * forgotten when one fails on it (the next run starts afresh). */
+  {
+    ClfxContext   *shared = NULL, *first;
+    ClfxRunOptions o = { device_name, false, 0, &shared };
+    ClfxRunResult  r;
+    ClfxImage      dst;
+    bool           ok;
+
+    ok = clfx_run (&clfx_op_resize, &p, &src, &dst, &o, &r, &e)
+         && same_image (&dst, &expect_resize) && shared != NULL;
+    first = shared;
+    if (ok)
+      clfx_host_image_free (&dst);
+    clfx_run_result_clear (&r);
+    ok = ok && clfx_run (&clfx_op_resize, &p, &src, &dst, &o, &r, &e)
+         && same_image (&dst, &expect_resize) && shared == first;
+    tap_ok (ok, "a shared context is made once and used by the next run");
+    if (ok)
+      clfx_host_image_free (&dst);
+    clfx_run_result_clear (&r);
+    setenv ("CLFX_FAULT", "clEnqueueNDRangeKernel=CL_OUT_OF_RESOURCES", 1);
+    clfx_fault_reset ();
+    memset (&e, 0, sizeof e);
+    ok = clfx_run (&clfx_op_resize, &p, &src, &dst, &o, &r, &e);
+    tap_ok (! ok && shared == NULL && strstr (e.message, "clEnqueueNDRange"),
+            "a run that fails on the shared context frees it: %s",
+            e.message);
+    clfx_run_result_clear (&r);
+    unsetenv ("CLFX_FAULT");
+    clfx_fault_reset ();
+    clfx_context_free (shared);
+  }
 
   tap_ok (strcmp (clfx_cl_error_name (-54), "CL_INVALID_WORK_GROUP_SIZE") == 0
             && strcmp (clfx_cl_error_name (-5), "CL_OUT_OF_RESOURCES") == 0
