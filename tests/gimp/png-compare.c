@@ -4,8 +4,9 @@
  *       compares two PNGs of the same size, layout and depth; prints the
  *       largest difference in the files' own code units and where; exits
  *       0 when it is <= MAXDIFF (default 0), 1 when not, 2 on errors.
- *       --premultiplied compares colour multiplied by alpha (what survives
- *       a premultiplied round trip; colour under alpha 0 is meaningless).
+ *       --premultiplied compares colour multiplied by alpha (what the
+ *       pixel shows: colour under a small alpha, once divided by it, may
+ *       tip to the next code; under alpha 0 it is meaningless).
  *   png-compare --opaque IN OUT CHANNELS
  *       writes IN with alpha set to opaque, as RGB (3) or RGBA (4).
  *   png-compare --size FILE
