@@ -51,8 +51,6 @@ bool clfx_run (const ClfxOpInfo *op, const ClfxParams *p, const ClfxImage *src,
                ClfxImage *dst, const ClfxRunOptions *opt,
                ClfxRunResult *result, ClfxError *error);
 
-/* The OpenCL path alone on an existing context (clfx-bench repeats it):
- * dst must already be allocated; timings are filled. */
 /* A context on the device a request selects (list, select, create), as
  * clfx_run makes one; NULL with *error set when that fails.  *selected,
  * when given, receives the device that was selected, also when only the
@@ -61,6 +59,8 @@ ClfxContext *clfx_run_context_new (const char *device,
                                    ClfxDeviceInfo *selected,
                                    ClfxError *error);
 
+/* The OpenCL path alone on an existing context (clfx-bench repeats it):
+ * dst must already be allocated; timings are filled. */
 bool clfx_run_on_context (ClfxContext *ctx, const ClfxOpInfo *op,
                           const ClfxParams *p, const ClfxImage *src,
                           ClfxImage *dst, ClfxTimings *t, ClfxError *error);

@@ -219,7 +219,6 @@ clfx_run_job (ClfxResize    *rs,
   ClfxImage         src;
   ClfxError         e = { 0 };
   gboolean          ok;
-
   gint64            t0 = g_get_monotonic_time (), t1;
 
   if (! clfx_drawable_read (job->drawable, &src, &job->format, error))

@@ -293,9 +293,8 @@ run (const Options *o, const ClfxOpInfo *op, const ClfxParams *p)
   ClfxError      error = { 0 };
   ClfxRunResult  r;
   ClfxRunOptions ropt = { o->device, o->validate, o->guard, NULL };
-  ClfxDeviceList list = { 0 };
   ClfxContext   *ctx = NULL;
-  const ClfxDeviceInfo *dev = NULL;
+  const ClfxDeviceInfo *dev;
   static Series  s_op, s_copy;
   int            file_channels = 4, status = 1, dw, dh;
   char          *json = NULL;
@@ -329,12 +328,10 @@ run (const Options *o, const ClfxOpInfo *op, const ClfxParams *p)
     }
   else
     {
-      if (! clfx_device_list (&list, &error)
-          || ! clfx_device_select (&list, o->device, &dev, &error)
-          || ! (ctx = clfx_context_new (dev, &error)))
+      if (! (ctx = clfx_run_context_new (o->device, &r.device, &error)))
         goto out;
+      dev = &ctx->device;
       ctx->guard_bytes = o->guard;
-      r.device = *dev;
       r.have_device = true;
       printf ("device: %s (%s, driver %s)\n", dev->name, dev->platform_name,
               dev->driver);
@@ -443,7 +440,6 @@ out:
   free (json);
   clfx_run_result_clear (&r);
   clfx_context_free (ctx);
-  clfx_device_list_free (&list);
   clfx_host_image_free (&src);
   clfx_host_image_free (&dst);
   clfx_host_image_free (&copy_dst);
