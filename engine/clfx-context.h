@@ -1,6 +1,11 @@
-/* clfx-context.h: one OpenCL device in use: its context and profiling
- * queue, the programs built for it (with their build records), pinned
- * staging memory, and the timings of the last operation. */
+/* clfx-context.h: one OpenCL device in use: its context and queues, the
+ * programs and kernels built for it (with their build records), samplers,
+ * pinned staging memory, tuning, and the events of the current operation.
+ *
+ * The implementation is split by concern: clfx-context.c (creation),
+ * clfx-build.c (programs, binary cache, kernels), clfx-profile.c (events
+ * and timings), clfx-transfer.c (formats, staging, pinned host images),
+ * clfx-sampler.c (the spec's sampler rules). */
 #ifndef CLFX_CONTEXT_H
 #define CLFX_CONTEXT_H
 
@@ -8,22 +13,22 @@
 #include <stddef.h>
 
 #include "clfx-cl.h"
+#include "clfx-clock.h"
 #include "clfx-device.h"
 #include "clfx-error.h"
 #include "clfx-host-image.h"
+#include "clfx-tuning.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define CLFX_CACHE_VERSION 1
-#define CLFX_MAX_PROGRAMS 32
-#define CLFX_MAX_EVENTS 64
+#define CLFX_CACHE_VERSION 2
 
 typedef struct
 {
   char        program[64];  /* "resize" */
-  char        options[256];
+  char        options[600];
   bool        ok;
   const char *cache;        /* "hit", "miss" or "off" */
   char        cache_note[160]; /* why a cached entry was not used, if so */
@@ -34,24 +39,38 @@ typedef struct
 typedef struct
 {
   char   name[64];
-  double ms;
+  double ms;        /* device time, summed over launches */
+  int    launches;
 } ClfxKernelTime;
 
+/* Timings of one operation.  kernels is owned: clfx_timings_clear frees
+ * it, clfx_timings_copy duplicates it. */
 typedef struct
 {
-  double         upload_ms;    /* device time of host-to-device copies;
-                                * zero-copy: wall time of wrapping the
-                                * host pixels in an image */
-  double         download_ms;  /* device time of device-to-host copies */
-  double         stage_ms;     /* host memcpy into/out of pinned memory */
-  double         total_ms;     /* host wall time of the whole operation */
-  double         reference_ms; /* CPU reference, when it ran */
-  size_t         upload_bytes;
-  size_t         download_bytes;
-  ClfxKernelTime kernels[16];
-  int            n_kernels;
-  bool           zero_copy;    /* the device used host memory in place */
+  double          upload_ms;    /* device time of host-to-device copies;
+                                 * zero-copy: wall time of wrapping the
+                                 * host pixels in an image */
+  double          download_ms;  /* device time of device-to-host copies */
+  double          stage_ms;     /* host copies into/out of pinned memory */
+  double          total_ms;     /* host wall time of the whole operation */
+  double          reference_ms; /* CPU reference, when it ran */
+  size_t          upload_bytes;
+  size_t          download_bytes;
+  ClfxKernelTime *kernels;
+  int             n_kernels;
+  bool            zero_copy;    /* the device used host memory in place */
+  int             pieces;       /* bands or tiles the run took */
+  bool            tiled;        /* tiles (sub-images), not bands */
+  bool            sampler;      /* the hardware sampler filtered */
+  int             devices;      /* devices that took part */
 } ClfxTimings;
+
+void clfx_timings_clear (ClfxTimings *t);
+bool clfx_timings_copy (ClfxTimings *dst, const ClfxTimings *src);
+/* Adds ms to kernel `name`'s entry (made if missing). */
+bool clfx_timings_add_kernel (ClfxTimings *t, const char *name, double ms);
+/* Sums b into a (several devices' share of one run). */
+bool clfx_timings_merge (ClfxTimings *a, const ClfxTimings *b);
 
 typedef enum
 {
@@ -62,132 +81,178 @@ typedef enum
 
 typedef struct
 {
+  char            key[600];   /* program name + options */
+  cl_program      program;
+  ClfxBuildRecord record;
+} ClfxProgramSlot;
+
+typedef struct
+{
+  int       program;          /* index into programs */
+  char      name[64];
+  cl_kernel kernel;
+  size_t    work_group_max;   /* CL_KERNEL_WORK_GROUP_SIZE */
+  size_t    reqd[3];          /* CL_KERNEL_COMPILE_WORK_GROUP_SIZE */
+  cl_uint   n_args;
+  /* Byte size of each argument as declared, 0 where unknown (the driver
+   * keeps no argument info for a program loaded from a binary). */
+  size_t   *arg_size;
+  char    (*arg_type)[32];
+} ClfxKernelSlot;
+
+typedef struct
+{
+  cl_event      event;
+  ClfxEventKind kind;
+  char          tag[64];
+} ClfxTrackedEvent;
+
+/* A pinned host buffer: a CL_MEM_ALLOC_HOST_PTR buffer kept mapped, the
+ * page-locked memory transfers run at full DMA rate from. */
+typedef struct
+{
+  cl_mem buffer;
+  void  *ptr;
+  size_t size;
+} ClfxPinned;
+
+typedef struct ClfxContext ClfxContext;
+struct ClfxContext
+{
   ClfxDeviceInfo   device;
+  ClfxTuning       tuning;
+  char             tuning_note[256]; /* tuning variables not understood */
   cl_context       context;
+  /* Kernels run on `queue`; uploads and downloads of streamed bands and
+   * tiles go on their own queues so that they overlap the kernels, with
+   * events between them. */
   cl_command_queue queue;
+  cl_command_queue upload_queue;
+  cl_command_queue download_queue;
 
-  struct
-  {
-    char            key[320];   /* program name + options */
-    cl_program      program;
-    ClfxBuildRecord record;
-  } programs[CLFX_MAX_PROGRAMS];
-  int n_programs;
-
+  ClfxProgramSlot *programs;
+  int              n_programs, cap_programs;
+  ClfxKernelSlot  *kernels;
+  int              n_kernels, cap_kernels;
   /* Build records used by the current operation (indices into programs). */
-  int used[CLFX_MAX_PROGRAMS];
-  int n_used;
+  int             *used;
+  int              n_used, cap_used;
 
   /* Events of the current operation, each tagged with what it was. */
-  struct
-  {
-    cl_event      event;
-    ClfxEventKind kind;
-    char          tag[64];
-  } events[CLFX_MAX_EVENTS];
-  int n_events;
+  ClfxTrackedEvent *events;
+  int               n_events, cap_events;
 
-  /* Pinned staging: a CL_MEM_ALLOC_HOST_PTR buffer kept mapped. */
-  cl_mem staging;
-  void  *staging_ptr;
-  size_t staging_size;
-  double stage_ms;        /* host copies into/out of staging, this op */
-  bool   gray_in_rgba;    /* last upload carried gray (+alpha) as RGBA */
+  /* Samplers by (normalized, addressing, linear), made on first use. */
+  cl_sampler samplers[2][5][2];
+
+  /* Staging: two slots for each direction, so that the host fills one
+   * while the device copies the other. */
+  ClfxPinned staging[2][2];
+  double     stage_ms;     /* host copies into/out of staging, this op */
+
   /* The device works in host memory (CL_DEVICE_HOST_UNIFIED_MEMORY): the
    * source image uses the caller's pixels and the result is host memory,
    * so nothing is copied through staging. */
   bool   zero_copy;
-  double zero_copy_ms;    /* wall time of creating such images, this op */
+  double zero_copy_ms;     /* wall time of creating such images, this op */
 
   /* Test hook: bytes of magic values around every output buffer. */
   size_t guard_bytes;
 
   char cache_dir[512];     /* empty: binary cache off */
-  bool fast_math;          /* build profile "fast" adds -cl-fast-relaxed-math */
-} ClfxContext;
 
-/* Creates the context and an in-order queue with profiling on.  The device
- * info is copied. */
+  /* device "all": the other devices' contexts, used together with this
+   * one (each NULL-free; freed with it). */
+  ClfxContext **peers;
+  int           n_peers;
+};
+
+/* Creates the context and its queues (profiling on) and reads the tuning
+ * variables once.  The device info is copied. */
 ClfxContext *clfx_context_new (const ClfxDeviceInfo *device, ClfxError *error);
 void         clfx_context_free (ClfxContext *ctx);
 
-/* Where kernel binaries are cached: $CLFX_CACHE_DIR, else
- * $XDG_CACHE_HOME/clfx/kernels, else ~/.cache/clfx/kernels.  CLFX_CACHE_DIR
- * set to "off" disables the cache. */
+/* Where kernel binaries are cached: dir, else $CLFX_CACHE_DIR, else
+ * $XDG_CACHE_HOME/clfx/kernels, else ~/.cache/clfx/kernels; "off"
+ * disables the cache. */
 void clfx_context_set_cache_dir (ClfxContext *ctx, const char *dir);
 
-/* Builds (or loads from the binary cache, or reuses) program `name` with
- * `options` and returns a kernel from it.  The build record is kept and
- * marked as used by the current operation.  Caller releases the kernel. */
-cl_kernel clfx_context_kernel (ClfxContext *ctx, const char *program,
-                               const char *options, const char *kernel,
-                               ClfxError *error);
+/* ---- clfx-build.c ---------------------------------------------------------- */
+
+/* The kernel `kernel` of program `program` built with `options` (builds
+ * or loads the program from the binary cache on first use, creates the
+ * kernel once and queries its limits and arguments).  The build record is
+ * marked as used by the current operation.  The context owns the slot. */
+const ClfxKernelSlot *clfx_context_kernel (ClfxContext *ctx,
+                                           const char *program,
+                                           const char *options,
+                                           const char *kernel,
+                                           ClfxError *error);
+
+/* ---- clfx-profile.c -------------------------------------------------------- */
 
 /* Start of an operation: forget events and used programs. */
 void clfx_context_begin (ClfxContext *ctx);
-/* Tag an event for the timing report; takes ownership of the event. */
-void clfx_context_track (ClfxContext *ctx, cl_event ev, ClfxEventKind kind,
-                         const char *tag);
-/* Waits for the queue, reads every event's END - START into `t` (kernels
- * with the same tag are summed), releases the events. */
+/* Tags an event for the timing report; takes ownership of the event.
+ * False (with the event released) when there is no memory to keep it. */
+bool clfx_context_track (ClfxContext *ctx, cl_event ev, ClfxEventKind kind,
+                         const char *tag, ClfxError *error);
+/* Waits for every queue, reads every event's END - START into `t`
+ * (kernels with the same tag are summed), releases the events. */
 bool clfx_context_finish (ClfxContext *ctx, ClfxTimings *t, ClfxError *error);
 
-/* Pinned host memory of at least `bytes`, valid until the next call. */
-void *clfx_context_staging (ClfxContext *ctx, size_t bytes, ClfxError *error);
+/* ---- clfx-transfer.c ------------------------------------------------------- */
 
 /* Checks that the device can hold an image of this shape and format;
- * fills the cl_image_format (CL_RGBA for 2 channels where the device has
- * no CL_RG: clfx_context_upload then expands gray+alpha).  Fails with CLFX_ERR_UNSUPPORTED and a reason
- * that names the limit. */
+ * fills the cl_image_format (CL_RGBA for 1 or 2 channels where the device
+ * has no usable CL_R / CL_RG: *gray_in_rgba is then true and the image
+ * is carried as (gray, gray, gray, alpha)).  Fails with
+ * CLFX_ERR_UNSUPPORTED and a reason that names the limit. */
 bool clfx_context_image_format (ClfxContext *ctx, int width, int height,
                                 int channels, ClfxDepth depth,
-                                cl_image_format *fmt, ClfxError *error);
+                                cl_image_format *fmt, bool *gray_in_rgba,
+                                ClfxError *error);
+/* Whether the device holds an image of this size, and a buffer of these
+ * bytes (limits only, no format query). */
+bool clfx_context_fits_image (const ClfxContext *ctx, int width, int height,
+                              size_t bytes);
 
-/* Rows each work-item of the pixel kernels handles for this output. */
-int clfx_context_rows_per_item (const ClfxContext *ctx, const ClfxImage *dst);
-
-/* Build options for kernels that store into dst with clfx_store() after
- * the source was uploaded: depth, channels, CLFX_GA_IN_RGBA, and
- * CLFX_PREMUL (premultiply: the kernel mixes texels of a straight-alpha
- * source, so reads premultiply and the store divides by alpha). */
-void clfx_context_store_options (ClfxContext *ctx, const ClfxImage *dst,
-                                 bool premultiply, char *buf, size_t n);
-
-/* Uploads a host image into a new read-only image through the pinned
- * staging buffer, in the image's own precision. */
-cl_mem clfx_context_upload (ClfxContext *ctx, const ClfxImage *img,
+/* Pinned staging slot `slot` (0, 1) of direction `dir` (0 up, 1 down)
+ * with at least `bytes`; valid until the slot grows. */
+void *clfx_context_staging (ClfxContext *ctx, int dir, int slot, size_t bytes,
                             ClfxError *error);
+cl_mem clfx_context_staging_buffer (ClfxContext *ctx, int dir, int slot);
 
-/* An output buffer for a dst image, with the guard band around it when
- * guard_bytes > 0 (filled with CLFX_GUARD_BYTE).  *offset and *pitch are
- * what the kernels' clfx_store() takes. */
-#define CLFX_GUARD_BYTE 0xA5
+/* A host image in pinned memory of this context, which transfers use
+ * without a staging copy (the plug-in and clfx-bench read pixels straight
+ * into it).  Free with clfx_host_image_free; the context must outlive it. */
+bool clfx_context_pinned_image (ClfxContext *ctx, ClfxImage *img, int width,
+                                int height, int channels, ClfxDepth depth,
+                                ClfxError *error);
+/* Whether img's pixels are pinned memory of ctx. */
+bool clfx_context_owns_pinned (const ClfxContext *ctx, const ClfxImage *img);
+
+/* Gray (+ alpha) rows to RGBA rows of the same depth (gray, gray, gray,
+ * alpha; alpha is the format's 1 for gray). */
+void clfx_expand_gray (const ClfxImage *img, int x, int y, int width,
+                       int height, void *out, size_t out_stride);
+
 /* The guard band in use: guard_bytes rounded up to a multiple of 16. */
+#define CLFX_GUARD_BYTE 0xA5
 size_t clfx_context_guard (const ClfxContext *ctx);
-cl_mem clfx_context_output (ClfxContext *ctx, const ClfxImage *dst,
-                            cl_long *offset, cl_long *pitch,
-                            ClfxError *error);
-/* Reads an output buffer back into dst (which has its own stride), and
- * checks the guard band: a damaged band is a CLFX_ERR_GUARD error naming
- * the first bad byte. */
-bool clfx_context_download (ClfxContext *ctx, cl_mem buf, ClfxImage *dst,
-                            ClfxError *error);
+/* Checks the guard bytes at p: a damaged band is a CLFX_ERR_GUARD error
+ * naming the first bad byte (base is p's offset in the buffer). */
+bool clfx_check_guard (const unsigned char *p, size_t n, size_t base,
+                       ClfxError *error);
 
-/* 2D launch with the work-group size we use everywhere (16 x 16 where the
- * device allows it; the global size is rounded up and kernels check their
- * bounds).  The event is tracked under the kernel's name. */
-bool clfx_context_launch (ClfxContext *ctx, cl_kernel kernel, const char *tag,
-                          size_t width, size_t height, ClfxError *error);
+/* ---- clfx-sampler.c -------------------------------------------------------- */
 
-/* Sampler for (normalized, addressing, filter); the combinations the
- * OpenCL C spec forbids are refused with CLFX_ERR_INVALID. */
+/* The sampler for (normalized, addressing, linear), made once per
+ * context; the combinations the OpenCL C spec forbids are refused with
+ * CLFX_ERR_INVALID. */
 cl_sampler clfx_context_sampler (ClfxContext *ctx, bool normalized,
                                  int addressing, bool linear,
                                  ClfxError *error);
-/* The same rule without a device, for validating arguments early. */
-bool clfx_sampler_check (bool normalized, int addressing, ClfxError *error);
-
-double clfx_now_ms (void);
 
 #ifdef __cplusplus
 }

@@ -142,6 +142,10 @@ static char   fault_call[64];
 static cl_int fault_status;
 static long   fault_nth;
 static long   fault_seen;
+/* The distinct checked calls made since the last reset (tests drive a
+ * fault through each of them). */
+static char   fault_names[64][48];
+static int    fault_n_names;
 
 static void
 fault_parse_locked (void)
@@ -153,6 +157,7 @@ fault_parse_locked (void)
   fault_parsed = true;
   fault_call[0] = '\0';
   fault_seen = 0;
+  fault_n_names = 0;
   fault_nth = 1;
   if (! spec || ! *spec || strlen (spec) >= sizeof buf)
     return;
@@ -186,11 +191,32 @@ clfx_fault_take (const char *call)
   pthread_mutex_lock (&fault_lock);
   if (! fault_parsed)
     fault_parse_locked ();
+  {
+    int i;
+    for (i = 0; i < fault_n_names; i++)
+      if (! strcmp (fault_names[i], call))
+        break;
+    if (i == fault_n_names && i < 64)
+      snprintf (fault_names[fault_n_names++], sizeof fault_names[0], "%s",
+                call);
+  }
   if (fault_call[0] && strcmp (call, fault_call) == 0
       && ++fault_seen == fault_nth)
     st = fault_status;
   pthread_mutex_unlock (&fault_lock);
   return st;
+}
+
+int
+clfx_fault_calls (char (*names)[48], int max)
+{
+  int n;
+
+  pthread_mutex_lock (&fault_lock);
+  n = fault_n_names < max ? fault_n_names : max;
+  memcpy (names, fault_names, (size_t) n * sizeof names[0]);
+  pthread_mutex_unlock (&fault_lock);
+  return n;
 }
 
 void

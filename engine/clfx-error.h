@@ -55,6 +55,9 @@ bool clfx_error_set_cl (ClfxError *error, cl_int status, const char *call,
 cl_int clfx_fault_take (const char *call);
 /* Re-read CLFX_FAULT and reset the call counter (tests change it). */
 void   clfx_fault_reset (void);
+/* The distinct names of the checked calls made since the last reset, at
+ * most max of them (tests inject a fault into each). */
+int    clfx_fault_calls (char (*names)[48], int max);
 
 /* Strip the build directory prefix so messages name "engine/x.c:12". */
 const char *clfx_source_site (const char *file);

@@ -13,6 +13,12 @@
 static const char *depth_names[CLFX_N_DEPTHS] = { "u8", "u16", "half",
                                                   "float" };
 
+const char *
+clfx_transfer_name (ClfxTransfer t)
+{
+  return t == CLFX_TRC_SRGB ? "srgb" : "linear";
+}
+
 size_t
 clfx_depth_size (ClfxDepth depth)
 {
@@ -108,7 +114,10 @@ clfx_host_image_free (ClfxImage *img)
 {
   if (! img)
     return;
-  free (img->data);
+  if (img->owner)
+    img->owner->release (img->owner);
+  else
+    free (img->data);
   memset (img, 0, sizeof *img);
 }
 
@@ -176,6 +185,56 @@ clfx_image_set (ClfxImage *img, int x, int y, int c, float v)
       *(float *) p = v;
       break;
     }
+}
+
+bool
+clfx_image_is_colour (const ClfxImage *img, int c)
+{
+  return ! ((img->channels == 4 && c == 3) || (img->channels == 2 && c == 1));
+}
+
+double
+clfx_srgb_to_linear (double v)
+{
+  return v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4);
+}
+
+double
+clfx_linear_to_srgb (double v)
+{
+  return v <= 0.0031308 ? v * 12.92 : 1.055 * pow (v, 1.0 / 2.4) - 0.055;
+}
+
+float
+clfx_image_get_linear (const ClfxImage *img, int x, int y, int c)
+{
+  float v = clfx_image_get (img, x, y, c);
+
+  if (img->transfer == CLFX_TRC_SRGB && clfx_image_is_colour (img, c))
+    return (float) clfx_srgb_to_linear (v);
+  return v;
+}
+
+void
+clfx_image_set_linear (ClfxImage *img, int x, int y, int c, float v)
+{
+  if (img->transfer == CLFX_TRC_SRGB && clfx_image_is_colour (img, c)
+      && ! isnan (v))
+    {
+      double e = clfx_linear_to_srgb (v);
+      /* Integer depths round the encoded value once, in double, so that a
+       * value a hair under a rounding boundary in float stays under it. */
+      if (img->depth == CLFX_DEPTH_U8 || img->depth == CLFX_DEPTH_U16)
+        {
+          double q = img->depth == CLFX_DEPTH_U8 ? 255.0 : 65535.0;
+          double k = rint (e * q);
+          k = k < 0.0 ? 0.0 : k > q ? q : k;
+          clfx_image_set (img, x, y, c, (float) (k / q));
+          return;
+        }
+      v = (float) e;
+    }
+  clfx_image_set (img, x, y, c, v);
 }
 
 uint16_t

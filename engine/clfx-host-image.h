@@ -22,6 +22,23 @@ typedef enum
   CLFX_N_DEPTHS
 } ClfxDepth;
 
+/* How colour values encode light.  GIMP's 8- and 16-bit images and PNG
+ * files are sRGB-encoded ("perceptual"); float images and PFM files are
+ * usually linear light.  Alpha is never encoded. */
+typedef enum
+{
+  CLFX_TRC_LINEAR = 0,
+  CLFX_TRC_SRGB
+} ClfxTransfer;
+
+/* Who owns pixels that are not the C heap's (pinned memory of an OpenCL
+ * context): clfx_host_image_free calls release (owner) instead of free. */
+typedef struct ClfxPixelOwner ClfxPixelOwner;
+struct ClfxPixelOwner
+{
+  void (*release) (ClfxPixelOwner *owner);
+};
+
 typedef struct
 {
   int       width;
@@ -36,8 +53,15 @@ typedef struct
    * again where the result is stored); false: every channel is filtered
    * alike.  A result has the flag of its source. */
   bool      straight_alpha;
+  /* The colour channels' transfer curve.  Variants that mix pixels work
+   * in linear light: sRGB values are decoded where they are read and
+   * encoded where results are stored.  A result has its source's curve. */
+  ClfxTransfer transfer;
+  /* NULL: data is the C heap's (clfx_pixels_alloc). */
+  ClfxPixelOwner *owner;
 } ClfxImage;
 
+const char *clfx_transfer_name (ClfxTransfer t);            /* "linear" "srgb" */
 size_t      clfx_depth_size (ClfxDepth depth);           /* bytes per sample */
 const char *clfx_depth_name (ClfxDepth depth);           /* "u8" "u16" "half" "float" */
 bool        clfx_depth_from_name (const char *name, ClfxDepth *depth);
@@ -57,6 +81,18 @@ float clfx_image_get (const ClfxImage *img, int x, int y, int c);
 /* Stores with the same rounding the kernels use (round to nearest even,
  * saturating for u8/u16; round to nearest even for half). */
 void  clfx_image_set (ClfxImage *img, int x, int y, int c, float v);
+
+/* Whether channel c of img holds colour (not alpha). */
+bool  clfx_image_is_colour (const ClfxImage *img, int c);
+/* The sRGB curve in double precision (IEC 61966-2-1; negative values
+ * continue the linear segment, as babl's curve does).  The CPU reference
+ * uses these, independently of the kernels' tables and powr. */
+double clfx_srgb_to_linear (double v);
+double clfx_linear_to_srgb (double v);
+/* Sample access in linear light: decoded when img is sRGB-encoded and c a
+ * colour channel, else as clfx_image_get/set. */
+float clfx_image_get_linear (const ClfxImage *img, int x, int y, int c);
+void  clfx_image_set_linear (ClfxImage *img, int x, int y, int c, float v);
 
 /* Fills img with a deterministic test picture that is never constant:
  * a smooth gradient, rings and per-texel hash noise (so every texel

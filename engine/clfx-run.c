@@ -2,10 +2,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clfx-run.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clfx-array.h"
+#include "clfx-exec.h"
 #include "clfx-json.h"
 
 void
@@ -13,91 +16,210 @@ clfx_run_result_clear (ClfxRunResult *r)
 {
   for (int i = 0; i < r->n_builds; i++)
     free (r->builds[i].log);
+  free (r->builds);
+  clfx_timings_clear (&r->timings);
+  clfx_probes_clear (&r->probes);
+  clfx_host_image_free (&r->reference);
+  clfx_plan_clear (&r->plan);
   memset (r, 0, sizeof *r);
 }
 
-void
-clfx_run_take_builds (ClfxContext *ctx, ClfxRunResult *r)
+const char *
+clfx_run_variant_name (const ClfxParams *p)
 {
-  for (int i = 0; i < r->n_builds; i++)
-    free (r->builds[i].log);
-  r->n_builds = 0;
-  for (int i = 0; i < ctx->n_used && r->n_builds < 8; i++)
+  const ClfxVariant *v = clfx_params_variant (p);
+
+  if (! v)
+    return "";
+  return v->describe ? v->describe (p) : v->name;
+}
+
+static bool
+take_builds_of (ClfxContext *ctx, ClfxRunResult *r, int *cap)
+{
+  for (int i = 0; i < ctx->n_used; i++)
     {
-      ClfxBuildRecord *b = &r->builds[r->n_builds++];
+      ClfxBuildRecord *b;
+      if (! clfx_array_reserve (&r->builds, cap, r->n_builds + 1,
+                                sizeof *r->builds))
+        return false;
+      b = &r->builds[r->n_builds];
       *b = ctx->programs[ctx->used[i]].record;
       b->log = strdup (b->log ? b->log : "");
+      if (! b->log)
+        return false;
+      r->n_builds++;
     }
+  return true;
 }
 
 bool
-clfx_run_on_context (ClfxContext *ctx, const ClfxOpInfo *op,
-                     const ClfxParams *p, const ClfxImage *src,
-                     ClfxImage *dst, ClfxTimings *t, ClfxError *error)
+clfx_run_take_builds (ClfxContext *ctx, ClfxRunResult *r)
 {
-  double t0 = clfx_now_ms ();
-  bool   ok;
+  int cap = 0;
+
+  for (int i = 0; i < r->n_builds; i++)
+    free (r->builds[i].log);
+  free (r->builds);
+  r->builds = NULL;
+  r->n_builds = 0;
+  if (! take_builds_of (ctx, r, &cap))
+    return false;
+  for (int p = 0; p < ctx->n_peers; p++)
+    if (! take_builds_of (ctx->peers[p], r, &cap))
+      return false;
+  return true;
+}
+
+bool
+clfx_run_check (const ClfxParams *p, const ClfxImage *src, int *width,
+                int *height, ClfxError *error)
+{
+  ClfxPlan plan;
+
+  if (! clfx_plan_make (p, src, &plan, error))
+    return false;
+  *width = plan.width;
+  *height = plan.height;
+  clfx_plan_clear (&plan);
+  return true;
+}
+
+bool
+clfx_run_on_context (ClfxContext *ctx, const ClfxParams *p,
+                     const ClfxImage *src, ClfxImage *dst, ClfxTimings *t,
+                     ClfxProbes *probes, ClfxPlan *plan_out,
+                     ClfxError *error)
+{
+  double   t0 = clfx_now_ms ();
+  ClfxPlan plan;
+  bool     ok;
 
   memset (t, 0, sizeof *t);
+  if (! clfx_plan_make (p, src, &plan, error))
+    return false;
+  if (dst->width != plan.width || dst->height != plan.height
+      || dst->channels != src->channels || dst->depth != src->depth)
+    {
+      clfx_plan_clear (&plan);
+      return clfx_error_set (error, CLFX_ERR_INVALID,
+                             "the result image is %dx%d, the variant makes "
+                             "%dx%d", dst->width, dst->height, plan.width,
+                             plan.height);
+    }
   dst->straight_alpha = src->straight_alpha;
-  clfx_context_begin (ctx);
-  ok = op->run_cl (ctx, src, dst, p, error);
-  /* Finish even after a failure: it waits for queued work and releases
-   * the events. */
-  ok = clfx_context_finish (ctx, ok ? t : NULL, ok ? error : NULL) && ok;
+  dst->transfer = src->transfer;
+  ok = clfx_exec (ctx, p, &plan, src, dst, t, probes, error);
   t->total_ms = clfx_now_ms () - t0;
   t->upload_bytes = (size_t) src->width * (size_t) src->height
                     * clfx_image_pixel_size (src);
   t->download_bytes = (size_t) dst->width * (size_t) dst->height
                       * clfx_image_pixel_size (dst);
+  if (plan_out)
+    *plan_out = plan;
+  else
+    clfx_plan_clear (&plan);
   return ok;
 }
 
-bool
-clfx_run_validate (const ClfxOpInfo *op, const ClfxParams *p,
-                   const ClfxImage *src, const ClfxImage *dst,
-                   ClfxRunResult *r, ClfxError *error)
-{
-  ClfxImage ref = { 0 }, lo = { 0 }, hi = { 0 };
-  double    t0;
-  bool      ok = false;
+/* ---- validation ------------------------------------------------------------ */
 
-  if (! clfx_host_image_alloc (&ref, dst->width, dst->height, dst->channels,
+static void
+compare_probe (ClfxProbe *pr)
+{
+  pr->mismatches = 0;
+  pr->max_abs = 0;
+  pr->worst = 0;
+  pr->passed = pr->device && pr->reference
+               && pr->n_device == pr->n_reference;
+  for (int i = 0; pr->passed && i < pr->n_device; i++)
+    {
+      double e = pr->reference[i], a = pr->device[i], d = fabs (a - e);
+      bool   ok = (isnan (e) && isnan (a))
+                  || (isinf (e) && a == e)
+                  || d <= pr->abs_tol + pr->rel_tol * fabs (e);
+      if (! (d <= pr->max_abs))
+        {
+          pr->max_abs = isnan (d) ? INFINITY : d;
+          pr->worst = i;
+        }
+      if (! ok)
+        pr->mismatches++;
+    }
+  if (pr->mismatches)
+    pr->passed = false;
+}
+
+bool
+clfx_run_validate (const ClfxParams *p, const ClfxImage *src,
+                   const ClfxImage *dst, ClfxRunResult *r, ClfxError *error)
+{
+  const ClfxVariant *v = clfx_params_variant (p);
+  ClfxImage          lo = { 0 }, hi = { 0 };
+  ClfxImage         *ref = &r->reference;
+  double             t0;
+  bool               ok = false;
+
+  clfx_host_image_free (ref);
+  if (! clfx_host_image_alloc (ref, dst->width, dst->height, dst->channels,
                                dst->depth, error))
     return false;
-  ref.straight_alpha = dst->straight_alpha;
+  ref->straight_alpha = dst->straight_alpha;
+  ref->transfer = dst->transfer;
   t0 = clfx_now_ms ();
-  if (! op->run_cpu (src, &ref, p, error))
+  if (! v->run_cpu (p, &r->plan, src, ref, &r->probes, error))
     goto out;
   r->timings.reference_ms = clfx_now_ms () - t0;
-  op->tolerance (r->have_device ? &r->device : NULL, src, dst, p,
-                 &r->tolerance);
+  v->tolerance (p, &r->plan, r->device.name[0] ? &r->device : NULL, src, dst,
+                &r->tolerance);
   if (dst->straight_alpha && dst->channels > 1)
-    {
-      size_t n = strlen (r->tolerance.basis);
-      snprintf (r->tolerance.basis + n, sizeof r->tolerance.basis - n,
-                "; colour compared multiplied by alpha (straight alpha)");
-    }
-  if (op->run_cpu_bounds)
+    clfx_tol_clause (&r->tolerance, "colour compared multiplied by alpha "
+                     "(straight alpha)");
+  if (v->bounds)
     {
       if (! clfx_host_image_alloc (&lo, dst->width, dst->height,
                                    dst->channels, dst->depth, error)
           || ! clfx_host_image_alloc (&hi, dst->width, dst->height,
                                       dst->channels, dst->depth, error)
-          || ! op->run_cpu_bounds (src, &ref, &lo, &hi, p, error))
+          || ! v->bounds (p, &r->plan, src, ref, &lo, &hi, error))
         goto out;
       lo.straight_alpha = hi.straight_alpha = dst->straight_alpha;
     }
-  clfx_validate_bounded (&ref, lo.data ? &lo : NULL, hi.data ? &hi : NULL,
+  clfx_validate_bounded (ref, lo.data ? &lo : NULL, hi.data ? &hi : NULL,
                          dst, r->tolerance.abs_tol, r->tolerance.rel_tol,
                          &r->validation);
+  for (int i = 0; i < r->probes.n; i++)
+    {
+      compare_probe (&r->probes.probes[i]);
+      if (! r->probes.probes[i].passed)
+        r->validation.passed = false;
+    }
   r->validated = true;
   ok = true;
 out:
-  clfx_host_image_free (&ref);
   clfx_host_image_free (&lo);
   clfx_host_image_free (&hi);
   return ok;
+}
+
+/* ---- devices ------------------------------------------------------------- */
+
+/* Every usable GPU, else every usable device: the devices of "all". */
+static int
+all_devices (const ClfxDeviceList *list, const ClfxDeviceInfo **picked,
+             int max)
+{
+  int n = 0;
+
+  for (size_t i = 0; i < list->n_devices && n < max; i++)
+    if (list->devices[i].usable && ! strcmp (list->devices[i].type, "gpu"))
+      picked[n++] = &list->devices[i];
+  if (n > 0)
+    return n;
+  for (size_t i = 0; i < list->n_devices && n < max; i++)
+    if (list->devices[i].usable)
+      picked[n++] = &list->devices[i];
+  return n;
 }
 
 ClfxContext *
@@ -105,7 +227,8 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
                       ClfxError *error)
 {
   ClfxDeviceList        list;
-  const ClfxDeviceInfo *dev = NULL;
+  const ClfxDeviceInfo *picked[16];
+  int                   n = 0;
   ClfxContext          *ctx = NULL;
 
   if (selected)
@@ -114,11 +237,38 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
     device = "auto";
   if (! clfx_device_list (&list, error))
     return NULL;
-  if (clfx_device_select (&list, device, &dev, error))
+  if (! strcmp (device, "all"))
+    {
+      if (! (n = all_devices (&list, picked, 16)))
+        clfx_error_set (error, CLFX_ERR_NO_DEVICE,
+                        "device all: no usable OpenCL device%s%s",
+                        list.notes[0] ? ": " : "", list.notes);
+    }
+  else if (clfx_device_select (&list, device, &picked[0], error))
+    n = picked[0] ? 1 : 0;
+  if (n > 0)
     {
       if (selected)
-        *selected = *dev;
-      ctx = clfx_context_new (dev, error);
+        *selected = *picked[0];
+      ctx = clfx_context_new (picked[0], error);
+      if (ctx && n > 1
+          && ! (ctx->peers = calloc ((size_t) n - 1, sizeof *ctx->peers)))
+        {
+          clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+          clfx_context_free (ctx);
+          ctx = NULL;
+        }
+      for (int i = 1; ctx && i < n; i++)
+        {
+          ClfxContext *peer = clfx_context_new (picked[i], error);
+          if (! peer)
+            {
+              clfx_context_free (ctx);
+              ctx = NULL;
+              break;
+            }
+          ctx->peers[ctx->n_peers++] = peer;
+        }
     }
   clfx_device_list_free (&list);
   return ctx;
@@ -126,9 +276,8 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
 
 /* The OpenCL attempt; false with *error set when it failed. */
 static bool
-try_opencl (const ClfxOpInfo *op, const ClfxParams *p, const ClfxImage *src,
-            ClfxImage *dst, const ClfxRunOptions *opt, ClfxRunResult *r,
-            ClfxError *error)
+try_opencl (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
+            const ClfxRunOptions *opt, ClfxRunResult *r, ClfxError *error)
 {
   ClfxContext *ctx = opt->context ? *opt->context : NULL;
   bool         ok;
@@ -137,13 +286,18 @@ try_opencl (const ClfxOpInfo *op, const ClfxParams *p, const ClfxImage *src,
     r->device = ctx->device;
   else
     ctx = clfx_run_context_new (opt->device, &r->device, error);
-  r->have_device = r->device.name[0] != '\0';
   if (! ctx)
     return false;
+  r->n_devices = 1 + ctx->n_peers;
+  snprintf (r->notes, sizeof r->notes, "%s", ctx->tuning_note);
   ctx->guard_bytes = opt->guard_bytes;
-  ok = clfx_run_on_context (ctx, op, p, src, dst, &r->timings, error);
-  clfx_run_take_builds (ctx, r);
-  r->ran_opencl = ok;
+  ok = clfx_run_on_context (ctx, p, src, dst, &r->timings, &r->probes,
+                            &r->plan, error);
+  if (! clfx_run_take_builds (ctx, r) && ok)
+    ok = clfx_error_set (error, CLFX_ERR_NOMEM,
+                         "out of memory for the build records");
+  if (ok)
+    r->path = CLFX_PATH_OPENCL;
   if (opt->context && ok)
     *opt->context = ctx; /* for the next run */
   else
@@ -157,9 +311,46 @@ try_opencl (const ClfxOpInfo *op, const ClfxParams *p, const ClfxImage *src,
 }
 
 bool
-clfx_run (const ClfxOpInfo *op, const ClfxParams *p, const ClfxImage *src,
-          ClfxImage *dst, const ClfxRunOptions *opt, ClfxRunResult *r,
-          ClfxError *error)
+clfx_reference_into (const ClfxParams *p, const ClfxImage *src,
+                     ClfxImage *dst, ClfxError *error)
+{
+  ClfxPlan   plan;
+  ClfxProbes probes = { 0 };
+  bool       ok;
+
+  if (! clfx_plan_make (p, src, &plan, error))
+    return false;
+  ok = dst->width == plan.width && dst->height == plan.height;
+  if (! ok)
+    clfx_error_set (error, CLFX_ERR_INVALID, "the result image is %dx%d, the "
+                    "variant makes %dx%d", dst->width, dst->height,
+                    plan.width, plan.height);
+  ok = ok && clfx_params_variant (p)->run_cpu (p, &plan, src, dst, &probes,
+                                               error);
+  clfx_probes_clear (&probes);
+  clfx_plan_clear (&plan);
+  return ok;
+}
+
+static bool
+run_reference (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
+               ClfxRunResult *r, ClfxError *error)
+{
+  double t0 = clfx_now_ms ();
+
+  clfx_plan_clear (&r->plan);
+  if (! clfx_plan_make (p, src, &r->plan, error)
+      || ! clfx_params_variant (p)->run_cpu (p, &r->plan, src, dst,
+                                             &r->probes, error))
+    return false;
+  r->timings.total_ms = clfx_now_ms () - t0;
+  r->timings.reference_ms = r->timings.total_ms;
+  return true;
+}
+
+bool
+clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
+          const ClfxRunOptions *opt, ClfxRunResult *r, ClfxError *error)
 {
   const char *device = opt->device && *opt->device ? opt->device : "auto";
   bool        is_auto = strcmp (device, "auto") == 0;
@@ -169,48 +360,50 @@ clfx_run (const ClfxOpInfo *op, const ClfxParams *p, const ClfxImage *src,
   memset (r, 0, sizeof *r);
   memset (dst, 0, sizeof *dst);
   /* Argument errors are the caller's, whatever the device: no fallback. */
-  if (! op->prepare (p, src, &dw, &dh, error)
+  if (! clfx_run_check (p, src, &dw, &dh, error)
       || ! clfx_host_image_alloc (dst, dw, dh, src->channels, src->depth,
                                   error))
     return false;
   dst->straight_alpha = src->straight_alpha;
+  dst->transfer = src->transfer;
 
-  if (! clfx_device_is_reference (device))
+  if (clfx_device_is_reference (device))
+    r->path = CLFX_PATH_REFERENCE;
+  else if (try_opencl (p, src, dst, opt, r, &cl_error))
     {
-      if (try_opencl (op, p, src, dst, opt, r, &cl_error))
-        goto validate;
-      if (! is_auto || cl_error.code == CLFX_ERR_INVALID
-          || cl_error.code == CLFX_ERR_GUARD)
+      if (opt->validate && ! clfx_run_validate (p, src, dst, r, error))
         {
-          *error = cl_error;
           clfx_host_image_free (dst);
           return false;
         }
+      return true;
+    }
+  else if (! is_auto || cl_error.code == CLFX_ERR_INVALID
+           || cl_error.code == CLFX_ERR_GUARD)
+    {
+      *error = cl_error;
+      clfx_host_image_free (dst);
+      return false;
+    }
+  else
+    {
+      r->path = CLFX_PATH_FALLBACK;
+      clfx_timings_clear (&r->timings);
+      clfx_probes_clear (&r->probes);
       snprintf (r->fallback, sizeof r->fallback,
                 "OpenCL failed, the CPU reference path ran instead: %s",
                 cl_error.message);
     }
-
-  {
-    double t0 = clfx_now_ms ();
-    if (! op->run_cpu (src, dst, p, error))
-      {
-        clfx_host_image_free (dst);
-        return false;
-      }
-    r->timings.total_ms = clfx_now_ms () - t0;
-    r->timings.reference_ms = r->timings.total_ms;
-    return true; /* the reference validated against itself says nothing */
-  }
-
-validate:
-  if (opt->validate && ! clfx_run_validate (op, p, src, dst, r, error))
+  /* The reference validated against itself says nothing: no validation. */
+  if (! run_reference (p, src, dst, r, error))
     {
       clfx_host_image_free (dst);
       return false;
     }
   return true;
 }
+
+/* ---- the report -------------------------------------------------------------- */
 
 static const char *
 format_name (const ClfxImage *img)
@@ -225,29 +418,63 @@ format_name (const ClfxImage *img)
 }
 
 static void
-report_params (ClfxJson *j, const ClfxOpInfo *op, const ClfxParams *p,
-               const ClfxRunOptions *opt, const char *const *extra)
+report_device (ClfxJson *j, const ClfxRunResult *r)
 {
-  clfx_json_begin_object (j, "parameters");
-  for (int i = 0; i < op->n_params; i++)
+  const ClfxDeviceInfo *d = &r->device;
+
+  clfx_json_begin_object (j, "device");
+  if (r->path == CLFX_PATH_OPENCL)
     {
-      const ClfxParamSpec *s = &op->params[i];
+      clfx_json_string (j, "platform", d->platform_name);
+      clfx_json_string (j, "name", d->name);
+      clfx_json_string (j, "version", d->version);
+      clfx_json_string (j, "driver", d->driver);
+      clfx_json_bool (j, "image_support", d->image_support);
+      clfx_json_string (j, "type", d->type);
+      clfx_json_int (j, "compute_units", d->compute_units);
+      clfx_json_int (j, "count", r->n_devices);
+    }
+  else
+    {
+      /* Also after a fallback: the device block names what made the
+       * pixels; the device that failed is named in "fallback". */
+      clfx_json_string (j, "platform", "CPU reference");
+      clfx_json_string (j, "name", "clfx CPU reference path");
+      clfx_json_string (j, "version", "");
+      clfx_json_string (j, "driver", "");
+      clfx_json_bool (j, "image_support", false);
+    }
+  clfx_json_end_object (j);
+}
+
+static void
+report_params (ClfxJson *j, const ClfxParams *p, const ClfxRunOptions *opt,
+               const char *const *extra)
+{
+  const ClfxFamily *f = p->family;
+
+  clfx_json_begin_object (j, "parameters");
+  for (int i = 0; i < f->n_params; i++)
+    {
+      const ClfxParamSpec *s = &f->params[i];
+      if (s->plugin_only)
+        continue; /* the plug-in adds its own (extra) */
       switch (s->type)
         {
         case CLFX_PARAM_INT:
-          clfx_json_int (j, s->name, p->v[i].i);
+          clfx_json_int (j, s->name, clfx_param_get_int (p, s));
           break;
         case CLFX_PARAM_DOUBLE:
-          clfx_json_number (j, s->name, p->v[i].d);
+          clfx_json_number (j, s->name, clfx_param_get_double (p, s));
           break;
         case CLFX_PARAM_BOOL:
-          clfx_json_bool (j, s->name, p->v[i].b);
+          clfx_json_bool (j, s->name, clfx_param_get_bool (p, s));
           break;
         case CLFX_PARAM_CHOICE:
-          clfx_json_string (j, s->name, s->choices[p->v[i].i].nick);
+          clfx_json_string (j, s->name, clfx_param_get_nick (p, s));
           break;
         case CLFX_PARAM_STRING:
-          clfx_json_string (j, s->name, p->v[i].s);
+          clfx_json_string (j, s->name, clfx_param_get_string (p, s));
           break;
         }
     }
@@ -258,128 +485,181 @@ report_params (ClfxJson *j, const ClfxOpInfo *op, const ClfxParams *p,
   clfx_json_end_object (j);
 }
 
-char *
-clfx_report_json (const ClfxOpInfo *op, const ClfxParams *p,
-                  const ClfxImage *src, const ClfxRunOptions *opt,
-                  const ClfxRunResult *r, const char *const *extra)
+static void
+report_image (ClfxJson *j, const ClfxImage *src)
 {
-  ClfxJson          j;
+  clfx_json_begin_object (j, "image");
+  clfx_json_int (j, "width", src->width);
+  clfx_json_int (j, "height", src->height);
+  clfx_json_string (j, "format", format_name (src));
+  /* How colour is encoded; sRGB is decoded to linear light wherever the
+   * variant mixes pixels. */
+  clfx_json_string (j, "transfer", clfx_transfer_name (src->transfer));
+  clfx_json_bool (j, "straight_alpha", src->straight_alpha);
+  clfx_json_end_object (j);
+}
+
+static void
+report_builds (ClfxJson *j, const ClfxRunResult *r)
+{
+  clfx_json_begin_array (j, "build");
+  for (int i = 0; i < r->n_builds; i++)
+    {
+      const ClfxBuildRecord *b = &r->builds[i];
+      clfx_json_begin_object (j, NULL);
+      clfx_json_string (j, "program", b->program);
+      clfx_json_string (j, "options", b->options);
+      clfx_json_string (j, "status", b->ok ? "success" : "error");
+      clfx_json_string (j, "cache", b->cache);
+      if (b->cache_note[0])
+        clfx_json_string (j, "cache_note", b->cache_note);
+      clfx_json_number (j, "ms", b->ms);
+      clfx_json_string (j, "log", b->log);
+      clfx_json_end_object (j);
+    }
+  clfx_json_end_array (j);
+}
+
+static void
+report_execution (ClfxJson *j, const ClfxRunResult *r)
+{
   const ClfxTimings *t = &r->timings;
 
-  clfx_json_init (&j);
-  clfx_json_begin_object (&j, NULL);
-  clfx_json_string (&j, "operation", op->name);
-  clfx_json_string (&j, "variant", op->variant (p));
-
-  if (r->have_device && r->ran_opencl)
-    {
-      const ClfxDeviceInfo *d = &r->device;
-      clfx_json_begin_object (&j, "device");
-      clfx_json_string (&j, "platform", d->platform_name);
-      clfx_json_string (&j, "name", d->name);
-      clfx_json_string (&j, "version", d->version);
-      clfx_json_string (&j, "driver", d->driver);
-      clfx_json_bool (&j, "image_support", d->image_support);
-      clfx_json_string (&j, "type", d->type);
-      clfx_json_int (&j, "compute_units", d->compute_units);
-      clfx_json_end_object (&j);
-    }
-  else
-    {
-      clfx_json_begin_object (&j, "device");
-      clfx_json_string (&j, "platform", "CPU reference");
-      /* Also after a fallback: the device block names what made the
-       * pixels; the device that failed is named in "fallback". */
-      clfx_json_string (&j, "name", "clfx CPU reference path");
-      clfx_json_string (&j, "version", "");
-      clfx_json_string (&j, "driver", "");
-      clfx_json_bool (&j, "image_support", false);
-      clfx_json_end_object (&j);
-    }
   /* How the pixels reached the device: "staged" through pinned memory,
    * "zero-copy" where the device works in host memory, "host" for the
    * CPU path. */
-  clfx_json_string (&j, "data_path",
-                    ! (r->have_device && r->ran_opencl) ? "host"
-                    : t->zero_copy                     ? "zero-copy"
-                                                       : "staged");
+  clfx_json_string (j, "data_path",
+                    r->path != CLFX_PATH_OPENCL ? "host"
+                    : t->zero_copy             ? "zero-copy"
+                                               : "staged");
+  clfx_json_begin_object (j, "execution");
+  clfx_json_string (j, "mode", r->path != CLFX_PATH_OPENCL ? "host"
+                               : t->tiled                  ? "tiles"
+                                                           : "bands");
+  clfx_json_int (j, "pieces", t->pieces);
+  clfx_json_int (j, "devices", r->path == CLFX_PATH_OPENCL ? t->devices : 0);
+  clfx_json_string (j, "sampler", t->sampler ? "hardware" : "kernel");
+  if (r->notes[0])
+    clfx_json_string (j, "notes", r->notes);
+  clfx_json_end_object (j);
+}
+
+static void
+report_timings (ClfxJson *j, const ClfxTimings *t)
+{
+  clfx_json_begin_object (j, "timings_ms");
+  clfx_json_number (j, "upload", t->upload_ms);
+  clfx_json_number (j, "download", t->download_ms);
+  clfx_json_number (j, "staging", t->stage_ms);
+  clfx_json_number (j, "total", t->total_ms);
+  if (t->reference_ms > 0)
+    clfx_json_number (j, "reference", t->reference_ms);
+  else
+    clfx_json_null (j, "reference");
+  clfx_json_begin_array (j, "kernels");
+  for (int i = 0; i < t->n_kernels; i++)
+    {
+      clfx_json_begin_object (j, NULL);
+      clfx_json_string (j, "name", t->kernels[i].name);
+      clfx_json_number (j, "ms", t->kernels[i].ms);
+      clfx_json_int (j, "launches", t->kernels[i].launches);
+      clfx_json_end_object (j);
+    }
+  clfx_json_end_array (j);
+  clfx_json_end_object (j);
+}
+
+static void
+report_probe (ClfxJson *j, const ClfxProbe *pr)
+{
+  clfx_json_begin_object (j, NULL);
+  clfx_json_string (j, "name", pr->name);
+  clfx_json_int (j, "values", pr->n_reference);
+  /* Short probes (a scalar, a few statistics) are shown whole. */
+  if (pr->n_device <= 16 && pr->device)
+    {
+      clfx_json_begin_array (j, "device");
+      for (int i = 0; i < pr->n_device; i++)
+        clfx_json_number (j, NULL, pr->device[i]);
+      clfx_json_end_array (j);
+    }
+  if (pr->n_reference <= 16 && pr->reference)
+    {
+      clfx_json_begin_array (j, "reference");
+      for (int i = 0; i < pr->n_reference; i++)
+        clfx_json_number (j, NULL, pr->reference[i]);
+      clfx_json_end_array (j);
+    }
+  clfx_json_int (j, "mismatches", (long long) pr->mismatches);
+  clfx_json_number (j, "max_abs", pr->max_abs);
+  clfx_json_int (j, "worst", pr->worst);
+  clfx_json_number (j, "abs_tol", pr->abs_tol);
+  clfx_json_number (j, "rel_tol", pr->rel_tol);
+  clfx_json_string (j, "tolerance_basis", pr->basis);
+  clfx_json_bool (j, "passed", pr->passed);
+  clfx_json_end_object (j);
+}
+
+static void
+report_validation (ClfxJson *j, const ClfxRunResult *r)
+{
+  const ClfxValidation *v = &r->validation;
+
+  if (! r->validated)
+    {
+      clfx_json_null (j, "validation");
+      return;
+    }
+  clfx_json_begin_object (j, "validation");
+  clfx_json_int (j, "pixels", (long long) v->pixels);
+  clfx_json_int (j, "mismatches", (long long) v->mismatches);
+  clfx_json_int (j, "ambiguous", (long long) v->ambiguous);
+  clfx_json_int (j, "nan", (long long) v->nan);
+  clfx_json_int (j, "inf", (long long) v->inf);
+  clfx_json_number (j, "max_abs", v->max_abs);
+  clfx_json_number (j, "max_rel", v->max_rel);
+  clfx_json_number (j, "rmse", v->rmse);
+  clfx_json_number (j, "psnr_db", v->psnr_db);
+  clfx_json_begin_object (j, "worst");
+  clfx_json_int (j, "x", v->worst.x);
+  clfx_json_int (j, "y", v->worst.y);
+  clfx_json_int (j, "channel", v->worst.channel);
+  clfx_json_number (j, "expected", v->worst.expected);
+  clfx_json_number (j, "actual", v->worst.actual);
+  clfx_json_end_object (j);
+  clfx_json_number (j, "abs_tol", v->abs_tol);
+  clfx_json_number (j, "rel_tol", v->rel_tol);
+  clfx_json_string (j, "tolerance_basis", r->tolerance.basis);
+  clfx_json_begin_array (j, "probes");
+  for (int i = 0; i < r->probes.n; i++)
+    report_probe (j, &r->probes.probes[i]);
+  clfx_json_end_array (j);
+  clfx_json_bool (j, "passed", v->passed);
+  clfx_json_end_object (j);
+}
+
+char *
+clfx_report_json (const ClfxParams *p, const ClfxImage *src,
+                  const ClfxRunOptions *opt, const ClfxRunResult *r,
+                  const char *const *extra)
+{
+  ClfxJson j;
+
+  clfx_json_init (&j);
+  clfx_json_begin_object (&j, NULL);
+  clfx_json_string (&j, "operation", p->family->name);
+  clfx_json_string (&j, "variant", clfx_run_variant_name (p));
+  report_device (&j, r);
+  report_execution (&j, r);
   if (r->fallback[0])
     clfx_json_string (&j, "fallback", r->fallback);
   else
     clfx_json_null (&j, "fallback");
-  report_params (&j, op, p, opt, extra);
-
-  clfx_json_begin_object (&j, "image");
-  clfx_json_int (&j, "width", src->width);
-  clfx_json_int (&j, "height", src->height);
-  clfx_json_string (&j, "format", format_name (src));
-  clfx_json_end_object (&j);
-
-  clfx_json_begin_array (&j, "build");
-  for (int i = 0; i < r->n_builds; i++)
-    {
-      const ClfxBuildRecord *b = &r->builds[i];
-      clfx_json_begin_object (&j, NULL);
-      clfx_json_string (&j, "program", b->program);
-      clfx_json_string (&j, "options", b->options);
-      clfx_json_string (&j, "status", b->ok ? "success" : "error");
-      clfx_json_string (&j, "cache", b->cache);
-      if (b->cache_note[0])
-        clfx_json_string (&j, "cache_note", b->cache_note);
-      clfx_json_number (&j, "ms", b->ms);
-      clfx_json_string (&j, "log", b->log);
-      clfx_json_end_object (&j);
-    }
-  clfx_json_end_array (&j);
-
-  clfx_json_begin_object (&j, "timings_ms");
-  clfx_json_number (&j, "upload", t->upload_ms);
-  clfx_json_number (&j, "download", t->download_ms);
-  clfx_json_number (&j, "staging", t->stage_ms);
-  clfx_json_number (&j, "total", t->total_ms);
-  if (t->reference_ms > 0)
-    clfx_json_number (&j, "reference", t->reference_ms);
-  else
-    clfx_json_null (&j, "reference");
-  clfx_json_begin_array (&j, "kernels");
-  for (int i = 0; i < t->n_kernels; i++)
-    {
-      clfx_json_begin_object (&j, NULL);
-      clfx_json_string (&j, "name", t->kernels[i].name);
-      clfx_json_number (&j, "ms", t->kernels[i].ms);
-      clfx_json_end_object (&j);
-    }
-  clfx_json_end_array (&j);
-  clfx_json_end_object (&j);
-
-  if (r->validated)
-    {
-      const ClfxValidation *v = &r->validation;
-      clfx_json_begin_object (&j, "validation");
-      clfx_json_int (&j, "pixels", (long long) v->pixels);
-      clfx_json_int (&j, "mismatches", (long long) v->mismatches);
-      clfx_json_int (&j, "ambiguous", (long long) v->ambiguous);
-      clfx_json_int (&j, "nan", (long long) v->nan);
-      clfx_json_int (&j, "inf", (long long) v->inf);
-      clfx_json_number (&j, "max_abs", v->max_abs);
-      clfx_json_number (&j, "max_rel", v->max_rel);
-      clfx_json_number (&j, "rmse", v->rmse);
-      clfx_json_number (&j, "psnr_db", v->psnr_db);
-      clfx_json_begin_object (&j, "worst");
-      clfx_json_int (&j, "x", v->worst.x);
-      clfx_json_int (&j, "y", v->worst.y);
-      clfx_json_int (&j, "channel", v->worst.channel);
-      clfx_json_number (&j, "expected", v->worst.expected);
-      clfx_json_number (&j, "actual", v->worst.actual);
-      clfx_json_end_object (&j);
-      clfx_json_number (&j, "abs_tol", v->abs_tol);
-      clfx_json_number (&j, "rel_tol", v->rel_tol);
-      clfx_json_string (&j, "tolerance_basis", r->tolerance.basis);
-      clfx_json_bool (&j, "passed", v->passed);
-      clfx_json_end_object (&j);
-    }
-  else
-    clfx_json_null (&j, "validation");
+  report_params (&j, p, opt, extra);
+  report_image (&j, src);
+  report_builds (&j, r);
+  report_timings (&j, &r->timings);
+  report_validation (&j, r);
   clfx_json_end_object (&j);
   return clfx_json_take (&j);
 }

@@ -1,6 +1,6 @@
-/* clfx-run.h: run one op on a device request, with the CPU fallback,
- * validation and the JSON report.  This is the engine's front door: the
- * plug-in and clfx-bench both call it. */
+/* clfx-run.h: run one family's variant on a device request, with the CPU
+ * fallback, validation, probes and the JSON report.  This is the engine's
+ * front door: the plug-in and clfx-bench both call it. */
 #ifndef CLFX_RUN_H
 #define CLFX_RUN_H
 
@@ -8,8 +8,10 @@
 
 #include "clfx-context.h"
 #include "clfx-device.h"
+#include "clfx-family.h"
+#include "clfx-graph.h"
 #include "clfx-validate.h"
-#include "ops/clfx-ops.h"
+#include "ops/clfx-params.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,7 +19,7 @@ extern "C" {
 
 typedef struct
 {
-  const char *device;      /* "auto", "reference" or a substring */
+  const char *device;      /* "auto", "all", "reference" or a substring */
   bool        validate;    /* also run the CPU reference and compare */
   size_t      guard_bytes; /* test hook: guard band around outputs */
   /* Optional, to reuse one context over several runs (the layers of an
@@ -29,59 +31,97 @@ typedef struct
   ClfxContext **context;
 } ClfxRunOptions;
 
+/* Which path made the result. */
+typedef enum
+{
+  CLFX_PATH_OPENCL,    /* the OpenCL device(s) */
+  CLFX_PATH_REFERENCE, /* the CPU reference, as requested */
+  CLFX_PATH_FALLBACK   /* the CPU reference after OpenCL failed (auto) */
+} ClfxPath;
+
 typedef struct
 {
-  bool            ran_opencl;   /* false: the CPU path produced dst */
-  bool            have_device;
-  ClfxDeviceInfo  device;
-  char            fallback[1200]; /* empty: no fallback */
-  ClfxBuildRecord builds[8];    /* copies; logs owned here */
-  int             n_builds;
-  ClfxTimings     timings;
-  bool            validated;
-  ClfxValidation  validation;
-  ClfxTolerance   tolerance;
+  ClfxPath         path;
+  /* The selected device (its name is empty when none was selected), also
+   * after a fallback: it names what failed. */
+  ClfxDeviceInfo   device;
+  int              n_devices;   /* devices that took part (device "all") */
+  char             fallback[1200]; /* empty: no fallback */
+  ClfxBuildRecord *builds;      /* copies; logs owned here */
+  int              n_builds;
+  ClfxTimings      timings;
+  bool             validated;
+  ClfxValidation   validation;
+  ClfxTolerance    tolerance;
+  ClfxProbes       probes;
+  /* The CPU reference's result when validated (the Diagnostics heat
+   * map compares it with the OpenCL result). */
+  ClfxImage        reference;
+  /* The plan of the run, for the tolerance and the report. */
+  ClfxPlan         plan;
+  char             notes[256]; /* tuning variables not understood */
 } ClfxRunResult;
 
-/* Runs op on src into dst (allocated here with src's channels and depth,
- * at the size the op asks for).  With device "auto", a missing or failing
- * OpenCL falls back to the CPU path and result->fallback says why; any
- * other request fails instead.  On failure dst is left empty. */
-bool clfx_run (const ClfxOpInfo *op, const ClfxParams *p, const ClfxImage *src,
-               ClfxImage *dst, const ClfxRunOptions *opt,
-               ClfxRunResult *result, ClfxError *error);
+/* Checks the parameters against src and sizes the result (the argument
+ * errors of clfx_run, without running anything). */
+bool clfx_run_check (const ClfxParams *p, const ClfxImage *src, int *width,
+                     int *height, ClfxError *error);
+
+/* Runs the variant p selects on src into dst (allocated here with src's
+ * channels, depth, alpha and transfer curve, at the size the variant asks
+ * for).  With device "auto", a missing or failing OpenCL falls back to the
+ * CPU path and result->fallback says why; any other request fails instead.
+ * On failure dst is left empty. */
+bool clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
+               const ClfxRunOptions *opt, ClfxRunResult *result,
+               ClfxError *error);
 
 /* A context on the device a request selects (list, select, create), as
- * clfx_run makes one; NULL with *error set when that fails.  *selected,
- * when given, receives the device that was selected, also when only the
- * context creation failed (its name is empty when none was). */
+ * clfx_run makes one; "all" makes one per usable GPU (or per CPU device
+ * when there is no GPU), the first with the others as its peers.  NULL
+ * with *error set when that fails.  *selected, when given, receives the
+ * (first) device that was selected, also when only the context creation
+ * failed (its name is empty when none was). */
 ClfxContext *clfx_run_context_new (const char *device,
                                    ClfxDeviceInfo *selected,
                                    ClfxError *error);
 
 /* The OpenCL path alone on an existing context (clfx-bench repeats it):
- * dst must already be allocated; timings are filled. */
-bool clfx_run_on_context (ClfxContext *ctx, const ClfxOpInfo *op,
-                          const ClfxParams *p, const ClfxImage *src,
-                          ClfxImage *dst, ClfxTimings *t, ClfxError *error);
+ * dst must already be allocated at the result's size; the timings are
+ * filled (free them with clfx_timings_clear); probes may be NULL.  plan,
+ * when given, receives the run's plan (clear it with clfx_plan_clear). */
+bool clfx_run_on_context (ClfxContext *ctx, const ClfxParams *p,
+                          const ClfxImage *src, ClfxImage *dst,
+                          ClfxTimings *t, ClfxProbes *probes, ClfxPlan *plan,
+                          ClfxError *error);
 
-/* Copies the build records the context's last op used into result. */
-void clfx_run_take_builds (ClfxContext *ctx, ClfxRunResult *result);
+/* The CPU reference alone, into dst (allocated by the caller at the
+ * result's size, with the transfer curve and alpha of src). */
+bool clfx_reference_into (const ClfxParams *p, const ClfxImage *src,
+                          ClfxImage *dst, ClfxError *error);
 
-/* Runs the CPU reference into a fresh image shaped like dst, compares, and
- * fills result->validation, tolerance and timings.reference_ms. */
-bool clfx_run_validate (const ClfxOpInfo *op, const ClfxParams *p,
-                        const ClfxImage *src, const ClfxImage *dst,
-                        ClfxRunResult *result, ClfxError *error);
+/* Copies the build records the context's (and its peers') last run used
+ * into result. */
+bool clfx_run_take_builds (ClfxContext *ctx, ClfxRunResult *result);
+
+/* Runs the CPU reference into result->reference, compares it (and the
+ * probes) with dst, and fills validation, tolerance and
+ * timings.reference_ms.  result->plan must be the run's plan. */
+bool clfx_run_validate (const ClfxParams *p, const ClfxImage *src,
+                        const ClfxImage *dst, ClfxRunResult *result,
+                        ClfxError *error);
 
 void clfx_run_result_clear (ClfxRunResult *result);
 
-/* The report of design.md.  extra_params: further "parameters" members
- * as (name, JSON-ready string value) pairs, NULL-terminated (the common
- * args); may be NULL.  Caller frees. */
-char *clfx_report_json (const ClfxOpInfo *op, const ClfxParams *p,
-                        const ClfxImage *src, const ClfxRunOptions *opt,
-                        const ClfxRunResult *r, const char *const *extra);
+/* The report of design.md.  extra: further "parameters" members as (name,
+ * JSON-ready string value) pairs, NULL-terminated (the plug-in's); may be
+ * NULL.  Caller frees. */
+char *clfx_report_json (const ClfxParams *p, const ClfxImage *src,
+                        const ClfxRunOptions *opt, const ClfxRunResult *r,
+                        const char *const *extra);
+
+/* The report's "variant": the variant's name, or its describe(). */
+const char *clfx_run_variant_name (const ClfxParams *p);
 
 #ifdef __cplusplus
 }

@@ -165,7 +165,7 @@ clfx_ref_texel (const ClfxImage *img, int i, int j, float out[4])
 }
 
 static void
-fetch (const ClfxImage *img, bool premultiply, int i, int j, float out[4])
+fetch (const ClfxImage *img, ClfxSamplerDesc s, int i, int j, float out[4])
 {
   if (i == OUTSIDE_UNDEF || j == OUTSIDE_UNDEF)
     {
@@ -174,12 +174,31 @@ fetch (const ClfxImage *img, bool premultiply, int i, int j, float out[4])
     }
   /* OUTSIDE_BORDER is negative: clfx_ref_texel returns the border. */
   clfx_ref_texel (img, i, j, out);
-  /* As clfx_premul() in clfx-store.h: gray+alpha is (gray, alpha, 0, 1). */
-  if (premultiply && img->channels == 4)
+  /* As clfx_decode() in clfx-io.h: colour channels only. */
+  if (s.decode && img->transfer == CLFX_TRC_SRGB && i >= 0 && j >= 0)
+    for (int c = 0; c < img->channels; c++)
+      if (clfx_image_is_colour (img, c))
+        out[c] = (float) clfx_srgb_to_linear (out[c]);
+  /* As clfx_premul() in clfx-io.h: gray+alpha is (gray, alpha, 0, 1). */
+  if (s.premultiply && img->channels == 4)
     for (int c = 0; c < 3; c++)
       out[c] *= out[3];
-  else if (premultiply && img->channels == 2)
+  else if (s.premultiply && img->channels == 2)
     out[0] *= out[1];
+}
+
+void
+clfx_ref_fetch (const ClfxImage *img, ClfxSamplerDesc s, int i, int j,
+                float out[4])
+{
+  int mode = s.addressing == CLFX_ADDR_NONE ? CLFX_ADDR_CLAMP_TO_EDGE
+                                            : s.addressing;
+
+  i = clfx_address (i, img->width, mode);
+  j = clfx_address (j, img->height, mode);
+  if (i < 0 || j < 0)
+    i = j = OUTSIDE_BORDER;
+  fetch (img, s, i, j, out);
 }
 
 void
@@ -198,7 +217,7 @@ clfx_ref_read (const ClfxImage *img, ClfxSamplerDesc s, float x, float y,
     }
   if (! s.linear)
     {
-      fetch (img, s.premultiply, nearest_fns[addr] (x, img->width,
+      fetch (img, s, nearest_fns[addr] (x, img->width,
                                                     s.normalized),
              nearest_fns[addr] (y, img->height, s.normalized), out);
       return;
@@ -209,10 +228,10 @@ clfx_ref_read (const ClfxImage *img, ClfxSamplerDesc s, float x, float y,
 
     linear_fns[addr] (x, img->width, s.normalized, &i0, &i1, &a);
     linear_fns[addr] (y, img->height, s.normalized, &j0, &j1, &b);
-    fetch (img, s.premultiply, i0, j0, t00);
-    fetch (img, s.premultiply, i1, j0, t10);
-    fetch (img, s.premultiply, i0, j1, t01);
-    fetch (img, s.premultiply, i1, j1, t11);
+    fetch (img, s, i0, j0, t00);
+    fetch (img, s, i1, j0, t10);
+    fetch (img, s, i0, j1, t01);
+    fetch (img, s, i1, j1, t11);
     for (int c = 0; c < 4; c++)
       out[c] = clfx_bilerp (t00[c], t10[c], t01[c], t11[c], a, b);
   }

@@ -20,6 +20,10 @@ typedef struct
   /* Not the sampler's: read as the kernels read a straight-alpha source
    * they filter (CLFX_PREMUL), colour multiplied by alpha per texel. */
   bool premultiply;
+  /* Not the sampler's either: colour of an sRGB-encoded image is decoded
+   * to linear light per texel, before premultiplying and filtering, as the
+   * kernels read it (CLFX_SRGB). */
+  bool decode;
 } ClfxSamplerDesc;
 
 /* The value read_imagef (img, sampler, (float2)(x, y)) returns for an image
@@ -33,6 +37,11 @@ void clfx_ref_read (const ClfxImage *img, ClfxSamplerDesc s, float x, float y,
 /* The texel at integer (i, j), with the border colour outside (0,0,0,0 for
  * formats with alpha, 0,0,0,1 without), as CLK_ADDRESS_CLAMP gives it. */
 void clfx_ref_texel (const ClfxImage *img, int i, int j, float out[4]);
+
+/* A texel as the kernels' clfx_fetch returns it: index i, j addressed with
+ * clfx_address (border: 0), decoded and premultiplied as s says. */
+void clfx_ref_fetch (const ClfxImage *img, ClfxSamplerDesc s, int i, int j,
+                     float out[4]);
 
 #ifdef __cplusplus
 }

@@ -17,12 +17,20 @@
 #define CLFX_ADDR_NONE          4
 #define CLFX_N_ADDR             5
 
-/* Resize filters, in the order of the PDB choice. */
-#define CLFX_FILTER_NEAREST  0
-#define CLFX_FILTER_LINEAR   1
-#define CLFX_FILTER_CUBIC    2
-#define CLFX_FILTER_LANCZOS3 3
-#define CLFX_N_FILTERS       4
+/* Resampling filters of resize, in the order of the PDB choice. */
+#define CLFX_RESAMPLE_NEAREST  0
+#define CLFX_RESAMPLE_LINEAR   1
+#define CLFX_RESAMPLE_CUBIC    2
+#define CLFX_RESAMPLE_LANCZOS3 3
+#define CLFX_N_RESAMPLE        4
+
+/* The flags argument that comes with every source image (CLFX_SRC_ARGS in
+ * clfx-io.h): the addressing mode in the low bits, and whether the image is
+ * a tile whose texels beyond the source were filled in by the host
+ * (clfx_address applied per row and column, clfx-graph.c), so that a
+ * kernel reads it as it is. */
+#define CLFX_SRC_ADDRESSING_MASK 7
+#define CLFX_SRC_TILED           8
 
 /* Pixel kernels (copy, resize_sample) handle CLFX_ROWS_PER_ITEM
  * consecutive rows per work-item, a build option the host picks per pixel
@@ -47,6 +55,33 @@
 #define CLFX_FN static inline
 #define CLFX_PI 3.14159265358979323846f
 #endif
+
+/* Texel index i of an axis of n texels under an addressing mode, as the
+ * OpenCL C spec's nearest filter gives it for a read at the texel's
+ * centre: clamp-to-edge and none (whose kernels guard their reads) clamp,
+ * repeat wraps, mirrored-repeat reflects (-1 is 0, n is n - 1); -1 means
+ * the border colour (clamp, outside).  The kernels and the host's tile
+ * gather use this one function, so a tiled run reads the same texels. */
+CLFX_FN int
+clfx_address (int i, int n, int mode)
+{
+  if (i >= 0 && i < n)
+    return i;
+  switch (mode)
+    {
+    case CLFX_ADDR_CLAMP:
+      return -1;
+    case CLFX_ADDR_REPEAT:
+      i %= n;
+      return i < 0 ? i + n : i;
+    case CLFX_ADDR_MIRRORED:
+      i %= 2 * n;
+      i = i < 0 ? i + 2 * n : i;
+      return i < n ? i : 2 * n - 1 - i;
+    default:
+      return i < 0 ? 0 : n - 1;
+    }
+}
 
 /* Bilinear blend of four texels with weights a (x) and b (y), written as in
  * the OpenCL C spec's CLK_FILTER_LINEAR formula. */

@@ -1,19 +1,20 @@
 /* copy.cl: the pass-through kernel.  It reads every texel of the source
- * image and stores it through the same output path as every other op, so
- * its bytes per second are the roofline the other kernels are measured
- * against.  Reads are sampler-less (integer coordinates, always in range). */
-#include "clfx-store.h"
+ * image and stores it through the same output path as every other
+ * variant, so its bytes per second are the roofline the others are
+ * measured against.  Reads are sampler-less (integer coordinates inside
+ * the source). */
+#include "clfx-io.h"
 
 __kernel void
-copy_image (read_only image2d_t src, __global uchar *dst, long dst_offset,
-            long dst_pitch, int width, int height)
+copy_image (CLFX_SRC_ARGS (src), CLFX_DST_ARGS)
 {
-  int x = get_global_id (0);
-  int y0 = get_global_id (1) * CLFX_ROWS_PER_ITEM;
+  int x = CLFX_DST_X (get_global_id (0));
+  int y0 = CLFX_DST_Y (get_global_id (1) * CLFX_ROWS_PER_ITEM);
+  int y1 = min (y0 + CLFX_ROWS_PER_ITEM, dst_rect.y + dst_rect.w);
 
-  if (x >= width)
+  if (x >= dst_rect.x + dst_rect.z)
     return;
-  for (int y = y0; y < y0 + CLFX_ROWS_PER_ITEM && y < height; y++)
-    clfx_store (dst, dst_offset, dst_pitch, x, y,
-                read_imagef (src, (int2) (x, y)));
+  for (int y = y0; y < y1; y++)
+    CLFX_STORE (x, y, clfx_load_inside (src, src_view, x, y));
+  (void) src_flags;
 }

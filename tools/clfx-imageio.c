@@ -353,8 +353,11 @@ read_png (ReadContext *c, ClfxError *error)
                                bytes == 2 ? CLFX_DEPTH_U16 : CLFX_DEPTH_U8,
                                &inner))
     return forward_error (error, &inner, "read", c->path);
-  /* PNG alpha is straight (PNG specification, "Alpha representation"). */
+  /* PNG alpha is straight (PNG specification, "Alpha representation").
+   * Samples are sRGB-encoded, as GIMP takes a PNG without a colour
+   * profile to be (gAMA and iCCP are not read). */
   c->img.straight_alpha = c->file_channels == 2 || c->file_channels == 4;
+  c->img.transfer = CLFX_TRC_SRGB;
 
   c->rows = malloc ((size_t) height * sizeof *c->rows);
   if (! c->rows)

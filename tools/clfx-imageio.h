@@ -28,8 +28,10 @@ extern "C" {
  *
  * *file_channels (may be NULL) receives what the file had: 1, 2, 3 or 4.
  * A tRNS chunk is expanded to alpha and counts as alpha.  Gamma and ICC
- * data are ignored: samples are taken as stored.  PFM values, NaN and Inf
- * included, are kept as stored; the magnitude of the PFM scale is ignored.
+ * data are ignored: PNG samples are taken as sRGB-encoded (transfer
+ * CLFX_TRC_SRGB, as GIMP takes them) with straight alpha.  PFM values, NaN
+ * and Inf included, are kept as stored and are linear light; the magnitude
+ * of the PFM scale is ignored.
  *
  * On success img holds an image from clfx_host_image_alloc (tight stride)
  * that the caller frees with clfx_host_image_free.  On failure img is

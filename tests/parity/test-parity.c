@@ -1,12 +1,16 @@
 /* test-parity.c: every resize sampler mode on the OpenCL device against
- * the CPU reference, with a guard band around every output.
+ * the CPU reference, with a guard band around every output; then the
+ * framework's promises: tiled and streamed runs bit for bit the one-piece
+ * run, linear light on the device, an image wider than the device's 2D
+ * image limit.
  *
  * Matrix: addressing x normalized (without the spec-forbidden pairs) x
  * filter x depth (u8, u16, half, float) x sizes (1x1, odd, prime, not a
  * multiple of the 16x16 work-group, 3000x17) x zoom below and above 1,
- * plus gray and gray+alpha.  Each tolerance comes from the op's model
- * (engine/ops/resize.c, resize_tolerance), which states its basis in the
- * OpenCL C spec; it is printed with every failure. */
+ * plus gray and gray+alpha, sRGB-encoded data, straight alpha.  Each
+ * tolerance comes from the variant (engine/ops/resize.c), which states its
+ * basis; it is printed with every failure.  The rows of the matrix come
+ * from the family table (its choices), so a new choice is swept too. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +20,6 @@
 #include "../device.h"
 #include "clfx-common.h"
 #include "clfx-run.h"
-
-static const char *addr_names[] = { "clamp-to-edge", "clamp", "repeat",
-                                     "mirrored-repeat", "none" };
-static const char *filter_names[] = { "nearest", "linear", "cubic",
-                                      "lanczos3" };
 
 typedef struct
 {
@@ -38,47 +37,76 @@ static const Size sizes[] = {
 
 static int n_cases, n_tiled, n_two_pass;
 
-static void
-one_case (ClfxContext *ctx, const ClfxImage *src, int dw, int dh, int addr,
-          bool normalized, int filter, const char *zoom, const char *what)
+static const ClfxParamSpec *
+row (const char *name)
 {
-  ClfxParams    p;
-  ClfxError     e = { 0 };
-  ClfxImage     dst = { 0 };
-  ClfxTimings   t;
-  ClfxRunResult r;
-  char          w[16], h[16];
-  bool          ok;
+  return clfx_family_param (&clfx_family_resize, name);
+}
 
-  memset (&r, 0, sizeof r);
+static bool
+make_params (ClfxParams *p, int dw, int dh, int addr, bool normalized,
+             int filter, const char *zoom, ClfxError *e)
+{
+  char w[16], h[16];
+
   snprintf (w, sizeof w, "%d", dw);
   snprintf (h, sizeof h, "%d", dh);
-  clfx_params_defaults (&clfx_op_resize, &p);
-  ok = clfx_params_set (&clfx_op_resize, &p, "width", w, &e)
-       && clfx_params_set (&clfx_op_resize, &p, "height", h, &e)
-       && clfx_params_set (&clfx_op_resize, &p, "zoom-x", zoom, &e)
-       && clfx_params_set (&clfx_op_resize, &p, "zoom-y", zoom, &e)
-       && clfx_params_set (&clfx_op_resize, &p, "filter",
-                           filter_names[filter], &e)
-       && clfx_params_set (&clfx_op_resize, &p, "addressing",
-                           addr_names[addr], &e)
-       && clfx_params_set (&clfx_op_resize, &p, "normalized-coords",
-                           normalized ? "true" : "false", &e)
-       && clfx_host_image_alloc (&dst, dw, dh, src->channels, src->depth, &e)
-       && clfx_run_on_context (ctx, &clfx_op_resize, &p, src, &dst, &t, &e)
-       && clfx_run_validate (&clfx_op_resize, &p, src, &dst, &r, &e);
+  clfx_params_defaults (&clfx_family_resize, p);
+  return clfx_params_set (p, "width", w, e)
+         && clfx_params_set (p, "height", h, e)
+         && clfx_params_set (p, "zoom-x", zoom, e)
+         && clfx_params_set (p, "zoom-y", zoom, e)
+         && clfx_params_set (p, "filter", row ("filter")->choices[filter].nick,
+                             e)
+         && clfx_params_set (p, "addressing",
+                             row ("addressing")->choices[addr].nick, e)
+         && clfx_params_set (p, "normalized-coords",
+                             normalized ? "true" : "false", e);
+}
+
+static void
+case_name (char *buf, size_t n, const ClfxParams *p, const ClfxImage *src,
+           const char *what)
+{
+  const ClfxResizeParams *rp = CLFX_PARAMS_OF (p, ClfxResizeParams);
+  char                    z[32];
+
+  snprintf (buf, n, "%s %s %s %s%s ch%d %dx%d->%dx%d zoom %s (%s)",
+            clfx_param_get_nick (p, row ("filter")),
+            clfx_param_get_nick (p, row ("addressing")),
+            rp->normalized ? "normalized" : "unnormalized",
+            clfx_depth_name (src->depth),
+            src->transfer == CLFX_TRC_SRGB ? " srgb" : "", src->channels,
+            src->width, src->height, rp->width, rp->height,
+            clfx_param_format (p, row ("zoom-x"), z, sizeof z), what);
+}
+
+/* Runs p on ctx, validates against the reference, reports one TAP line. */
+static void
+one_case (ClfxContext *ctx, const ClfxImage *src, const ClfxParams *p,
+          const char *what)
+{
+  const ClfxResizeParams *rp = CLFX_PARAMS_OF (p, ClfxResizeParams);
+  ClfxError               e = { 0 };
+  ClfxImage               dst = { 0 };
+  ClfxRunResult           r;
+  char                    name[256];
+  bool                    ok;
+
+  memset (&r, 0, sizeof r);
+  ok = clfx_host_image_alloc (&dst, rp->width, rp->height, src->channels,
+                              src->depth, &e)
+       && clfx_run_on_context (ctx, p, src, &dst, &r.timings, &r.probes,
+                               &r.plan, &e)
+       && clfx_run_validate (p, src, &dst, &r, &e);
   n_cases++;
-  for (int k = 0; ok && k < t.n_kernels; k++)
+  for (int k = 0; ok && k < r.timings.n_kernels; k++)
     {
-      n_tiled += strcmp (t.kernels[k].name, "resize_filter_tile") == 0;
-      n_two_pass += strcmp (t.kernels[k].name, "resize_filter_v") == 0;
+      n_tiled += strcmp (r.timings.kernels[k].name, "resize_filter_tile") == 0;
+      n_two_pass += strcmp (r.timings.kernels[k].name, "resize_filter_v") == 0;
     }
-  if (! tap_ok (ok && r.validation.passed,
-                "%s %s %s %s %s ch%d %dx%d->%dx%d zoom %s (%s)",
-                filter_names[filter], addr_names[addr],
-                normalized ? "normalized" : "unnormalized",
-                clfx_depth_name (src->depth), "", src->channels, src->width,
-                src->height, dw, dh, zoom, what))
+  case_name (name, sizeof name, p, src, what);
+  if (! tap_ok (ok && r.validation.passed, "%s", name))
     {
       if (! ok)
         tap_diag ("error: %s", e.message);
@@ -103,17 +131,225 @@ static void
 sweep (ClfxContext *ctx, const ClfxImage *src, int dw, int dh,
        const char *what, const char *const *zooms, int n_zooms)
 {
-  for (int addr = 0; addr < CLFX_N_ADDR; addr++)
+  for (int addr = 0; addr < clfx_choice_count (row ("addressing")); addr++)
     for (int norm = 0; norm < 2; norm++)
       {
         /* The spec defines repeat and mirrored-repeat only with normalized
          * coordinates; refusing them is tested in test-reference. */
-        if (! norm && (addr == CLFX_ADDR_REPEAT || addr == CLFX_ADDR_MIRRORED))
+        if (! clfx_sampler_check (norm, addr, NULL))
           continue;
-        for (int f = 0; f < CLFX_N_FILTERS; f++)
+        for (int f = 0; f < clfx_choice_count (row ("filter")); f++)
           for (int z = 0; z < n_zooms; z++)
-            one_case (ctx, src, dw, dh, addr, norm, f, zooms[z], what);
+            {
+              ClfxParams p;
+              ClfxError  e = { 0 };
+              if (make_params (&p, dw, dh, addr, norm, f, zooms[z], &e))
+                one_case (ctx, src, &p, what);
+              else
+                tap_ok (false, "parameters: %s", e.message);
+            }
       }
+}
+
+static bool
+synthetic (ClfxImage *img, int w, int h, int channels, ClfxDepth depth,
+           unsigned seed)
+{
+  ClfxError e = { 0 };
+
+  if (! clfx_host_image_alloc (img, w, h, channels, depth, &e))
+    {
+      tap_ok (false, "allocate source: %s", e.message);
+      return false;
+    }
+  clfx_host_image_synthetic (img, seed);
+  return true;
+}
+
+/* ---- one piece against many -------------------------------------------- */
+
+static bool
+run_into (ClfxContext *ctx, const ClfxParams *p, const ClfxImage *src,
+          ClfxImage *dst, ClfxTimings *t, ClfxError *e)
+{
+  const ClfxResizeParams *rp = CLFX_PARAMS_OF (p, ClfxResizeParams);
+
+  return clfx_host_image_alloc (dst, rp->width, rp->height, src->channels,
+                                src->depth, e)
+         && clfx_run_on_context (ctx, p, src, dst, t, NULL, NULL, e);
+}
+
+static bool
+same_pixels (const ClfxImage *a, const ClfxImage *b, int *bad_x, int *bad_y)
+{
+  size_t row_bytes = (size_t) a->width * clfx_image_pixel_size (a);
+
+  for (int y = 0; y < a->height; y++)
+    for (size_t i = 0; i < row_bytes; i++)
+      if (((unsigned char *) a->data)[y * a->stride + i]
+          != ((unsigned char *) b->data)[y * b->stride + i])
+        {
+          *bad_x = (int) (i / clfx_image_pixel_size (a));
+          *bad_y = y;
+          return false;
+        }
+  return true;
+}
+
+/* p on `one` (the reference run) and on `many` (tiled or streamed) must
+ * give the same bytes. */
+static void
+bit_identical (ClfxContext *one, ClfxContext *many, const ClfxImage *src,
+               const ClfxParams *p, const char *what, bool expect_tiles)
+{
+  ClfxImage   a = { 0 }, b = { 0 };
+  ClfxTimings ta, tb;
+  ClfxError   e = { 0 };
+  char        name[256];
+  int         bx = -1, by = -1;
+  bool        ok;
+
+  memset (&ta, 0, sizeof ta);
+  memset (&tb, 0, sizeof tb);
+  ok = run_into (one, p, src, &a, &ta, &e)
+       && run_into (many, p, src, &b, &tb, &e);
+  case_name (name, sizeof name, p, src, what);
+  tap_ok (ok && ta.pieces == 1 && tb.pieces > 1 && tb.tiled == expect_tiles
+            && same_pixels (&a, &b, &bx, &by),
+          "%s: %d %s give the bytes of one piece%s%s", name, tb.pieces,
+          tb.tiled ? "tiles" : "bands", ok ? "" : ": ",
+          ok ? "" : e.message);
+  if (ok && bx >= 0)
+    tap_diag ("first difference at result pixel (%d, %d)", bx, by);
+  clfx_timings_clear (&ta);
+  clfx_timings_clear (&tb);
+  clfx_host_image_free (&a);
+  clfx_host_image_free (&b);
+}
+
+static void
+pieces_sweep (ClfxContext *one, ClfxContext *many, bool tiles)
+{
+  static const struct
+  {
+    int         sw, sh, dw, dh, channels;
+    ClfxDepth   depth;
+    bool        straight;
+    ClfxTransfer transfer;
+    const char *zoom;
+  } cases[] = {
+    { 97, 61, 53, 149, 4, CLFX_DEPTH_U8, true, CLFX_TRC_SRGB, "1" },
+    { 97, 61, 301, 37, 4, CLFX_DEPTH_FLOAT, false, CLFX_TRC_LINEAR, "0.7" },
+    { 131, 45, 40, 90, 2, CLFX_DEPTH_U16, true, CLFX_TRC_SRGB, "1.3" },
+    { 64, 64, 37, 29, 1, CLFX_DEPTH_HALF, false, CLFX_TRC_LINEAR, "0.4" },
+  };
+
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    {
+      ClfxImage src;
+      if (! synthetic (&src, cases[c].sw, cases[c].sh, cases[c].channels,
+                       cases[c].depth, 31 + (unsigned) c))
+        continue;
+      src.straight_alpha = cases[c].straight;
+      src.transfer = cases[c].transfer;
+      for (int addr = 0; addr < CLFX_N_ADDR; addr++)
+        for (int f = 0; f < CLFX_N_RESAMPLE; f++)
+          {
+            ClfxParams p;
+            ClfxError  e = { 0 };
+            /* Normalized except once per mode that allows both. */
+            bool norm = addr == CLFX_ADDR_REPEAT
+                        || addr == CLFX_ADDR_MIRRORED || (f + c) % 2 == 0;
+            if (make_params (&p, cases[c].dw, cases[c].dh, addr, norm, f,
+                             cases[c].zoom, &e))
+              bit_identical (one, many, &src, &p, tiles ? "tiled" : "banded",
+                             tiles);
+            else
+              tap_ok (false, "parameters: %s", e.message);
+          }
+      clfx_host_image_free (&src);
+    }
+}
+
+/* ---- linear light and the device's limits ------------------------------ */
+
+static void
+checkerboard_on_device (ClfxContext *ctx)
+{
+  ClfxImage  src, dst = { 0 };
+  ClfxParams p;
+  ClfxError  e = { 0 };
+  ClfxTimings t;
+  int        lo = 255, hi = 0;
+  bool       ok;
+
+  memset (&t, 0, sizeof t);
+  clfx_host_image_alloc (&src, 64, 32, 4, CLFX_DEPTH_U8, &e);
+  src.transfer = CLFX_TRC_SRGB;
+  src.straight_alpha = true;
+  for (int y = 0; y < 32; y++)
+    for (int x = 0; x < 64; x++)
+      for (int c = 0; c < 4; c++)
+        clfx_image_set (&src, x, y, c, c == 3 || (x + y) % 2 ? 1.0f : 0.0f);
+  ok = make_params (&p, 32, 16, CLFX_ADDR_CLAMP_TO_EDGE, true,
+                    CLFX_RESAMPLE_LINEAR, "1", &e)
+       && run_into (ctx, &p, &src, &dst, &t, &e);
+  for (int y = 0; ok && y < 16; y++)
+    for (int x = 0; x < 32; x++)
+      for (int c = 0; c < 3; c++)
+        {
+          int v = ((unsigned char *) dst.data)[y * dst.stride + x * 4 + c];
+          lo = v < lo ? v : lo;
+          hi = v > hi ? v : hi;
+        }
+  tap_ok (ok && lo == 188 && hi == 188, "on the device, a 1-pixel "
+          "checkerboard halved in linear light is sRGB 188 (got %d..%d)%s%s",
+          lo, hi, ok ? "" : ": ", ok ? "" : e.message);
+  clfx_timings_clear (&t);
+  clfx_host_image_free (&src);
+  clfx_host_image_free (&dst);
+}
+
+/* An image wider than the device's largest 2D image runs in tiles on the
+ * device, validated, without a fallback: the device's real limit when the
+ * image can be made that wide, and a limit lowered by hand on a copy of
+ * the context's description otherwise. */
+static void
+wider_than_the_device (const ClfxDeviceInfo *dev)
+{
+  ClfxDeviceInfo  small = *dev;
+  ClfxContext    *ctx;
+  ClfxImage       src;
+  ClfxParams      p;
+  ClfxError       e = { 0 };
+  int             w = (int) dev->image2d_max_width + 1000;
+  char            what[128];
+
+  if (w > 20000)
+    {
+      /* A GPU's limit (32768 on the H200) would make a 4 GB test. */
+      small.image2d_max_width = 1500;
+      w = 2500;
+    }
+  if (! (ctx = clfx_context_new (&small, &e)))
+    {
+      tap_ok (false, "context: %s", e.message);
+      return;
+    }
+  if (! synthetic (&src, w, 60, 4, CLFX_DEPTH_U8, 5))
+    {
+      clfx_context_free (ctx);
+      return;
+    }
+  src.transfer = CLFX_TRC_SRGB;
+  snprintf (what, sizeof what, "%d wide, the device's 2D images at most "
+            "%zu", w, small.image2d_max_width);
+  for (int f = 0; f < CLFX_N_RESAMPLE; f += 1)
+    if (make_params (&p, w / 2, 30, CLFX_ADDR_CLAMP_TO_EDGE, true, f, "1",
+                     &e))
+      one_case (ctx, &src, &p, what);
+  clfx_host_image_free (&src);
+  clfx_context_free (ctx);
 }
 
 /* A kernel that writes one pixel to the right of its output must be
@@ -131,14 +367,16 @@ guard_band_catches_stray_write (const ClfxDeviceInfo *dev)
   ClfxError   e = { 0 };
   bool        ok;
 
+  memset (&t, 0, sizeof t);
   if (! src_dir || ! mkdtemp (dir))
     {
       tap_ok (false, "guard band test needs CLFX_KERNEL_SRC and a temp dir");
       return;
     }
   snprintf (cmd, sizeof cmd,
-            "cp '%s'/*.cl '%s'/*.h '%s'/ && sed -i 's/dst_pitch, x, y,/"
-            "dst_pitch, x + 1, y,/' '%s'/copy.cl", src_dir, src_dir, dir, dir);
+            "cp '%s'/*.cl '%s'/*.h '%s'/ && sed -i 's/CLFX_STORE (x, y,/"
+            "CLFX_STORE (x + 1, y,/' '%s'/copy.cl", src_dir, src_dir, dir,
+            dir);
   if (system (cmd) != 0)
     {
       tap_ok (false, "could not prepare a broken copy kernel");
@@ -151,13 +389,12 @@ guard_band_catches_stray_write (const ClfxDeviceInfo *dev)
       clfx_context_set_cache_dir (ctx, "off");
       ctx->guard_bytes = 64;
     }
-  clfx_params_defaults (&clfx_op_copy, &p);
+  clfx_params_defaults (&clfx_family_copy, &p);
   ok = ctx && clfx_host_image_alloc (&src, 33, 7, 4, CLFX_DEPTH_U8, &e)
        && clfx_host_image_alloc (&dst, 33, 7, 4, CLFX_DEPTH_U8, &e);
   if (ok)
     clfx_host_image_synthetic (&src, 3);
-  ok = ok && ! clfx_run_on_context (ctx, &clfx_op_copy, &p, &src, &dst, &t,
-                                    &e);
+  ok = ok && ! clfx_run_on_context (ctx, &p, &src, &dst, &t, NULL, NULL, &e);
   tap_ok (ok && e.code == CLFX_ERR_GUARD && strstr (e.message, "guard band"),
           "a kernel writing one pixel past its row is caught by the guard "
           "band: %s", e.message);
@@ -165,6 +402,7 @@ guard_band_catches_stray_write (const ClfxDeviceInfo *dev)
   snprintf (cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system (cmd) != 0)
     tap_diag ("could not remove %s", dir);
+  clfx_timings_clear (&t);
   clfx_context_free (ctx);
   clfx_host_image_free (&src);
   clfx_host_image_free (&dst);
@@ -176,7 +414,8 @@ main (void)
   static const char *const zooms[] = { "0.7", "1.3" };
   ClfxDeviceList list;
   int            skip = 0;
-  ClfxContext   *ctx = test_context (&list, &skip);
+  ClfxContext   *ctx = test_context (&list, &skip), *many;
+  ClfxError      e = { 0 };
 
   if (! ctx)
     return skip;
@@ -186,14 +425,9 @@ main (void)
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
       {
         ClfxImage src;
-        ClfxError e = { 0 };
-        if (! clfx_host_image_alloc (&src, sizes[s].sw, sizes[s].sh, 4,
-                                     (ClfxDepth) d, &e))
-          {
-            tap_ok (false, "allocate source: %s", e.message);
-            continue;
-          }
-        clfx_host_image_synthetic (&src, (unsigned) (d * 16 + s));
+        if (! synthetic (&src, sizes[s].sw, sizes[s].sh, 4, (ClfxDepth) d,
+                         (unsigned) (d * 16 + s)))
+          continue;
         sweep (ctx, &src, sizes[s].dw, sizes[s].dh, sizes[s].what, zooms, 2);
         clfx_host_image_free (&src);
       }
@@ -203,48 +437,54 @@ main (void)
     for (int d = 0; d < CLFX_N_DEPTHS; d++)
       {
         ClfxImage src;
-        ClfxError e = { 0 };
-        if (! clfx_host_image_alloc (&src, 37, 23, ch, (ClfxDepth) d, &e))
+        if (! synthetic (&src, 37, 23, ch, (ClfxDepth) d, 99))
           continue;
-        clfx_host_image_synthetic (&src, 99);
-        sweep (ctx, &src, 50, 15, ch == 1 ? "gray" : "gray+alpha", zooms + 0,
-               1);
+        sweep (ctx, &src, 50, 15, ch == 1 ? "gray" : "gray+alpha", zooms, 1);
         clfx_host_image_free (&src);
       }
   /* The two-pass kernels run where a tile's footprint does not fit in
    * local memory; force them so both paths are covered on every device. */
-  setenv ("CLFX_RESIZE_TWO_PASS", "1", 1);
+  ctx->tuning.two_pass = true;
   for (int d = 0; d < CLFX_N_DEPTHS; d += 3)
     for (size_t s = 1; s < sizeof sizes / sizeof sizes[0]; s += 3)
       {
         ClfxImage src;
-        ClfxError e = { 0 };
-        if (! clfx_host_image_alloc (&src, sizes[s].sw, sizes[s].sh, 4,
-                                     (ClfxDepth) d, &e))
+        if (! synthetic (&src, sizes[s].sw, sizes[s].sh, 4, (ClfxDepth) d, 7))
           continue;
-        clfx_host_image_synthetic (&src, 7);
         sweep (ctx, &src, sizes[s].dw, sizes[s].dh, "two-pass forced", zooms,
                2);
         clfx_host_image_free (&src);
       }
-  unsetenv ("CLFX_RESIZE_TWO_PASS");
-  /* Straight alpha (GIMP's and PNG's): filters that mix texels premultiply
-   * each read and divide at the store; linear is then filtered in the
-   * kernel from nearest reads.  RGBA and gray+alpha in every depth. */
+  ctx->tuning.two_pass = false;
+  /* Straight alpha (GIMP's and PNG's) and sRGB-encoded colour (GIMP's 8-
+   * and 16-bit images): filters that mix texels decode to linear light,
+   * premultiply each read and divide and encode at the store.  RGBA and
+   * gray+alpha in every depth, then sRGB without alpha. */
   for (int ch = 2; ch <= 4; ch += 2)
     for (int d = 0; d < CLFX_N_DEPTHS; d++)
-      {
-        ClfxImage src;
-        ClfxError e = { 0 };
-        if (! clfx_host_image_alloc (&src, sizes[1].sw, sizes[1].sh, ch,
-                                     (ClfxDepth) d, &e))
-          continue;
-        clfx_host_image_synthetic (&src, 23);
-        src.straight_alpha = true;
-        sweep (ctx, &src, sizes[1].dw, sizes[1].dh,
-               ch == 2 ? "straight gray+alpha" : "straight RGBA", zooms, 2);
-        clfx_host_image_free (&src);
-      }
+      for (int srgb = 0; srgb < 2; srgb++)
+        {
+          ClfxImage src;
+          if (! synthetic (&src, sizes[1].sw, sizes[1].sh, ch, (ClfxDepth) d,
+                           23))
+            continue;
+          src.straight_alpha = true;
+          src.transfer = srgb ? CLFX_TRC_SRGB : CLFX_TRC_LINEAR;
+          sweep (ctx, &src, sizes[1].dw, sizes[1].dh,
+                 ch == 2 ? "straight gray+alpha" : "straight RGBA", zooms,
+                 srgb ? 1 : 2);
+          clfx_host_image_free (&src);
+        }
+  for (int d = 0; d < CLFX_N_DEPTHS; d++)
+    {
+      ClfxImage src;
+      if (! synthetic (&src, sizes[2].sw, sizes[2].sh, d % 2 ? 1 : 4,
+                       (ClfxDepth) d, 41))
+        continue;
+      src.transfer = CLFX_TRC_SRGB;
+      sweep (ctx, &src, sizes[2].dw, sizes[2].dh, "sRGB", zooms, 1);
+      clfx_host_image_free (&src);
+    }
   /* Without a guard band the result has the caller's own layout, and a
    * device that works in host memory writes into the caller's image
    * itself (the plug-in's case). */
@@ -252,11 +492,8 @@ main (void)
   for (int d = 0; d < CLFX_N_DEPTHS; d++)
     {
       ClfxImage src;
-      ClfxError e = { 0 };
-      if (! clfx_host_image_alloc (&src, sizes[1].sw, sizes[1].sh, 4,
-                                   (ClfxDepth) d, &e))
+      if (! synthetic (&src, sizes[1].sw, sizes[1].sh, 4, (ClfxDepth) d, 11))
         continue;
-      clfx_host_image_synthetic (&src, 11);
       sweep (ctx, &src, sizes[1].dw, sizes[1].dh, "no guard band", zooms, 1);
       clfx_host_image_free (&src);
     }
@@ -264,7 +501,32 @@ main (void)
   tap_ok (n_tiled > 0 && n_two_pass > 0,
           "both the tiled and the two-pass cubic/lanczos kernels ran (%d "
           "tiled, %d two-pass cases)", n_tiled, n_two_pass);
-  tap_diag ("%d parity cases", n_cases);
+
+  /* Tiles: forced small (the halos cross tile borders everywhere), the
+   * bytes of the untiled run; the same for streamed bands through staging
+   * (several per image). */
+  if ((many = clfx_context_new (&ctx->device, &e)))
+    {
+      many->guard_bytes = 64;
+      many->tuning.tile_width = 23;
+      many->tuning.tile_height = 17;
+      /* Tiles never use the hardware sampler (its arithmetic depends on
+       * the image it reads): compare with the in-kernel form. */
+      ctx->tuning.sampler = CLFX_SAMPLER_KERNEL;
+      pieces_sweep (ctx, many, true);
+      ctx->tuning.sampler = CLFX_SAMPLER_AUTO;
+      many->tuning.tile_width = many->tuning.tile_height = 0;
+      many->zero_copy = false;
+      many->tuning.band_bytes = 2048;
+      pieces_sweep (ctx, many, false);
+      clfx_context_free (many);
+    }
+  else
+    tap_ok (false, "second context: %s", e.message);
+
+  checkerboard_on_device (ctx);
+  wider_than_the_device (&ctx->device);
+  tap_diag ("%d validated cases", n_cases);
   guard_band_catches_stray_write (&ctx->device);
   clfx_context_free (ctx);
   clfx_device_list_free (&list);

@@ -1,11 +1,15 @@
-/* test-faults.c: every OpenCL error path, driven by CLFX_FAULT.
+/* test-faults.c: every OpenCL error path, driven by CLFX_FAULT, and the
+ * graph's argument checks.
  *
- * For each checked call the resize (and copy) path makes, the call is
- * made to fail with CL_OUT_OF_RESOURCES.  With an explicit device the run
- * must fail with a message naming the call and the error, and leave the
- * output empty; with device "auto" it must fall back to the CPU path, say
- * why, and still produce the reference result.  Run under AddressSanitizer
- * in CI, so a leak on any of these paths fails the build. */
+ * For every checked call a run makes (the engine lists them: a clean run
+ * first records their names), the call is made to fail with
+ * CL_OUT_OF_RESOURCES.  With an explicit device the run must fail with a
+ * message naming the call and the error, leave the result empty and the
+ * source untouched; with device "auto" it must fall back to the CPU path,
+ * say why, and still produce the reference result.  That for every way a
+ * run can go: one band in host memory, streamed bands through staging, the
+ * two-pass multi-kernel graph, tiles.  Run under AddressSanitizer in CI,
+ * so a leak on any of these paths fails the build. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -18,28 +22,6 @@
  * must hit the call for the test device's platform). */
 static char device_name[128];
 static int  device_platform;
-static bool zero_copy; /* the device works in host memory */
-/* The call under test is made only on the zero-copy path: auto may pick a
- * device (a GPU) that never makes it. */
-static bool zero_copy_only;
-
-static const char *calls[] = {
-  "clGetPlatformIDs", "clGetDeviceIDs", "clGetDeviceInfo", "clCreateContext",
-  "clCreateCommandQueue", "clGetSupportedImageFormats", "clCreateSampler",
-  "clCreateBuffer", "clEnqueueMapBuffer", "clCreateImage",
-  "clEnqueueFillBuffer", "clCreateProgramWithSource",
-  "clBuildProgram", "clCreateKernel", "clSetKernelArg",
-  "clEnqueueNDRangeKernel", "clFinish",
-  "clGetEventInfo", "clGetEventProfilingInfo",
-};
-/* The calls of each data path (clfx-context.c): through pinned staging,
- * and in place on a device that works in host memory. */
-static const char *staged_calls[] = {
-  "clEnqueueWriteImage", "clEnqueueReadBuffer",
-};
-static const char *zero_copy_calls[] = {
-  "clSetMemObjectDestructorCallback", "clEnqueueUnmapMemObject",
-};
 
 static bool
 same_image (const ClfxImage *a, const ClfxImage *b)
@@ -56,26 +38,18 @@ same_image (const ClfxImage *a, const ClfxImage *b)
 }
 
 static void
-run_with_fault (const char *call, const char *fault, const char *op_name,
-                const ClfxImage *src, const ClfxImage *expect)
+run_with_fault (const char *call, const char *fault, const char *what,
+                const ClfxParams *p, const ClfxImage *src,
+                const ClfxImage *src_copy, const ClfxImage *expect)
 {
-  const ClfxOpInfo *op = clfx_op_find (op_name);
-  ClfxParams        p;
-  ClfxRunOptions    explicit_dev = { device_name, false, 64, NULL };
-  ClfxRunOptions    auto_dev = { "auto", false, 64, NULL };
-  ClfxRunResult     r;
-  ClfxImage         dst;
-  ClfxError         e = { 0 };
-  bool              ok;
-  char              spec[128];
+  ClfxRunOptions explicit_dev = { device_name, false, 64, NULL };
+  ClfxRunOptions auto_dev = { "auto", false, 64, NULL };
+  ClfxRunResult  r;
+  ClfxImage      dst;
+  ClfxError      e = { 0 };
+  bool           ok;
+  char           spec[128];
 
-  clfx_params_defaults (op, &p);
-  if (op == &clfx_op_resize)
-    {
-      clfx_params_set (op, &p, "width", "19", &e);
-      clfx_params_set (op, &p, "height", "11", &e);
-      clfx_params_set (op, &p, "filter", "lanczos3", &e);
-    }
   if (strcmp (call, "clGetDeviceIDs") == 0)
     snprintf (spec, sizeof spec, "%s=%s@%d", call, fault,
               device_platform + 1);
@@ -84,37 +58,34 @@ run_with_fault (const char *call, const char *fault, const char *op_name,
   setenv ("CLFX_FAULT", spec, 1);
 
   clfx_fault_reset ();
-  ok = clfx_run (op, &p, src, &dst, &explicit_dev, &r, &e);
+  ok = clfx_run (p, src, &dst, &explicit_dev, &r, &e);
   tap_ok (! ok && strstr (e.message, call) && strstr (e.message, fault)
-            && dst.data == NULL,
-          "%s: %s failing with %s is reported: %s", op_name, call, fault,
-          e.message);
+            && dst.data == NULL && same_image (src, src_copy),
+          "%s: %s failing with %s is reported, the source untouched: %s",
+          what, call, fault, e.message);
   clfx_run_result_clear (&r);
   if (ok)
     clfx_host_image_free (&dst);
 
   memset (&e, 0, sizeof e);
   clfx_fault_reset ();
-  ok = clfx_run (op, &p, src, &dst, &auto_dev, &r, &e);
+  ok = clfx_run (p, src, &dst, &auto_dev, &r, &e);
   /* With several platforms, auto may also go on to another platform's
    * device when one platform's device list fails; it must say which. */
   tap_ok (ok && same_image (&dst, expect)
-            && ((strstr (r.fallback, call) && ! r.ran_opencl)
-                || (! strcmp (call, "clGetDeviceIDs") && r.ran_opencl
-                    && r.device.platform_index != device_platform)
-                || (zero_copy_only && r.ran_opencl
-                    && strcmp (r.device.name, device_name) != 0)),
+            && ((strstr (r.fallback, call) && r.path == CLFX_PATH_FALLBACK)
+                || (! strcmp (call, "clGetDeviceIDs")
+                    && r.path == CLFX_PATH_OPENCL
+                    && r.device.platform_index != device_platform)),
           "%s: with device auto, %s failing falls back to the CPU and says "
-          "so, or runs on another platform or device (%s%s)", op_name, call,
-          ok ? r.fallback : e.message, ok && r.ran_opencl ? r.device.name
-                                                          : "");
-  if (ok && ! r.ran_opencl)
+          "so (%s)", what, call, ok ? r.fallback : e.message);
+  if (ok && r.path == CLFX_PATH_FALLBACK)
     {
-      char *json = clfx_report_json (op, &p, src, &auto_dev, &r, NULL);
+      char *json = clfx_report_json (p, src, &auto_dev, &r, NULL);
       tap_ok (json && strstr (json, "\"fallback\":\"OpenCL failed")
                 && strstr (json, "\"platform\":\"CPU reference\""),
               "%s: the report names the fallback and the CPU path as the "
-              "device", op_name);
+              "device", what);
       free (json);
     }
   clfx_run_result_clear (&r);
@@ -124,21 +95,201 @@ run_with_fault (const char *call, const char *fault, const char *op_name,
   clfx_fault_reset ();
 }
 
+/* One way of running: its tuning variables, then a fault in every call a
+ * clean run of it makes. */
+static void
+fault_every_call (const char *what, const char *const *env,
+                  const ClfxParams *p, const ClfxImage *src)
+{
+  ClfxRunOptions opt = { device_name, false, 64, NULL };
+  ClfxRunResult  r;
+  ClfxImage      expect, dst, src_copy;
+  ClfxError      e = { 0 };
+  char           calls[64][48];
+  int            n = 0;
+  bool           ok;
+
+  for (int i = 0; env[i]; i += 2)
+    setenv (env[i], env[i + 1], 1);
+  clfx_fault_reset ();
+  ok = clfx_run (p, src, &dst, &opt, &r, &e);
+  n = clfx_fault_calls (calls, 64);
+  tap_ok (ok && n > 10 && r.timings.pieces >= 1,
+          "%s: a clean run makes %d checked calls in %d %s%s%s", what, n,
+          r.timings.pieces, r.timings.tiled ? "tiles" : "bands",
+          ok ? "" : ": ", ok ? "" : e.message);
+  clfx_run_result_clear (&r);
+  if (! ok)
+    goto out;
+  clfx_host_image_alloc (&expect, dst.width, dst.height, dst.channels,
+                         dst.depth, &e);
+  expect.transfer = src->transfer;
+  expect.straight_alpha = src->straight_alpha;
+  clfx_reference_into (p, src, &expect, &e);
+  clfx_host_image_free (&dst);
+  clfx_host_image_alloc (&src_copy, src->width, src->height, src->channels,
+                         src->depth, &e);
+  memcpy (src_copy.data, src->data, src->stride * (size_t) src->height);
+  for (int i = 0; i < n; i++)
+    run_with_fault (calls[i], "CL_OUT_OF_RESOURCES", what, p, src, &src_copy,
+                    &expect);
+  clfx_host_image_free (&expect);
+  clfx_host_image_free (&src_copy);
+out:
+  for (int i = 0; env[i]; i += 2)
+    unsetenv (env[i]);
+}
+
+/* ---- the graph's argument checks --------------------------------------- */
+
+typedef struct
+{
+  int mode;
+} BadParams;
+
+static const ClfxParamGroup bad_groups[] = { { "main", "Main" } };
+static const ClfxParamSpec  bad_rows[] = {
+  CLFX_PARAM_INT_ROW (BadParams, mode, "mode", "Mode", "Which mistake", 0, 3,
+                      0, 0, 3, CLFX_UNIT_NONE, 0),
+};
+
+static bool
+bad_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
+          ClfxError *error)
+{
+  (void) p;
+  (void) error;
+  plan->width = src->width;
+  plan->height = src->height;
+  return true;
+}
+
+/* resize_filter_v takes (image2d_t, 4 result arguments, int *, float *,
+ * int, int, int): ten arguments. */
+static bool
+bad_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
+{
+  const BadParams *bp = CLFX_PARAMS_OF (p, BadParams);
+  cl_mem           inter = clfx_graph_image (g, "inter", 4, 4, error);
+  cl_mem           table = clfx_graph_buffer (g, "table", 64, error);
+  cl_long          wide = 3;
+  ClfxLaunch       l = { "resize_filter_v", NULL, 2, { 4, 4 }, { 0, 0 } };
+
+  if (! inter || ! table)
+    return false;
+  switch (bp->mode)
+    {
+    case 0: /* one argument short */
+      return CLFX_LAUNCH (g, &l, error, CLFX_ARG (inter), CLFX_DST,
+                          CLFX_ARG (table), CLFX_ARG (table), CLFX_INT (1),
+                          CLFX_INT (1));
+    case 1: /* a long where the kernel declares an int */
+      return CLFX_LAUNCH (g, &l, error, CLFX_ARG (inter), CLFX_DST,
+                          CLFX_ARG (table), CLFX_ARG (table), CLFX_ARG (wide),
+                          CLFX_INT (1), CLFX_INT (0));
+    case 2: /* local memory where the kernel declares a pointer */
+      return CLFX_LAUNCH (g, &l, error, CLFX_ARG (inter), CLFX_DST,
+                          CLFX_LOCAL (64), CLFX_ARG (table), CLFX_INT (1),
+                          CLFX_INT (1), CLFX_INT (0));
+    default: /* a kernel the program does not have */
+      l.kernel = "resize_no_such_kernel";
+      return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST);
+    }
+}
+
+static bool
+bad_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
+         ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
+{
+  (void) p;
+  (void) plan;
+  (void) probes;
+  (void) error;
+  memcpy (dst->data, src->data, src->stride * (size_t) src->height);
+  return true;
+}
+
+static void
+bad_tolerance (const ClfxParams *p, const ClfxPlan *plan,
+               const ClfxDeviceInfo *dev, const ClfxImage *src,
+               const ClfxImage *dst, ClfxTolerance *tol)
+{
+  (void) p;
+  (void) plan;
+  (void) dev;
+  (void) src;
+  (void) dst;
+  clfx_tol_init (tol);
+}
+
+static const ClfxVariant bad_variant = {
+  "bad", "resize", "launches with wrong arguments", NULL, bad_plan, NULL,
+  bad_cl, bad_cpu, bad_tolerance, NULL, NULL,
+};
+static const ClfxVariant *const bad_variants[] = { &bad_variant };
+static const ClfxFamily bad_family = {
+  "bad", NULL, NULL, NULL, "test family", NULL, NULL, CLFX_APPLY_SHADOW,
+  bad_rows, 1, bad_groups, 1, sizeof (BadParams), -1, bad_variants, 1,
+  NULL, NULL,
+};
+
+static void
+argument_checks (const ClfxImage *src)
+{
+  static const struct
+  {
+    const char *mode, *expect, *what;
+  } cases[] = {
+    { "0", "takes 10 arguments, the launch passes 9",
+      "a launch one argument short" },
+    { "1", "argument 7 is declared int (4 bytes), the launch passes 8",
+      "a long where the kernel declares an int" },
+    { "2", "argument 5 is", "local memory where a pointer is declared" },
+    { "3", "resize_no_such_kernel", "a kernel that does not exist" },
+  };
+
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+      ClfxRunOptions opt = { device_name, false, 0, NULL };
+      ClfxParams     p;
+      ClfxRunResult  r;
+      ClfxImage      dst;
+      ClfxError      e = { 0 };
+      bool           ok;
+
+      clfx_params_defaults (&bad_family, &p);
+      clfx_params_set (&p, "mode", cases[i].mode, &e);
+      ok = clfx_run (&p, src, &dst, &opt, &r, &e);
+      tap_ok (! ok && strstr (e.message, cases[i].expect)
+                && (i == 3 || strstr (e.message, "resize_filter_v")),
+              "graph argument check: %s is refused before the launch: %s",
+              cases[i].what, e.message);
+      clfx_run_result_clear (&r);
+      if (ok)
+        clfx_host_image_free (&dst);
+    }
+}
+
 int
 main (void)
 {
+  static const char *const plain[] = { NULL };
+  static const char *const staged[] = { "CLFX_ZERO_COPY", "off",
+                                        "CLFX_BAND_BYTES", "300", NULL };
+  static const char *const two_pass[] = { "CLFX_RESIZE_TWO_PASS", "1",
+                                          "CLFX_ZERO_COPY", "off", NULL };
+  static const char *const tiles[] = { "CLFX_TILE", "7x5", NULL };
   ClfxDeviceList list;
   int            skip = 0;
   ClfxContext   *ctx = test_context (&list, &skip);
-  ClfxImage      src, expect_resize, expect_copy;
+  ClfxImage      src;
   ClfxError      e = { 0 };
-  ClfxParams     p;
+  ClfxParams     lanczos, linear, copy;
 
   if (! ctx)
     return skip;
   snprintf (device_name, sizeof device_name, "%s", ctx->device.name);
   device_platform = ctx->device.platform_index;
-  zero_copy = ctx->zero_copy;
   clfx_context_free (ctx);
   clfx_device_list_free (&list);
   /* Builds must really happen for the build-call faults to fire. */
@@ -146,52 +297,41 @@ main (void)
 
   clfx_host_image_alloc (&src, 23, 17, 4, CLFX_DEPTH_U8, &e);
   clfx_host_image_synthetic (&src, 5);
-  clfx_params_defaults (&clfx_op_resize, &p);
-  clfx_params_set (&clfx_op_resize, &p, "width", "19", &e);
-  clfx_params_set (&clfx_op_resize, &p, "height", "11", &e);
-  clfx_params_set (&clfx_op_resize, &p, "filter", "lanczos3", &e);
-  clfx_host_image_alloc (&expect_resize, 19, 11, 4, CLFX_DEPTH_U8, &e);
-  clfx_op_resize.run_cpu (&src, &expect_resize, &p, &e);
-  clfx_host_image_alloc (&expect_copy, 23, 17, 4, CLFX_DEPTH_U8, &e);
-  clfx_op_copy.run_cpu (&src, &expect_copy, &p, &e);
+  src.transfer = CLFX_TRC_SRGB;
+  src.straight_alpha = true;
+  clfx_params_defaults (&clfx_family_resize, &lanczos);
+  clfx_params_set (&lanczos, "width", "19", &e);
+  clfx_params_set (&lanczos, "height", "11", &e);
+  linear = lanczos;
+  clfx_params_set (&lanczos, "filter", "lanczos3", &e);
+  clfx_params_set (&linear, "filter", "linear", &e);
+  clfx_params_set (&linear, "addressing", "mirrored-repeat", &e);
+  clfx_params_defaults (&clfx_family_copy, &copy);
 
-  /* Every call on the staged path (forced on a CPU device too), then on
-   * the zero-copy path where the device has one. */
-  setenv ("CLFX_ZERO_COPY", "off", 1);
-  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++)
-    run_with_fault (calls[i], "CL_OUT_OF_RESOURCES", "resize", &src,
-                    &expect_resize);
-  for (size_t i = 0; i < sizeof staged_calls / sizeof staged_calls[0]; i++)
-    run_with_fault (staged_calls[i], "CL_OUT_OF_RESOURCES", "resize", &src,
-                    &expect_resize);
-  unsetenv ("CLFX_ZERO_COPY");
-  if (zero_copy)
-    {
-      const char *more[] = { "clCreateBuffer", "clCreateImage",
-                             "clEnqueueMapBuffer" };
-      for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
-        run_with_fault (more[i], "CL_OUT_OF_RESOURCES", "resize", &src,
-                        &expect_resize);
-      zero_copy_only = true;
-      for (size_t i = 0; i < sizeof zero_copy_calls / sizeof zero_copy_calls[0];
-           i++)
-        run_with_fault (zero_copy_calls[i], "CL_OUT_OF_RESOURCES", "resize",
-                        &src, &expect_resize);
-      zero_copy_only = false;
-    }
-  else
-    tap_diag ("the device copies through staging: no zero-copy path to "
-              "test");
-  /* Other codes and the copy path, which has its own checked calls. */
-  run_with_fault ("clEnqueueNDRangeKernel", "CL_INVALID_WORK_GROUP_SIZE",
-                  "copy", &src, &expect_copy);
-  run_with_fault ("clCreateImage", "CL_MEM_OBJECT_ALLOCATION_FAILURE", "copy",
-                  &src, &expect_copy);
-  run_with_fault ("clSetKernelArg", "CL_INVALID_ARG_SIZE", "copy", &src,
-                  &expect_copy);
-
-  /* A fault on the second call of a kind: the failure is in the middle of
-   * the op, after earlier objects were made (they must be released). */
+  fault_every_call ("lanczos3, one band", plain, &lanczos, &src);
+  fault_every_call ("lanczos3, staged bands", staged, &lanczos, &src);
+  fault_every_call ("lanczos3, two-pass graph", two_pass, &lanczos, &src);
+  fault_every_call ("lanczos3, tiles", tiles, &lanczos, &src);
+  fault_every_call ("linear, staged bands", staged, &linear, &src);
+  fault_every_call ("copy, tiles", tiles, &copy, &src);
+  /* Other codes, and a fault on the third call of a kind: the failure is
+   * in the middle of the run, after earlier objects were made (they must
+   * be released). */
+  {
+    ClfxImage expect, src_copy;
+    clfx_host_image_alloc (&expect, 19, 11, 4, CLFX_DEPTH_U8, &e);
+    expect.transfer = CLFX_TRC_SRGB;
+    expect.straight_alpha = true;
+    clfx_reference_into (&lanczos, &src, &expect, &e);
+    clfx_host_image_alloc (&src_copy, 23, 17, 4, CLFX_DEPTH_U8, &e);
+    memcpy (src_copy.data, src.data, src.stride * 17);
+    run_with_fault ("clEnqueueNDRangeKernel", "CL_INVALID_WORK_GROUP_SIZE",
+                    "lanczos3", &lanczos, &src, &src_copy, &expect);
+    run_with_fault ("clCreateImage", "CL_MEM_OBJECT_ALLOCATION_FAILURE",
+                    "lanczos3", &lanczos, &src, &src_copy, &expect);
+    clfx_host_image_free (&expect);
+    clfx_host_image_free (&src_copy);
+  }
   setenv ("CLFX_FAULT", "clCreateBuffer=CL_OUT_OF_RESOURCES@3", 1);
   clfx_fault_reset ();
   {
@@ -199,7 +339,7 @@ main (void)
     ClfxRunResult  r;
     ClfxImage      dst;
     memset (&e, 0, sizeof e);
-    tap_ok (! clfx_run (&clfx_op_resize, &p, &src, &dst, &o, &r, &e)
+    tap_ok (! clfx_run (&lanczos, &src, &dst, &o, &r, &e)
               && strstr (e.message, "clCreateBuffer")
               && strstr (e.message, "CL_OUT_OF_RESOURCES")
               && strstr (e.message, ".c:"),
@@ -216,17 +356,21 @@ main (void)
     ClfxContext   *shared = NULL, *first;
     ClfxRunOptions o = { device_name, false, 0, &shared };
     ClfxRunResult  r;
-    ClfxImage      dst;
+    ClfxImage      dst, expect;
     bool           ok;
 
-    ok = clfx_run (&clfx_op_resize, &p, &src, &dst, &o, &r, &e)
-         && same_image (&dst, &expect_resize) && shared != NULL;
+    clfx_host_image_alloc (&expect, 19, 11, 4, CLFX_DEPTH_U8, &e);
+    expect.transfer = CLFX_TRC_SRGB;
+    expect.straight_alpha = true;
+    clfx_reference_into (&lanczos, &src, &expect, &e);
+    ok = clfx_run (&lanczos, &src, &dst, &o, &r, &e)
+         && same_image (&dst, &expect) && shared != NULL;
     first = shared;
     if (ok)
       clfx_host_image_free (&dst);
     clfx_run_result_clear (&r);
-    ok = ok && clfx_run (&clfx_op_resize, &p, &src, &dst, &o, &r, &e)
-         && same_image (&dst, &expect_resize) && shared == first;
+    ok = ok && clfx_run (&lanczos, &src, &dst, &o, &r, &e)
+         && same_image (&dst, &expect) && shared == first;
     tap_ok (ok, "a shared context is made once and used by the next run");
     if (ok)
       clfx_host_image_free (&dst);
@@ -234,7 +378,7 @@ main (void)
     setenv ("CLFX_FAULT", "clEnqueueNDRangeKernel=CL_OUT_OF_RESOURCES", 1);
     clfx_fault_reset ();
     memset (&e, 0, sizeof e);
-    ok = clfx_run (&clfx_op_resize, &p, &src, &dst, &o, &r, &e);
+    ok = clfx_run (&lanczos, &src, &dst, &o, &r, &e);
     tap_ok (! ok && shared == NULL && strstr (e.message, "clEnqueueNDRange"),
             "a run that fails on the shared context frees it: %s",
             e.message);
@@ -242,7 +386,10 @@ main (void)
     unsetenv ("CLFX_FAULT");
     clfx_fault_reset ();
     clfx_context_free (shared);
+    clfx_host_image_free (&expect);
   }
+
+  argument_checks (&src);
 
   tap_ok (strcmp (clfx_cl_error_name (-54), "CL_INVALID_WORK_GROUP_SIZE") == 0
             && strcmp (clfx_cl_error_name (-5), "CL_OUT_OF_RESOURCES") == 0
@@ -250,7 +397,5 @@ main (void)
           "error codes have their symbolic names");
 
   clfx_host_image_free (&src);
-  clfx_host_image_free (&expect_resize);
-  clfx_host_image_free (&expect_copy);
   return tap_done ();
 }

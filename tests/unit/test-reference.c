@@ -8,11 +8,12 @@
 
 #include "../tap.h"
 #include "clfx-common.h"
+#include "clfx-srgb.h"
+#include "clfx-tolerance.h"
 #include "clfx-host-image.h"
 #include "clfx-sampler-ref.h"
-#include "clfx-ops.h"
+#include "clfx-run.h"
 #include "clfx-json.h"
-#include "clfx-validate.h"
 #include "clfx-validate.h"
 
 static ClfxImage row4;  /* 4x1 gray float: 10 20 30 40 */
@@ -23,7 +24,7 @@ check_read (ClfxSamplerDesc s, float x, float expect, const char *what)
 {
   float v[4];
 
-  clfx_ref_read (&row4, s, x, s.normalized ? 0.5f : 0.5f, v);
+  clfx_ref_read (&row4, s, x, 0.5f, v);
   if (isnan (expect))
     tap_ok (isnan (v[0]), "%s: x=%g is undefined (NaN poison), got %g", what,
             x, v[0]);
@@ -35,12 +36,12 @@ check_read (ClfxSamplerDesc s, float x, float expect, const char *what)
 static void
 test_nearest (void)
 {
-  ClfxSamplerDesc edge = { false, CLFX_ADDR_CLAMP_TO_EDGE, false, false };
-  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, false, false };
-  ClfxSamplerDesc none = { false, CLFX_ADDR_NONE, false, false };
-  ClfxSamplerDesc rep = { true, CLFX_ADDR_REPEAT, false, false };
-  ClfxSamplerDesc mir = { true, CLFX_ADDR_MIRRORED, false, false };
-  ClfxSamplerDesc edge_n = { true, CLFX_ADDR_CLAMP_TO_EDGE, false, false };
+  ClfxSamplerDesc edge = { false, CLFX_ADDR_CLAMP_TO_EDGE, false, false, false };
+  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, false, false, false };
+  ClfxSamplerDesc none = { false, CLFX_ADDR_NONE, false, false, false };
+  ClfxSamplerDesc rep = { true, CLFX_ADDR_REPEAT, false, false, false };
+  ClfxSamplerDesc mir = { true, CLFX_ADDR_MIRRORED, false, false, false };
+  ClfxSamplerDesc edge_n = { true, CLFX_ADDR_CLAMP_TO_EDGE, false, false, false };
 
   check_read (edge, -0.5f, 10, "nearest clamp-to-edge");
   check_read (edge, 0.0f, 10, "nearest clamp-to-edge");
@@ -65,11 +66,11 @@ test_nearest (void)
 static void
 test_linear (void)
 {
-  ClfxSamplerDesc edge = { false, CLFX_ADDR_CLAMP_TO_EDGE, true, false };
-  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, true, false };
-  ClfxSamplerDesc none = { false, CLFX_ADDR_NONE, true, false };
-  ClfxSamplerDesc rep = { true, CLFX_ADDR_REPEAT, true, false };
-  ClfxSamplerDesc mir = { true, CLFX_ADDR_MIRRORED, true, false };
+  ClfxSamplerDesc edge = { false, CLFX_ADDR_CLAMP_TO_EDGE, true, false, false };
+  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, true, false, false };
+  ClfxSamplerDesc none = { false, CLFX_ADDR_NONE, true, false, false };
+  ClfxSamplerDesc rep = { true, CLFX_ADDR_REPEAT, true, false, false };
+  ClfxSamplerDesc mir = { true, CLFX_ADDR_MIRRORED, true, false, false };
 
   check_read (edge, 1.0f, 15, "linear clamp-to-edge");
   check_read (edge, 0.25f, 10, "linear clamp-to-edge");
@@ -90,8 +91,8 @@ test_linear (void)
 static void
 test_2d_and_border (void)
 {
-  ClfxSamplerDesc lin = { false, CLFX_ADDR_CLAMP_TO_EDGE, true, false };
-  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, false, false };
+  ClfxSamplerDesc lin = { false, CLFX_ADDR_CLAMP_TO_EDGE, true, false, false };
+  ClfxSamplerDesc clamp = { false, CLFX_ADDR_CLAMP, false, false, false };
   float           v[4];
 
   clfx_ref_read (&quad, lin, 1.0f, 1.0f, v);
@@ -125,13 +126,13 @@ resize_row (const float *in, int n_in, float *out, int n_out,
   for (int i = 0; i < n_in; i++)
     clfx_image_set (&src, i, 0, 0, in[i]);
   snprintf (w, sizeof w, "%d", n_out);
-  clfx_params_defaults (&clfx_op_resize, &p);
-  ok = clfx_params_set (&clfx_op_resize, &p, "width", w, &e)
-       && clfx_params_set (&clfx_op_resize, &p, "height", "1", &e)
-       && clfx_params_set (&clfx_op_resize, &p, "filter", filter, &e)
-       && clfx_params_set (&clfx_op_resize, &p, "addressing", addressing, &e)
-       && clfx_params_set (&clfx_op_resize, &p, "zoom-x", zoom, &e)
-       && clfx_op_resize.run_cpu (&src, &dst, &p, &e);
+  clfx_params_defaults (&clfx_family_resize, &p);
+  ok = clfx_params_set (&p, "width", w, &e)
+       && clfx_params_set (&p, "height", "1", &e)
+       && clfx_params_set (&p, "filter", filter, &e)
+       && clfx_params_set (&p, "addressing", addressing, &e)
+       && clfx_params_set (&p, "zoom-x", zoom, &e)
+       && clfx_reference_into (&p, &src, &dst, &e);
   if (! ok)
     tap_diag ("resize failed: %s", e.message);
   for (int i = 0; ok && i < n_out; i++)
@@ -212,12 +213,12 @@ resize_red_blue (bool straight, const char *filter, int n_out, float *out)
     for (int c = 0; c < 4; c++)
       clfx_image_set (&src, i, 0, c, px[i][c]);
   snprintf (w, sizeof w, "%d", n_out);
-  clfx_params_defaults (&clfx_op_resize, &p);
+  clfx_params_defaults (&clfx_family_resize, &p);
   ok = clfx_host_image_alloc (&dst, n_out, 1, 4, CLFX_DEPTH_FLOAT, &e)
-       && clfx_params_set (&clfx_op_resize, &p, "width", w, &e)
-       && clfx_params_set (&clfx_op_resize, &p, "height", "1", &e)
-       && clfx_params_set (&clfx_op_resize, &p, "filter", filter, &e)
-       && clfx_op_resize.run_cpu (&src, &dst, &p, &e);
+       && clfx_params_set (&p, "width", w, &e)
+       && clfx_params_set (&p, "height", "1", &e)
+       && clfx_params_set (&p, "filter", filter, &e)
+       && clfx_reference_into (&p, &src, &dst, &e);
   for (int i = 0; ok && i < n_out * 4; i++)
     out[i] = clfx_image_get (&dst, i / 4, 0, i % 4);
   clfx_host_image_free (&src);
@@ -261,11 +262,11 @@ test_straight_alpha (void)
     src.straight_alpha = true;
     clfx_image_set (&src, 0, 0, 0, 1.0f); /* white, transparent */
     clfx_image_set (&src, 1, 0, 0, 1.0f);
-    clfx_params_defaults (&clfx_op_resize, &p);
-    ok = clfx_params_set (&clfx_op_resize, &p, "width", "1", &e)
-         && clfx_params_set (&clfx_op_resize, &p, "height", "1", &e)
-         && clfx_params_set (&clfx_op_resize, &p, "filter", "linear", &e)
-         && clfx_op_resize.run_cpu (&src, &dst, &p, &e);
+    clfx_params_defaults (&clfx_family_resize, &p);
+    ok = clfx_params_set (&p, "width", "1", &e)
+         && clfx_params_set (&p, "height", "1", &e)
+         && clfx_params_set (&p, "filter", "linear", &e)
+         && clfx_reference_into (&p, &src, &dst, &e);
     tap_ok (ok && clfx_image_get (&dst, 0, 0, 0) == 0
               && clfx_image_get (&dst, 0, 0, 1) == 0,
             "gray+alpha: where the result's alpha is 0 its colour is 0");
@@ -304,22 +305,23 @@ test_params (void)
   ClfxParams p;
   ClfxError  e = { 0 };
 
-  clfx_params_defaults (&clfx_op_resize, &p);
-  tap_ok (! clfx_params_set (&clfx_op_resize, &p, "addressing", "wrap", &e)
+  clfx_params_defaults (&clfx_family_resize, &p);
+  tap_ok (! clfx_params_set (&p, "addressing", "wrap", &e)
             && strstr (e.message, "mirrored-repeat"),
           "unknown addressing name is refused, listing the choices: %s",
           e.message);
   memset (&e, 0, sizeof e);
-  tap_ok (! clfx_params_set (&clfx_op_resize, &p, "width", "0", &e)
+  tap_ok (! clfx_params_set (&p, "width", "0", &e)
             && strstr (e.message, "out of range"),
           "width 0 is refused: %s", e.message);
   memset (&e, 0, sizeof e);
-  clfx_params_set (&clfx_op_resize, &p, "addressing", "repeat", &e);
-  clfx_params_set (&clfx_op_resize, &p, "normalized-coords", "false", &e);
+  clfx_params_set (&p, "addressing", "repeat", &e);
+  clfx_params_set (&p, "normalized-coords", "false", &e);
   {
     int       w, h;
-    ClfxImage src = { 4, 4, 4, CLFX_DEPTH_U8, 16, NULL, false };
-    tap_ok (! clfx_op_resize.prepare (&p, &src, &w, &h, &e)
+    ClfxImage src = { 4, 4, 4, CLFX_DEPTH_U8, 16, NULL, false,
+                      CLFX_TRC_SRGB, NULL };
+    tap_ok (! clfx_run_check (&p, &src, &w, &h, &e)
               && e.code == CLFX_ERR_INVALID
               && strstr (e.message, "normalized coordinates"),
             "repeat with unnormalized coordinates is refused: %s",
@@ -363,6 +365,24 @@ test_half_and_rounding (void)
   clfx_host_image_free (&img);
 }
 
+/* The CPU reference and its envelope of allowed results, as
+ * clfx_run_validate makes them. */
+static bool
+ref_and_bounds (const ClfxParams *p, const ClfxImage *src, ClfxImage *ref,
+                ClfxImage *lo, ClfxImage *hi, ClfxError *e)
+{
+  const ClfxVariant *v = clfx_params_variant (p);
+  ClfxPlan           plan;
+  bool               ok;
+
+  if (! clfx_plan_make (p, src, &plan, e))
+    return false;
+  ok = v->run_cpu (p, &plan, src, ref, NULL, e)
+       && v->bounds (p, &plan, src, ref, lo, hi, e);
+  clfx_plan_clear (&plan);
+  return ok;
+}
+
 /* The validation must be able to fail: a wrong texel is a mismatch, a
  * texel from across a boundary the sample sits on is only ambiguous. */
 static void
@@ -377,17 +397,17 @@ test_validation_can_fail (void)
   clfx_host_image_alloc (&src, 8, 1, 1, CLFX_DEPTH_FLOAT, &e);
   for (int i = 0; i < 8; i++)
     clfx_image_set (&src, i, 0, 0, (float) (i * i));
-  clfx_params_defaults (&clfx_op_resize, &p);
+  clfx_params_defaults (&clfx_family_resize, &p);
   /* 8 -> 4 samples at u = 1, 3, 5, 7: every one sits on a boundary */
-  clfx_params_set (&clfx_op_resize, &p, "width", "4", &e);
-  clfx_params_set (&clfx_op_resize, &p, "height", "1", &e);
-  clfx_params_set (&clfx_op_resize, &p, "filter", "nearest", &e);
+  clfx_params_set (&p, "width", "4", &e);
+  clfx_params_set (&p, "height", "1", &e);
+  clfx_params_set (&p, "filter", "nearest", &e);
   clfx_host_image_alloc (&ref, 4, 1, 1, CLFX_DEPTH_FLOAT, &e);
   clfx_host_image_alloc (&lo, 4, 1, 1, CLFX_DEPTH_FLOAT, &e);
   clfx_host_image_alloc (&hi, 4, 1, 1, CLFX_DEPTH_FLOAT, &e);
   clfx_host_image_alloc (&act, 4, 1, 1, CLFX_DEPTH_FLOAT, &e);
-  clfx_op_resize.run_cpu (&src, &ref, &p, &e);
-  clfx_op_resize.run_cpu_bounds (&src, &ref, &lo, &hi, &p, &e);
+  tap_ok (ref_and_bounds (&p, &src, &ref, &lo, &hi, &e),
+          "nearest reference and bounds: %s", e.message);
   for (int x = 0; x < 4; x++)
     if (clfx_image_get (&lo, x, 0, 0) < clfx_image_get (&hi, x, 0, 0))
       x_amb = x;
@@ -409,9 +429,9 @@ test_validation_can_fail (void)
           "a texel two away is a mismatch, reported at its pixel");
   /* Away from nearest lookups the envelope is the reference itself: a
    * cubic result that is off is a mismatch, never ambiguous. */
-  clfx_params_set (&clfx_op_resize, &p, "filter", "cubic", &e);
-  clfx_op_resize.run_cpu (&src, &ref, &p, &e);
-  clfx_op_resize.run_cpu_bounds (&src, &ref, &lo, &hi, &p, &e);
+  clfx_params_set (&p, "filter", "cubic", &e);
+  tap_ok (ref_and_bounds (&p, &src, &ref, &lo, &hi, &e),
+          "cubic reference and bounds: %s", e.message);
   memcpy (act.data, ref.data, 16);
   clfx_image_set (&act, 1, 0, 0, clfx_image_get (&ref, 1, 0, 0) + 0.5f);
   clfx_validate_bounded (&ref, &lo, &hi, &act, 1e-3, 0, &v);
@@ -448,13 +468,235 @@ test_json_locale (void)
   {
     ClfxParams p;
     ClfxError  e = { 0 };
-    clfx_params_defaults (&clfx_op_resize, &p);
-    tap_ok (clfx_params_set (&clfx_op_resize, &p, "zoom-x", "0.25", &e)
-              && p.v[clfx_op_param_index (&clfx_op_resize, "zoom-x")].d
-                   == 0.25,
+    clfx_params_defaults (&clfx_family_resize, &p);
+    tap_ok (clfx_params_set (&p, "zoom-x", "0.25", &e)
+              && CLFX_PARAMS_OF (&p, ClfxResizeParams)->zoom_x == 0.25,
             "numbers are parsed with a decimal point under de_DE");
   }
   setlocale (LC_ALL, "C");
+}
+
+
+/* The 8-bit tables against the curve in double precision: every code
+ * decodes to the float nearest its exact value, every threshold is the
+ * first float that rounds up to the next code, and decode then encode
+ * gives every code back. */
+static void
+test_srgb_tables (void)
+{
+  int bad_decode = 0, bad_threshold = 0, bad_round_trip = 0;
+
+  for (int k = 0; k < 256; k++)
+    {
+      double exact = clfx_srgb_to_linear (k / 255.0);
+      float  f = clfx_srgb_decode_u8[k];
+      if (fabs ((double) f - exact) > 0.5 * (nextafterf (f, INFINITY) - f))
+        bad_decode++;
+    }
+  for (int k = 0; k < 255; k++)
+    {
+      float t = clfx_srgb_encode_u8[k];
+      float below = nextafterf (t, 0.0f);
+      if (! (clfx_linear_to_srgb (t) * 255.0 >= k + 0.5)
+          || ! (clfx_linear_to_srgb (below) * 255.0 < k + 0.5))
+        bad_threshold++;
+    }
+  for (int k = 0; k < 256; k++)
+    {
+      int c = 0;
+      for (int j = 0; j < 255; j++)
+        c += clfx_srgb_decode_u8[k] >= clfx_srgb_encode_u8[j];
+      bad_round_trip += c != k;
+    }
+  tap_ok (bad_decode == 0, "sRGB decode table: every code within half a "
+          "float ulp of the curve (%d off)", bad_decode);
+  tap_ok (bad_threshold == 0, "sRGB encode table: every threshold is the "
+          "first float of its code (%d off)", bad_threshold);
+  tap_ok (bad_round_trip == 0, "sRGB: decode then encode gives every code "
+          "back (%d off)", bad_round_trip);
+  tap_ok (fabs (clfx_srgb_to_linear (clfx_linear_to_srgb (0.2)) - 0.2)
+            < 1e-15
+            && fabs (clfx_srgb_to_linear (-0.01) + 0.01 / 12.92) < 1e-15,
+          "the double-precision curve inverts itself and continues the "
+          "linear segment below 0");
+}
+
+static void
+test_address (void)
+{
+  static const struct
+  {
+    int i, n, mode, expect;
+  } cases[] = {
+    { -1, 4, CLFX_ADDR_CLAMP_TO_EDGE, 0 }, { 5, 4, CLFX_ADDR_CLAMP_TO_EDGE, 3 },
+    { -1, 4, CLFX_ADDR_CLAMP, -1 },        { 4, 4, CLFX_ADDR_CLAMP, -1 },
+    { 2, 4, CLFX_ADDR_CLAMP, 2 },          { -1, 4, CLFX_ADDR_REPEAT, 3 },
+    { 9, 4, CLFX_ADDR_REPEAT, 1 },         { -9, 4, CLFX_ADDR_REPEAT, 3 },
+    { -1, 4, CLFX_ADDR_MIRRORED, 0 },      { -2, 4, CLFX_ADDR_MIRRORED, 1 },
+    { 4, 4, CLFX_ADDR_MIRRORED, 3 },       { 8, 4, CLFX_ADDR_MIRRORED, 0 },
+    { -5, 4, CLFX_ADDR_MIRRORED, 3 },      { -3, 4, CLFX_ADDR_NONE, 0 },
+    { 7, 4, CLFX_ADDR_NONE, 3 },           { -1, 1, CLFX_ADDR_MIRRORED, 0 },
+  };
+  int bad = 0;
+
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+    if (clfx_address (cases[k].i, cases[k].n, cases[k].mode)
+        != cases[k].expect)
+      {
+        bad++;
+        tap_diag ("clfx_address (%d, %d, mode %d) = %d, expected %d",
+                  cases[k].i, cases[k].n, cases[k].mode,
+                  clfx_address (cases[k].i, cases[k].n, cases[k].mode),
+                  cases[k].expect);
+      }
+  tap_ok (bad == 0, "clfx_address: clamp, border, wrap and mirror of texel "
+          "indices (%d wrong)", bad);
+  /* The host's address function agrees with the spec's nearest lookup at
+   * texel centres, for every mode and index in three periods. */
+  bad = 0;
+  for (int mode = 0; mode < CLFX_N_ADDR; mode++)
+    for (int i = -12; i < 16; i++)
+      {
+        ClfxSamplerDesc s = { true, mode, false, false, false };
+        float           v[4], w[4];
+        if (mode == CLFX_ADDR_NONE && (i < 0 || i >= 4))
+          continue; /* undefined in the spec; the kernels clamp */
+        clfx_ref_read (&row4, s, ((float) i + 0.5f) / 4.0f, 0.5f, v);
+        clfx_ref_fetch (&row4, s, i, 0, w);
+        bad += v[0] != w[0];
+      }
+  tap_ok (bad == 0, "texel fetches with clfx_address equal the spec's "
+          "nearest read at the texel centre in every mode (%d differ)", bad);
+}
+
+/* Linear light: a one-pixel black and white checkerboard halved with a
+ * linear filter is mid-grey in light, sRGB 188, not the 128 an average
+ * of the encoded values gives; nearest still copies codes. */
+static void
+test_linear_light (void)
+{
+  ClfxImage  src, dst;
+  ClfxParams p;
+  ClfxError  e = { 0 };
+  bool       ok;
+  int        lo = 255, hi = 0;
+
+  clfx_host_image_alloc (&src, 16, 16, 4, CLFX_DEPTH_U8, &e);
+  clfx_host_image_alloc (&dst, 8, 8, 4, CLFX_DEPTH_U8, &e);
+  src.transfer = dst.transfer = CLFX_TRC_SRGB;
+  for (int y = 0; y < 16; y++)
+    for (int x = 0; x < 16; x++)
+      for (int c = 0; c < 4; c++)
+        clfx_image_set (&src, x, y, c, c == 3 || (x + y) % 2 ? 1.0f : 0.0f);
+  clfx_params_defaults (&clfx_family_resize, &p);
+  ok = clfx_params_set (&p, "width", "8", &e)
+       && clfx_params_set (&p, "height", "8", &e)
+       && clfx_params_set (&p, "filter", "linear", &e)
+       && clfx_reference_into (&p, &src, &dst, &e);
+  for (int y = 0; ok && y < 8; y++)
+    for (int x = 0; x < 8; x++)
+      for (int c = 0; c < 3; c++)
+        {
+          int v = ((unsigned char *) dst.data)[y * dst.stride + x * 4 + c];
+          lo = v < lo ? v : lo;
+          hi = v > hi ? v : hi;
+        }
+  tap_ok (ok && lo == 188 && hi == 188, "a 1-pixel checkerboard halved in "
+          "linear light is sRGB 188 everywhere (got %d..%d)", lo, hi);
+  src.transfer = dst.transfer = CLFX_TRC_LINEAR;
+  lo = 255, hi = 0;
+  ok = clfx_reference_into (&p, &src, &dst, &e);
+  for (int y = 0; ok && y < 8; y++)
+    for (int x = 0; x < 8; x++)
+      {
+        int v = ((unsigned char *) dst.data)[y * dst.stride + x * 4];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+      }
+  tap_ok (ok && lo == 128 && hi == 128, "the same data marked linear "
+          "averages the stored values: 128 (got %d..%d)", lo, hi);
+  clfx_host_image_free (&src);
+  clfx_host_image_free (&dst);
+}
+
+/* The family table: typed rows, checked names, generated lists. */
+static void
+test_families (void)
+{
+  const ClfxFamily    *f = clfx_family_find ("resize");
+  const ClfxParamSpec *filter = clfx_family_param (f, "filter");
+  ClfxParams           p, q;
+  ClfxError            e = { 0 };
+  char                 buf[64];
+  int                  n_pdb = 0;
+
+  tap_ok (f == &clfx_family_resize && clfx_family_find ("copy")
+            && ! clfx_family_find ("nosuch"),
+          "families are found by name");
+  tap_ok (filter && filter->type == CLFX_PARAM_CHOICE
+            && clfx_choice_count (filter) == CLFX_N_RESAMPLE
+            && ! clfx_family_param (f, "widht"),
+          "a row is found by its name; a misspelled name finds nothing");
+  clfx_params_defaults (f, &p);
+  tap_ok (! clfx_params_set (&p, "widht", "10", &e)
+            && strstr (e.message, "no parameter 'widht'")
+            && strstr (e.message, "width"),
+          "setting a misspelled parameter is an error that lists the "
+          "real ones: %s", e.message);
+  q = p;
+  tap_ok (clfx_params_set (&q, "width", "321", &e)
+            && CLFX_PARAMS_OF (&q, ClfxResizeParams)->width == 321
+            && CLFX_PARAMS_OF (&p, ClfxResizeParams)->width == 1024,
+          "a value is written into its typed field, the defaults stay in "
+          "the copy it came from");
+  tap_ok (! clfx_params_set (&q, "zoom-x", "1e9", &e)
+            && CLFX_PARAMS_OF (&q, ClfxResizeParams)->zoom_x == 1.0,
+          "an out-of-range value leaves the parameters as they were");
+  clfx_params_set (&q, "zoom-x", "0.1", &e);
+  tap_ok (! strcmp (clfx_param_format (&q, clfx_family_param (f, "zoom-x"),
+                                       buf, sizeof buf), "0.1")
+            && ! strcmp (clfx_param_format (&q, filter, buf, sizeof buf),
+                         "linear"),
+          "values format as the text that sets them (%s)", buf);
+  for (int i = 0; i < f->n_params; i++)
+    {
+      const ClfxParamSpec *s = &f->params[i];
+      n_pdb += ! s->plugin_only;
+      if (s->group < 0 || s->group >= f->n_groups
+          || (s->type == CLFX_PARAM_DOUBLE
+              && (s->ui_min < s->min || s->ui_max > s->max))
+          || ! clfx_variant_uses (clfx_params_variant (&p), s))
+        tap_diag ("row %s is inconsistent", s->name);
+    }
+  tap_ok (n_pdb == 7 && f->n_params == 8
+            && clfx_params_variant (&p) == &clfx_variant_resize,
+          "resize: 7 engine parameters and the plug-in's target, one "
+          "variant");
+  tap_ok (! strcmp (clfx_run_variant_name (&p), "linear"),
+          "the report names resize's resampling filter as its variant");
+}
+
+static void
+test_tolerance_helpers (void)
+{
+  ClfxTolerance t;
+
+  clfx_tol_init (&t);
+  clfx_tol_sum (&t, "taps", 10, 2.0, 4.0);
+  tap_ok (fabs (t.abs_tol - 80.0 * CLFX_FLOAT_EPS) < 1e-20
+            && strstr (t.basis, "taps: 10-term"),
+          "an n-term sum adds n u sum|w| max|v| and says so (%s)", t.basis);
+  clfx_tol_srgb (&t, CLFX_DEPTH_U8);
+  tap_ok (fabs (t.abs_tol - 12.92 * 80.0 * CLFX_FLOAT_EPS) < 1e-18
+            && strstr (t.basis, "12.92"),
+          "sRGB carries linear bounds through the curve's slope");
+  clfx_tol_store (&t, CLFX_DEPTH_U8, false);
+  tap_ok (t.abs_tol > 1.0 / 255.0 && strstr (t.basis, "output code"),
+          "an 8-bit store adds one code");
+  clfx_tol_init (&t);
+  clfx_tol_store (&t, CLFX_DEPTH_U8, true);
+  tap_ok (t.abs_tol == 0.0 && t.basis[0] == '\0',
+          "a path that copies texels stores them exactly");
 }
 
 int
@@ -480,6 +722,11 @@ main (void)
   test_half_and_rounding ();
   test_validation_can_fail ();
   test_json_locale ();
+  test_srgb_tables ();
+  test_address ();
+  test_linear_light ();
+  test_families ();
+  test_tolerance_helpers ();
 
   clfx_host_image_free (&row4);
   clfx_host_image_free (&quad);

@@ -1,0 +1,18 @@
+/* clfx-exec.h: running a variant's OpenCL path over a whole image, in
+ * streamed bands or in tiles, on one device or several (clfx-exec.c). */
+#ifndef CLFX_EXEC_H
+#define CLFX_EXEC_H
+
+#include "clfx-context.h"
+#include "clfx-graph.h"
+
+/* Runs the variant p selects on ctx (and ctx->peers) from src into dst
+ * (allocated by the caller at the plan's size).  Fills the timings (the
+ * devices' shares summed, t->total_ms is the caller's) and, where probes
+ * is given, the OpenCL side of the probes.  plan->use_sampler is decided
+ * here. */
+bool clfx_exec (ClfxContext *ctx, const ClfxParams *p, ClfxPlan *plan,
+                const ClfxImage *src, ClfxImage *dst, ClfxTimings *t,
+                ClfxProbes *probes, ClfxError *error);
+
+#endif

@@ -1,0 +1,52 @@
+/* clfx-graph-private.h: the graph's state, shared by clfx-graph.c (what
+ * variants call) and clfx-exec.c (the executors that drive them). */
+#ifndef CLFX_GRAPH_PRIVATE_H
+#define CLFX_GRAPH_PRIVATE_H
+
+#include "clfx-context.h"
+#include "clfx-graph.h"
+
+typedef struct
+{
+  char   name[48];
+  cl_mem mem;
+  size_t bytes;       /* buffers */
+  int    width, height; /* images */
+  bool   table;       /* uploaded once per run */
+} ClfxGraphMem;
+
+struct ClfxGraph
+{
+  ClfxContext       *ctx;
+  const ClfxVariant *variant;
+  const ClfxParams  *params;
+  const ClfxPlan    *plan;
+  const ClfxImage   *src;
+  const ClfxImage   *dst;
+  ClfxTile           tile;
+  /* The current source image and its CLFX_SRC_ARGS. */
+  cl_mem             src_mem;
+  cl_int4            src_view;
+  cl_int             src_flags;
+  /* The current result buffer and its CLFX_DST_ARGS (rect = tile.out). */
+  cl_mem             dst_mem;
+  cl_long            dst_offset, dst_pitch;
+  /* Build options from the images' own formats. */
+  char               options[256];
+  int                rows_per_item;
+  ClfxGraphMem      *mems;
+  int                n_mems, cap_mems;
+  ClfxProbes        *probes; /* NULL: probes are not recorded */
+};
+
+/* Sets up g for a run of plan's variant on ctx; gray_in_rgba says how
+ * the source is carried. */
+void clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
+                      const ClfxPlan *plan, const ClfxImage *src,
+                      const ClfxImage *dst, bool gray_in_rgba,
+                      ClfxProbes *probes);
+/* Releases the intermediates (OpenCL keeps them alive until the queued
+ * commands that use them complete). */
+void clfx_graph_release (ClfxGraph *g);
+
+#endif

@@ -1,0 +1,511 @@
+/* clfx-graph.c: what a variant's OpenCL path calls: checked launches of
+ * named kernels, intermediates, tables and probes. */
+#include "clfx-graph-private.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clfx-array.h"
+
+/* ---- plans ------------------------------------------------------------- */
+
+bool
+clfx_plan_make (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
+                ClfxError *error)
+{
+  const ClfxVariant *v = clfx_params_variant (p);
+
+  memset (plan, 0, sizeof *plan);
+  if (! v)
+    return clfx_error_set (error, CLFX_ERR_INVALID, "no variant selected");
+  if (! clfx_params_check (p, error) || ! v->plan (p, src, plan, error))
+    {
+      clfx_plan_clear (plan);
+      return false;
+    }
+  if (plan->width < 1 || plan->height < 1)
+    {
+      clfx_plan_clear (plan);
+      return clfx_error_set (error, CLFX_ERR_INVALID,
+                             "the result would be %dx%d", plan->width,
+                             plan->height);
+    }
+  /* Straight alpha is weighed in only where pixels mix; a variant that
+   * copies texels passes them bit for bit. */
+  plan->premultiply = plan->mixes && src->straight_alpha
+                      && (src->channels == 2 || src->channels == 4);
+  return true;
+}
+
+void
+clfx_plan_clear (ClfxPlan *plan)
+{
+  if (plan->free_state && plan->state)
+    plan->free_state (plan->state);
+  memset (plan, 0, sizeof *plan);
+}
+
+void
+clfx_plan_source_rect (const ClfxVariant *v, const ClfxPlan *plan,
+                       const ClfxImage *src, const ClfxRect *out,
+                       ClfxRect *in)
+{
+  if (v->source_rect)
+    {
+      v->source_rect (plan, src, out, in);
+      return;
+    }
+  in->x = out->x - plan->halo[0];
+  in->y = out->y - plan->halo[1];
+  in->width = out->width + plan->halo[0] + plan->halo[2];
+  in->height = out->height + plan->halo[1] + plan->halo[3];
+}
+
+/* ---- the graph ------------------------------------------------------------ */
+
+void
+clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
+                 const ClfxPlan *plan, const ClfxImage *src,
+                 const ClfxImage *dst, bool gray_in_rgba, ClfxProbes *probes)
+{
+  int rows = ctx->tuning.rows_per_item;
+
+  memset (g, 0, sizeof *g);
+  g->ctx = ctx;
+  g->variant = clfx_params_variant (p);
+  g->params = p;
+  g->plan = plan;
+  g->src = src;
+  g->dst = dst;
+  g->probes = probes;
+  /* Measured on an H200 (docs/PERFORMANCE.md): 4 rows lift the u8 copy
+   * from 2.4 to 3.7 TB/s, but slow the float copy (4.2 to 3.4 TB/s),
+   * whose 16-byte pixels already keep the memory system busy. */
+  if (! rows)
+    rows = clfx_image_pixel_size (dst) >= 16 ? 1 : 4;
+  g->rows_per_item = rows;
+  snprintf (g->options, sizeof g->options,
+            "-DCLFX_DEPTH=%d -DCLFX_CHANNELS=%d -DCLFX_GA_IN_RGBA=%d "
+            "-DCLFX_ROWS_PER_ITEM=%d -DCLFX_SRGB=%d -DCLFX_PREMUL=%d",
+            (int) dst->depth, dst->channels,
+            gray_in_rgba && dst->channels == 2 ? 1 : 0, rows,
+            plan->mixes && src->transfer == CLFX_TRC_SRGB ? 1 : 0,
+            plan->premultiply ? 1 : 0);
+}
+
+void
+clfx_graph_release (ClfxGraph *g)
+{
+  for (int i = 0; i < g->n_mems; i++)
+    if (g->mems[i].mem)
+      clReleaseMemObject (g->mems[i].mem);
+  free (g->mems);
+  g->mems = NULL;
+  g->n_mems = g->cap_mems = 0;
+}
+
+const ClfxDeviceInfo *
+clfx_graph_device (const ClfxGraph *g)
+{
+  return &g->ctx->device;
+}
+
+const ClfxPlan *
+clfx_graph_plan (const ClfxGraph *g)
+{
+  return g->plan;
+}
+
+const ClfxTile *
+clfx_graph_tile (const ClfxGraph *g)
+{
+  return &g->tile;
+}
+
+int
+clfx_graph_rows_per_item (const ClfxGraph *g)
+{
+  return g->rows_per_item;
+}
+
+bool
+clfx_graph_force_two_pass (const ClfxGraph *g)
+{
+  return g->ctx->tuning.two_pass;
+}
+
+cl_sampler
+clfx_graph_sampler (ClfxGraph *g, bool normalized, bool linear,
+                    ClfxError *error)
+{
+  return clfx_context_sampler (g->ctx, normalized, g->plan->addressing,
+                               linear, error);
+}
+
+/* ---- launches ------------------------------------------------------------ */
+
+/* Sets argument `index` after checking its size against the kernel's
+ * declaration (where the driver reports it). */
+static bool
+set_arg (const ClfxKernelSlot *k, cl_uint index, size_t size,
+         const void *value, ClfxError *error)
+{
+  if (index >= k->n_args)
+    return true; /* counted and reported by the caller */
+  if (k->arg_size[index] && value && size != k->arg_size[index])
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "kernel %s: argument %u is declared %s (%zu "
+                           "bytes), the launch passes %zu bytes", k->name,
+                           index, k->arg_type[index], k->arg_size[index],
+                           size);
+  CLFX_CHECK (error, fail, k->name, clSetKernelArg, k->kernel, index, size,
+              value);
+  return true;
+fail:
+  return false;
+}
+
+static int
+count_args (const ClfxArg *args, int n)
+{
+  int total = 0;
+
+  for (int i = 0; i < n; i++)
+    total += args[i].kind == CLFX_ARG_SRC ? 3 : args[i].kind == CLFX_ARG_DST
+                                                  ? 4 : 1;
+  return total;
+}
+
+static bool
+set_args (ClfxGraph *g, const ClfxKernelSlot *k, const ClfxArg *args,
+          int n_args, ClfxError *error)
+{
+  cl_int4 rect = { { g->tile.out.x, g->tile.out.y, g->tile.out.width,
+                     g->tile.out.height } };
+  cl_uint i = 0;
+  int     given = count_args (args, n_args);
+  bool    ok = true;
+
+  if ((cl_uint) given != k->n_args)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "kernel %s takes %u arguments, the launch passes "
+                           "%d", k->name, k->n_args, given);
+  for (int a = 0; ok && a < n_args; a++)
+    switch (args[a].kind)
+      {
+      case CLFX_ARG_VALUE:
+        ok = set_arg (k, i++, args[a].size, args[a].value, error);
+        break;
+      case CLFX_ARG_LOCAL:
+        if (k->arg_type[i][0] && strcmp (k->arg_type[i], "__local") != 0)
+          return clfx_error_set (error, CLFX_ERR_INVALID,
+                                 "kernel %s: argument %u is %s, the launch "
+                                 "passes local memory", k->name, i,
+                                 k->arg_type[i]);
+        ok = set_arg (k, i++, args[a].size, NULL, error);
+        break;
+      case CLFX_ARG_SRC:
+        ok = set_arg (k, i, sizeof g->src_mem, &g->src_mem, error)
+             && set_arg (k, i + 1, sizeof g->src_view, &g->src_view, error)
+             && set_arg (k, i + 2, sizeof g->src_flags, &g->src_flags, error);
+        i += 3;
+        break;
+      case CLFX_ARG_DST:
+        ok = set_arg (k, i, sizeof g->dst_mem, &g->dst_mem, error)
+             && set_arg (k, i + 1, sizeof g->dst_offset, &g->dst_offset,
+                         error)
+             && set_arg (k, i + 2, sizeof g->dst_pitch, &g->dst_pitch, error)
+             && set_arg (k, i + 3, sizeof rect, &rect, error);
+        i += 4;
+        break;
+      }
+  return ok;
+}
+
+bool
+clfx_graph_launch (ClfxGraph *g, const ClfxLaunch *l, const ClfxArg *args,
+                   int n_args, ClfxError *error)
+{
+  const ClfxKernelSlot *k;
+  char                  options[512];
+  size_t                local[2], global[2];
+  cl_event              ev = NULL;
+  int                   dims = l->dims == 1 ? 1 : 2;
+
+  snprintf (options, sizeof options, "%s%s%s", g->options,
+            l->options ? " " : "", l->options ? l->options : "");
+  k = clfx_context_kernel (g->ctx, g->variant->program, options, l->kernel,
+                           error);
+  if (! k || ! set_args (g, k, args, n_args, error))
+    return false;
+  if (k->reqd[0])
+    {
+      local[0] = k->reqd[0];
+      local[1] = k->reqd[1];
+    }
+  else if (l->local[0])
+    {
+      local[0] = l->local[0];
+      local[1] = dims == 2 ? l->local[1] : 1;
+    }
+  else if (dims == 1)
+    {
+      local[0] = k->work_group_max >= 256 ? 256 : k->work_group_max;
+      local[1] = 1;
+    }
+  else
+    {
+      /* 16 x 16 where the kernel allows it, else the largest square. */
+      size_t side = 16;
+      while (side > 1 && side * side > k->work_group_max)
+        side /= 2;
+      local[0] = local[1] = side;
+    }
+  for (int d = 0; d < dims; d++)
+    {
+      size_t n = l->global[d] ? l->global[d] : 1;
+      global[d] = (n + local[d] - 1) / local[d] * local[d];
+    }
+  CLFX_CHECK (error, fail, l->kernel, clEnqueueNDRangeKernel, g->ctx->queue,
+              k->kernel, (cl_uint) dims, NULL, global, local, 0, NULL, &ev);
+  return clfx_context_track (g->ctx, ev, CLFX_EV_KERNEL, l->kernel, error);
+fail:
+  return false;
+}
+
+/* ---- intermediates ------------------------------------------------------- */
+
+static ClfxGraphMem *
+find_mem (ClfxGraph *g, const char *name)
+{
+  for (int i = 0; i < g->n_mems; i++)
+    if (strcmp (g->mems[i].name, name) == 0)
+      return &g->mems[i];
+  return NULL;
+}
+
+static ClfxGraphMem *
+new_mem (ClfxGraph *g, const char *name, ClfxError *error)
+{
+  ClfxGraphMem *m = find_mem (g, name);
+
+  if (m)
+    {
+      /* Replaced: queued commands keep the old one alive. */
+      if (m->mem)
+        clReleaseMemObject (m->mem);
+      m->mem = NULL;
+      return m;
+    }
+  if (! clfx_array_reserve (&g->mems, &g->cap_mems, g->n_mems + 1,
+                            sizeof *g->mems))
+    {
+      clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+      return NULL;
+    }
+  m = &g->mems[g->n_mems++];
+  snprintf (m->name, sizeof m->name, "%s", name);
+  return m;
+}
+
+cl_mem
+clfx_graph_image (ClfxGraph *g, const char *name, int width, int height,
+                  ClfxError *error)
+{
+  ClfxGraphMem   *m = find_mem (g, name);
+  cl_image_format fmt = { CL_RGBA, CL_FLOAT };
+  cl_image_desc   desc = { .image_type = CL_MEM_OBJECT_IMAGE2D };
+  cl_mem          mem;
+
+  width = width > 0 ? width : 1;
+  height = height > 0 ? height : 1;
+  if (m && m->mem && m->width >= width && m->height >= height)
+    return m->mem;
+  if (! clfx_context_fits_image (g->ctx, width, height,
+                                 (size_t) width * (size_t) height * 16))
+    {
+      clfx_error_set (error, CLFX_ERR_UNSUPPORTED,
+                      "the %dx%d intermediate image '%s' exceeds the "
+                      "device's limits", width, height, name);
+      return NULL;
+    }
+  if (! (m = new_mem (g, name, error)))
+    return NULL;
+  desc.image_width = (size_t) width;
+  desc.image_height = (size_t) height;
+  CLFX_CREATE (mem, error, fail, name, clCreateImage, g->ctx->context,
+               CL_MEM_READ_WRITE, &fmt, &desc, NULL);
+  m->mem = mem;
+  m->width = width;
+  m->height = height;
+  return mem;
+fail:
+  return NULL;
+}
+
+cl_mem
+clfx_graph_buffer (ClfxGraph *g, const char *name, size_t bytes,
+                   ClfxError *error)
+{
+  ClfxGraphMem *m = find_mem (g, name);
+  cl_mem        mem;
+
+  if (m && m->mem && m->bytes >= bytes)
+    return m->mem;
+  if (! (m = new_mem (g, name, error)))
+    return NULL;
+  CLFX_CREATE (mem, error, fail, name, clCreateBuffer, g->ctx->context,
+               CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL);
+  m->mem = mem;
+  m->bytes = bytes;
+  return mem;
+fail:
+  return NULL;
+}
+
+cl_mem
+clfx_graph_table (ClfxGraph *g, const char *name, const void *data,
+                  size_t bytes, ClfxError *error)
+{
+  ClfxGraphMem *m = find_mem (g, name);
+  cl_mem        mem;
+
+  if (m && m->mem && m->table)
+    return m->mem;
+  if (! (m = new_mem (g, name, error)))
+    return NULL;
+  CLFX_CREATE (mem, error, fail, name, clCreateBuffer, g->ctx->context,
+               CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes ? bytes : 4,
+               (void *) data);
+  m->mem = mem;
+  m->bytes = bytes;
+  m->table = true;
+  return mem;
+fail:
+  return NULL;
+}
+
+cl_mem
+clfx_graph_upload (ClfxGraph *g, const char *name, const void *data,
+                   size_t bytes, ClfxError *error)
+{
+  ClfxGraphMem *m = new_mem (g, name, error);
+  cl_mem        mem;
+
+  if (! m)
+    return NULL;
+  CLFX_CREATE (mem, error, fail, name, clCreateBuffer, g->ctx->context,
+               CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes ? bytes : 4,
+               (void *) data);
+  m->mem = mem;
+  m->bytes = bytes;
+  return mem;
+fail:
+  return NULL;
+}
+
+/* ---- probes ---------------------------------------------------------------- */
+
+static ClfxProbe *
+probe_slot (ClfxProbes *probes, const char *name)
+{
+  ClfxProbe *grown;
+
+  for (int i = 0; i < probes->n; i++)
+    if (strcmp (probes->probes[i].name, name) == 0)
+      return &probes->probes[i];
+  grown = realloc (probes->probes, (size_t) (probes->n + 1) * sizeof *grown);
+  if (! grown)
+    return NULL;
+  probes->probes = grown;
+  memset (&grown[probes->n], 0, sizeof *grown);
+  snprintf (grown[probes->n].name, sizeof grown[probes->n].name, "%s", name);
+  return &grown[probes->n++];
+}
+
+static bool
+probe_values (ClfxProbe *pr, const double *values, int n, bool reference)
+{
+  double **side = reference ? &pr->reference : &pr->device;
+  double  *copy;
+
+  if (n < 0 || n > CLFX_MAX_PROBE_VALUES
+      || ! (copy = malloc ((size_t) (n ? n : 1) * sizeof *copy)))
+    return false;
+  memcpy (copy, values, (size_t) n * sizeof *copy);
+  free (*side);
+  *side = copy;
+  *(reference ? &pr->n_reference : &pr->n_device) = n;
+  return true;
+}
+
+bool
+clfx_probes_add (ClfxProbes *probes, const char *name, const double *values,
+                 int n, bool reference, double abs_tol, double rel_tol,
+                 const char *basis)
+{
+  ClfxProbe *pr = probe_slot (probes, name);
+
+  if (! pr || ! probe_values (pr, values, n, reference))
+    return false;
+  if (reference)
+    {
+      pr->abs_tol = abs_tol;
+      pr->rel_tol = rel_tol;
+      snprintf (pr->basis, sizeof pr->basis, "%s", basis ? basis : "");
+    }
+  return true;
+}
+
+void
+clfx_probes_clear (ClfxProbes *probes)
+{
+  for (int i = 0; i < probes->n; i++)
+    {
+      free (probes->probes[i].device);
+      free (probes->probes[i].reference);
+    }
+  free (probes->probes);
+  probes->probes = NULL;
+  probes->n = 0;
+}
+
+bool
+clfx_graph_probe (ClfxGraph *g, const char *name, cl_mem buf, int n,
+                  ClfxError *error)
+{
+  float  *f = NULL;
+  double *d = NULL;
+  bool    ok = false;
+
+  if (! g->probes)
+    return true;
+  if (n < 0 || n > CLFX_MAX_PROBE_VALUES)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "probe %s: %d values (at most %d)", name, n,
+                           CLFX_MAX_PROBE_VALUES);
+  f = malloc ((size_t) (n ? n : 1) * sizeof *f);
+  d = malloc ((size_t) (n ? n : 1) * sizeof *d);
+  if (! f || ! d)
+    {
+      clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory for probe %s",
+                      name);
+      goto out;
+    }
+  CLFX_CHECK (error, out, name, clEnqueueReadBuffer, g->ctx->queue, buf,
+              CL_TRUE, 0, (size_t) n * sizeof *f, f, 0, NULL, NULL);
+  for (int i = 0; i < n; i++)
+    d[i] = f[i];
+  if (! clfx_probes_add (g->probes, name, d, n, false, 0, 0, NULL))
+    {
+      clfx_error_set (error, CLFX_ERR_NOMEM, "cannot record probe %s", name);
+      goto out;
+    }
+  ok = true;
+out:
+  free (f);
+  free (d);
+  return ok;
+}

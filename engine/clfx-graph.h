@@ -1,0 +1,250 @@
+/* clfx-graph.h: what a variant is made of, and the device-resident graph
+ * its OpenCL path runs on.
+ *
+ * The framework uploads the source once, allocates the (guard-banded)
+ * result once and downloads it once; a variant declares its intermediate
+ * images and buffers and launches named kernels, each with one checked
+ * call that sets every argument.  When the source or the result exceeds
+ * what the device holds (its 2D image limits, its largest allocation, a
+ * memory budget) the framework runs the variant tile by tile, each tile
+ * with the halo the variant's plan asks for, and the result is bit for bit
+ * the untiled one: kernels index texels in source coordinates, and a
+ * tile's texels beyond the source are filled in by the host with the same
+ * addressing function the kernels use.  When it fits, the framework
+ * streams: the source goes up in bands and the result comes down in
+ * bands, each band's kernels start when the source rows they read have
+ * arrived, so transfers, kernels and host copies overlap. */
+#ifndef CLFX_GRAPH_H
+#define CLFX_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "clfx-cl.h"
+#include "clfx-device.h"
+#include "clfx-error.h"
+#include "clfx-family.h"
+#include "clfx-host-image.h"
+#include "clfx-tolerance.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct
+{
+  int x, y, width, height;
+} ClfxRect;
+
+/* What a variant needs, decided once per run from the parameters and the
+ * source (both paths and the tolerance read it). */
+typedef struct
+{
+  int    width, height;  /* the result */
+  /* Source pixels an output pixel reads beyond its own position, per
+   * side (left, top, right, bottom), for area variants whose result has
+   * the source's size.  Resampling variants give source_rect instead. */
+  int    halo[4];
+  /* Device memory the variant's intermediates need per result pixel, and
+   * fixed (tables), beyond the source and result themselves. */
+  size_t bytes_per_pixel;
+  size_t bytes_fixed;
+  /* The result at one position depends on statistics of the whole image
+   * (a first pass over every tile computes them). */
+  bool   whole_image_stats;
+  /* The addressing mode (CLFX_ADDR_*) that decides texels outside the
+   * source, for the tiles' halos and the kernels' reads. */
+  int    addressing;
+  /* Straight alpha and a variant that mixes pixels: premultiply on read.
+   * Also: the variant mixes pixels, so sRGB data are decoded to linear
+   * light (mixes = false copies texels as they are). */
+  bool   premultiply;
+  bool   mixes;
+  /* Use the hardware sampler (the variant asks for `sampler_ok` and the
+   * framework decides): filled in by the framework before run_cl. */
+  bool   sampler_ok;
+  bool   use_sampler;
+  /* Private state of the variant (tap tables), freed with free_state. */
+  void  *state;
+  void (*free_state) (void *state);
+} ClfxPlan;
+
+/* The part of the work one launch sequence covers. */
+typedef struct
+{
+  ClfxRect out;      /* result pixels, in result coordinates */
+  /* Source texels it reads, in source coordinates before addressing (may
+   * reach outside the source). */
+  ClfxRect in;
+} ClfxTile;
+
+typedef struct ClfxGraph ClfxGraph;
+
+/* ---- kernel arguments ---------------------------------------------------- */
+
+typedef enum
+{
+  CLFX_ARG_VALUE, /* size bytes at value */
+  CLFX_ARG_LOCAL, /* __local memory of size bytes */
+  CLFX_ARG_SRC,   /* the source: image, int4 view, int flags (3 arguments) */
+  CLFX_ARG_DST    /* the result: buffer, long offset, long pitch, int4 rect
+                   * (4 arguments) */
+} ClfxArgKind;
+
+typedef struct
+{
+  ClfxArgKind kind;
+  size_t      size;
+  const void *value;
+} ClfxArg;
+
+#define CLFX_ARG(v)    ((ClfxArg) { CLFX_ARG_VALUE, sizeof (v), &(v) })
+#define CLFX_INT(x)    ((ClfxArg) { CLFX_ARG_VALUE, sizeof (cl_int), &(cl_int) { (x) } })
+#define CLFX_FLOAT(x)  ((ClfxArg) { CLFX_ARG_VALUE, sizeof (cl_float), &(cl_float) { (x) } })
+#define CLFX_LOCAL(n)  ((ClfxArg) { CLFX_ARG_LOCAL, (n), NULL })
+#define CLFX_SRC       ((ClfxArg) { CLFX_ARG_SRC, 0, NULL })
+#define CLFX_DST       ((ClfxArg) { CLFX_ARG_DST, 0, NULL })
+
+typedef struct
+{
+  const char *kernel;   /* in the variant's program */
+  const char *options;  /* build options beyond the images' (may be NULL) */
+  int         dims;     /* 1 or 2 */
+  size_t      global[2];/* work-items; rounded up to the local size */
+  size_t      local[2]; /* 0: the graph picks within the kernel's limit */
+} ClfxLaunch;
+
+/* Builds (once per context) and launches a kernel of the variant's
+ * program: sets every argument with one check each, checks their number
+ * and, where the driver reports argument types, each one's size against
+ * the kernel's declaration, and tracks the launch under the kernel's name.
+ * The error names the kernel, the argument and the call. */
+bool clfx_graph_launch (ClfxGraph *g, const ClfxLaunch *launch,
+                        const ClfxArg *args, int n_args, ClfxError *error);
+#define CLFX_LAUNCH(g, launch, error, ...)                                   \
+  clfx_graph_launch ((g), (launch), (const ClfxArg[]) { __VA_ARGS__ },       \
+                     (int) (sizeof ((const ClfxArg[]) { __VA_ARGS__ })       \
+                            / sizeof (ClfxArg)),                             \
+                     (error))
+
+/* ---- what a variant reads from the graph ------------------------------- */
+
+const ClfxDeviceInfo *clfx_graph_device (const ClfxGraph *g);
+const ClfxPlan       *clfx_graph_plan (const ClfxGraph *g);
+const ClfxTile       *clfx_graph_tile (const ClfxGraph *g);
+/* Rows each work-item of a pixel kernel handles (a build option too). */
+int                   clfx_graph_rows_per_item (const ClfxGraph *g);
+/* The hardware sampler for this run (cached per context). */
+cl_sampler            clfx_graph_sampler (ClfxGraph *g, bool normalized,
+                                          bool linear, ClfxError *error);
+/* Whether a test forces the two-pass form of a variant (tuning). */
+bool                  clfx_graph_force_two_pass (const ClfxGraph *g);
+
+/* Intermediates, kept on the device until the run ends and reused by
+ * later tiles under the same name (the size must not grow). */
+cl_mem clfx_graph_image (ClfxGraph *g, const char *name, int width,
+                         int height, ClfxError *error);  /* float RGBA */
+cl_mem clfx_graph_buffer (ClfxGraph *g, const char *name, size_t bytes,
+                          ClfxError *error);
+/* A read-only table uploaded once per run (later tiles reuse it). */
+cl_mem clfx_graph_table (ClfxGraph *g, const char *name, const void *data,
+                         size_t bytes, ClfxError *error);
+/* A read-only table for the current tile only (replaced by the next
+ * upload of the same name). */
+cl_mem clfx_graph_upload (ClfxGraph *g, const char *name, const void *data,
+                          size_t bytes, ClfxError *error);
+
+/* The OpenCL C spec's rule for samplers (clfx-sampler.c): repeat and
+ * mirrored-repeat need normalized coordinates; refused with
+ * CLFX_ERR_INVALID and the reason. */
+bool clfx_sampler_check (bool normalized, int addressing, ClfxError *error);
+
+/* ---- probes ---------------------------------------------------------------- */
+
+/* Stage values a variant exposes (a reduction's result, a histogram),
+ * compared with the CPU reference's values of the same name on their own
+ * and shown in the report. */
+#define CLFX_MAX_PROBE_VALUES 4096
+typedef struct
+{
+  char    name[64];
+  int     n_device, n_reference;
+  double *device;    /* values from the OpenCL path (NULL: none) */
+  double *reference; /* values from the CPU path (NULL: none) */
+  double  abs_tol, rel_tol;
+  char    basis[256];
+  size_t  mismatches;
+  double  max_abs;
+  int     worst;     /* index of the largest difference */
+  bool    passed;
+} ClfxProbe;
+
+typedef struct
+{
+  ClfxProbe *probes;
+  int        n;
+} ClfxProbes;
+
+/* Reads n floats from buf on the device and records them as probe
+ * `name` (a later record of the same name replaces it). */
+bool clfx_graph_probe (ClfxGraph *g, const char *name, cl_mem buf, int n,
+                       ClfxError *error);
+/* The CPU path's side: records n values; the tolerance is given here. */
+bool clfx_probes_add (ClfxProbes *probes, const char *name,
+                      const double *values, int n, bool reference,
+                      double abs_tol, double rel_tol, const char *basis);
+void clfx_probes_clear (ClfxProbes *probes);
+
+/* ---- a variant ------------------------------------------------------------- */
+
+struct ClfxVariant
+{
+  const char        *name;    /* "resize", "gaussian" */
+  const char        *program; /* kernels/<program>.cl */
+  const char        *blurb;
+  /* NULL-terminated names of the family's parameters this variant reads
+   * (NULL: all of them). */
+  const char *const *uses;
+  /* Checks the parameters against the source and fills the plan. */
+  bool (*plan) (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
+                ClfxError *error);
+  /* Resampling variants: the source rectangle (before addressing) that
+   * the result rectangle `out` reads.  NULL: out plus the plan's halo. */
+  void (*source_rect) (const ClfxPlan *plan, const ClfxImage *src,
+                       const ClfxRect *out, ClfxRect *in);
+  /* The OpenCL path for the graph's current tile. */
+  bool (*run_cl) (ClfxGraph *g, const ClfxParams *p, ClfxError *error);
+  /* The CPU reference: an independent implementation of the same
+   * definition; records its probes (may be NULL when there are none). */
+  bool (*run_cpu) (const ClfxParams *p, const ClfxPlan *plan,
+                   const ClfxImage *src, ClfxImage *dst, ClfxProbes *probes,
+                   ClfxError *error);
+  /* What validation accepts between the two, and why. */
+  void (*tolerance) (const ClfxParams *p, const ClfxPlan *plan,
+                     const ClfxDeviceInfo *dev, const ClfxImage *src,
+                     const ClfxImage *dst, ClfxTolerance *tol);
+  /* Optional: per channel, the lowest and highest results the spec
+   * allows where the reference `ref` cannot know which one the device
+   * picks (see clfx_validate_bounded); lo and hi are shaped like ref. */
+  bool (*bounds) (const ClfxParams *p, const ClfxPlan *plan,
+                  const ClfxImage *src, const ClfxImage *ref, ClfxImage *lo,
+                  ClfxImage *hi, ClfxError *error);
+  /* Optional: a more precise name for the report ("lanczos3"). */
+  const char *(*describe) (const ClfxParams *p);
+};
+
+/* The variant's plan, checked against the families' common rules (result
+ * size at least 1x1), with the source's alpha and transfer curve in it. */
+bool clfx_plan_make (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
+                     ClfxError *error);
+void clfx_plan_clear (ClfxPlan *plan);
+/* The source rectangle a result rectangle reads (before addressing). */
+void clfx_plan_source_rect (const ClfxVariant *v, const ClfxPlan *plan,
+                            const ClfxImage *src, const ClfxRect *out,
+                            ClfxRect *in);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,183 @@
+/* clfx-profile.c: tagged events of an operation and its timings. */
+#include "clfx-context.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clfx-array.h"
+
+void
+clfx_timings_clear (ClfxTimings *t)
+{
+  free (t->kernels);
+  memset (t, 0, sizeof *t);
+}
+
+bool
+clfx_timings_copy (ClfxTimings *dst, const ClfxTimings *src)
+{
+  *dst = *src;
+  dst->kernels = NULL;
+  if (! src->n_kernels)
+    return true;
+  dst->kernels = malloc ((size_t) src->n_kernels * sizeof *dst->kernels);
+  if (! dst->kernels)
+    {
+      dst->n_kernels = 0;
+      return false;
+    }
+  memcpy (dst->kernels, src->kernels,
+          (size_t) src->n_kernels * sizeof *dst->kernels);
+  return true;
+}
+
+/* Index of kernel `name`'s entry in t, made (zero) if missing; -1 when
+ * there is no memory for it. */
+static int
+kernel_entry (ClfxTimings *t, const char *name)
+{
+  ClfxKernelTime *grown;
+  int             k;
+
+  for (k = 0; k < t->n_kernels; k++)
+    if (strcmp (t->kernels[k].name, name) == 0)
+      return k;
+  grown = realloc (t->kernels, (size_t) (k + 1) * sizeof *grown);
+  if (! grown)
+    return -1;
+  t->kernels = grown;
+  memset (&t->kernels[k], 0, sizeof t->kernels[k]);
+  snprintf (t->kernels[k].name, sizeof t->kernels[k].name, "%s", name);
+  t->n_kernels++;
+  return k;
+}
+
+bool
+clfx_timings_add_kernel (ClfxTimings *t, const char *name, double ms)
+{
+  int k = kernel_entry (t, name);
+
+  if (k < 0)
+    return false;
+  t->kernels[k].ms += ms;
+  t->kernels[k].launches++;
+  return true;
+}
+
+bool
+clfx_timings_merge (ClfxTimings *a, const ClfxTimings *b)
+{
+  a->upload_ms += b->upload_ms;
+  a->download_ms += b->download_ms;
+  a->stage_ms += b->stage_ms;
+  a->upload_bytes += b->upload_bytes;
+  a->download_bytes += b->download_bytes;
+  a->pieces += b->pieces;
+  a->tiled |= b->tiled;
+  a->sampler |= b->sampler;
+  a->zero_copy |= b->zero_copy;
+  a->devices += b->devices;
+  for (int i = 0; i < b->n_kernels; i++)
+    {
+      int k = kernel_entry (a, b->kernels[i].name);
+      if (k < 0)
+        return false;
+      a->kernels[k].ms += b->kernels[i].ms;
+      a->kernels[k].launches += b->kernels[i].launches;
+    }
+  return true;
+}
+
+void
+clfx_context_begin (ClfxContext *ctx)
+{
+  for (int i = 0; i < ctx->n_events; i++)
+    if (ctx->events[i].event)
+      clReleaseEvent (ctx->events[i].event);
+  ctx->n_events = 0;
+  ctx->n_used = 0;
+  ctx->stage_ms = 0;
+  ctx->zero_copy_ms = 0;
+}
+
+bool
+clfx_context_track (ClfxContext *ctx, cl_event ev, ClfxEventKind kind,
+                    const char *tag, ClfxError *error)
+{
+  ClfxTrackedEvent *e;
+
+  if (! ev)
+    return true;
+  if (! clfx_array_reserve (&ctx->events, &ctx->cap_events, ctx->n_events + 1,
+                            sizeof *ctx->events))
+    {
+      clReleaseEvent (ev);
+      return clfx_error_set (error, CLFX_ERR_NOMEM,
+                             "out of memory for an event record");
+    }
+  e = &ctx->events[ctx->n_events++];
+  e->event = ev;
+  e->kind = kind;
+  snprintf (e->tag, sizeof e->tag, "%s", tag);
+  return true;
+}
+
+bool
+clfx_context_finish (ClfxContext *ctx, ClfxTimings *t, ClfxError *error)
+{
+  bool ok = false;
+
+  CLFX_CHECK (error, out, NULL, clFinish, ctx->upload_queue);
+  CLFX_CHECK (error, out, NULL, clFinish, ctx->queue);
+  CLFX_CHECK (error, out, NULL, clFinish, ctx->download_queue);
+  for (int i = 0; i < ctx->n_events; i++)
+    {
+      ClfxTrackedEvent *e = &ctx->events[i];
+      cl_ulong          start = 0, end = 0;
+      cl_int            status = CL_COMPLETE;
+      double            ms;
+
+      /* An asynchronous failure shows only in the event's status. */
+      CLFX_CHECK (error, out, e->tag, clGetEventInfo, e->event,
+                  CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                  NULL);
+      if (status < 0)
+        {
+          clfx_error_set_cl (error, status, "command execution", e->tag,
+                             __FILE__, __LINE__);
+          goto out;
+        }
+      CLFX_CHECK (error, out, e->tag, clGetEventProfilingInfo, e->event,
+                  CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+      CLFX_CHECK (error, out, e->tag, clGetEventProfilingInfo, e->event,
+                  CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+      ms = (double) (end - start) * 1e-6;
+      if (! t)
+        continue;
+      if (e->kind == CLFX_EV_UPLOAD)
+        t->upload_ms += ms;
+      else if (e->kind == CLFX_EV_DOWNLOAD)
+        t->download_ms += ms;
+      else if (! clfx_timings_add_kernel (t, e->tag, ms))
+        {
+          clfx_error_set (error, CLFX_ERR_NOMEM,
+                          "out of memory for kernel timings");
+          goto out;
+        }
+    }
+  if (t)
+    {
+      t->stage_ms += ctx->stage_ms;
+      t->upload_ms += ctx->zero_copy_ms;
+      t->zero_copy = ctx->zero_copy;
+    }
+  ctx->stage_ms = 0;
+  ctx->zero_copy_ms = 0;
+  ok = true;
+out:
+  for (int i = 0; i < ctx->n_events; i++)
+    clReleaseEvent (ctx->events[i].event);
+  ctx->n_events = 0;
+  return ok;
+}

@@ -1,0 +1,62 @@
+/* clfx-tolerance.h: what validation accepts between the OpenCL result and
+ * the CPU reference, built from small helpers that each add a bound and
+ * the clause that justifies it (the report's tolerance_basis).
+ *
+ * A tolerance is |actual - expected| <= abs_tol + rel_tol * |expected| in
+ * the stored values' units (u8 and u16 normalized to [0, 1]).  Bounds on
+ * the computation are added in linear light first; clfx_tol_srgb then
+ * carries them through the encoding curve, and clfx_tol_store adds the
+ * rounding of the result's format last. */
+#ifndef CLFX_TOLERANCE_H
+#define CLFX_TOLERANCE_H
+
+#include <stdbool.h>
+
+#include "clfx-host-image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 2^-24: the unit roundoff of float. */
+#define CLFX_FLOAT_EPS (1.0 / 16777216.0)
+
+typedef struct
+{
+  double abs_tol;
+  double rel_tol;
+  char   basis[512];
+} ClfxTolerance;
+
+void clfx_tol_init (ClfxTolerance *t);
+/* Appends "; " and a clause to the basis (printf-style). */
+void clfx_tol_clause (ClfxTolerance *t, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+/* The texel read conversion to float (OpenCL C spec 8.3.1: within 1.5
+ * ulp for unorm formats) on values up to max_abs. */
+void clfx_tol_read (ClfxTolerance *t, double max_abs);
+/* An n-term float sum of weighted values (Higham: n u sum |w v|): the
+ * largest sum of |weights| and the largest |value|. */
+void clfx_tol_sum (ClfxTolerance *t, const char *what, int n_terms,
+                   double abs_weight_sum, double max_abs);
+/* An OpenCL C builtin's ulp bound (spec table 7.1) on results up to
+ * magnitude. */
+void clfx_tol_builtin (ClfxTolerance *t, const char *builtin, double ulps,
+                       double magnitude);
+/* The sampler's linear filter: the spec leaves its precision open; GPU
+ * texture units blend with 8 fractional weight bits, up to 2^-8 of the
+ * texel range per axis, 2 axes. */
+void clfx_tol_sampler_linear (ClfxTolerance *t, double range);
+/* The result is sRGB-encoded: the bounds so far (linear light) times the
+ * curve's largest slope (12.92), plus its evaluation (8-bit: exact tables;
+ * other depths: powr, 16 ulp). */
+void clfx_tol_srgb (ClfxTolerance *t, ClfxDepth depth);
+/* The store's rounding: one code for u8/u16 unless the path copies texels
+ * (exact), one half ulp relative for half. */
+void clfx_tol_store (ClfxTolerance *t, ClfxDepth depth, bool exact_path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,45 @@
+/* clfx-tuning.h: the CLFX_* variables that tune or force a code path,
+ * read once when a context is made (never in a hot path). */
+#ifndef CLFX_TUNING_H
+#define CLFX_TUNING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  CLFX_SAMPLER_AUTO,     /* the hardware sampler where it is the fast path:
+                          * GPUs, untiled runs, data it may filter */
+  CLFX_SAMPLER_HARDWARE, /* wherever the variant allows it */
+  CLFX_SAMPLER_KERNEL    /* never: filtering computed in the kernels */
+} ClfxSamplerPolicy;
+
+typedef struct
+{
+  int               rows_per_item; /* CLFX_ROWS_PER_ITEM (1-16), 0: auto */
+  bool              zero_copy_off; /* CLFX_ZERO_COPY=off */
+  bool              two_pass;      /* CLFX_RESIZE_TWO_PASS=1 */
+  ClfxSamplerPolicy sampler;       /* CLFX_SAMPLER=auto|hardware|kernel */
+  /* CLFX_TILE=WxH: run in tiles of at most W x H result pixels even when
+   * the image fits (tests compare that with the untiled result). */
+  int               tile_width, tile_height;
+  /* CLFX_BAND_BYTES: bytes per streamed band (0: the default). */
+  size_t            band_bytes;
+  /* CLFX_DEVICE_BUDGET: device memory a run may use, bytes (0: half the
+   * device's global memory). */
+  size_t            budget;
+} ClfxTuning;
+
+/* Reads the environment; an unparsable value keeps the default and is
+ * reported in *warning (empty when all were understood). */
+void clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

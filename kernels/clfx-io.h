@@ -1,0 +1,222 @@
+/* clfx-io.h: how kernels read the source and write the result.
+ *
+ * Build options (the engine derives them from the images' own formats,
+ * clfx-graph.c): CLFX_DEPTH and CLFX_CHANNELS of the result,
+ * CLFX_GA_IN_RGBA (gray or gray+alpha carried as RGBA on devices without
+ * CL_R/CL_RG), CLFX_SRGB (colour is sRGB-encoded: decode on read, encode
+ * on store) and CLFX_PREMUL (straight alpha that a mixing kernel weighs
+ * colour by: multiply on read, divide on store).  A kernel that only moves
+ * texels (nearest) is built with both off and copies them bit for bit.
+ *
+ * Sources come as CLFX_SRC_ARGS (name): the image, its view (x, y of the
+ * image's texel (0, 0) in source coordinates, then the source's full
+ * width and height) and its flags (addressing mode, tiled).  Kernels index
+ * texels in source coordinates; clfx_fetch applies the addressing mode
+ * against the full source, or, for a tile, reads what the host placed
+ * there (the same clfx_address, applied when the tile was gathered).
+ *
+ * Results go to a plain buffer (CLFX_DST_ARGS: buffer, offset and pitch in
+ * bytes, and the rectangle of the result this launch covers, x, y, width,
+ * height in result coordinates) rather than to an image: the host can
+ * surround it with a guard band and check that no kernel wrote outside it,
+ * and the rounding is explicit (round to nearest even, saturating for the
+ * integer depths, NaN to 0: clfx_image_set on the host). */
+#ifndef CLFX_IO_H
+#define CLFX_IO_H
+
+#include "clfx-common.h"
+#include "clfx-srgb.h"
+
+#ifndef CLFX_DEPTH
+#error "build with -DCLFX_DEPTH=<0..3>"
+#endif
+#ifndef CLFX_CHANNELS
+#error "build with -DCLFX_CHANNELS=<1|2|4>"
+#endif
+#ifndef CLFX_GA_IN_RGBA
+#define CLFX_GA_IN_RGBA 0
+#endif
+#ifndef CLFX_SRGB
+#define CLFX_SRGB 0
+#endif
+#ifndef CLFX_PREMUL
+#define CLFX_PREMUL 0
+#endif
+
+#define CLFX_SRC_ARGS(name) \
+  read_only image2d_t name, int4 name##_view, int name##_flags
+#define CLFX_SRC(name) name, name##_view, name##_flags
+#define CLFX_DST_ARGS \
+  __global uchar *dst, long dst_offset, long dst_pitch, int4 dst_rect
+
+/* Gray+alpha carried as RGBA (gray, gray, gray, alpha): alpha is w. */
+#if CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA
+#define CLFX_ALPHA(v) ((v).w)
+#else
+#define CLFX_ALPHA(v) ((v).y)
+#endif
+#define CLFX_HAS_ALPHA (CLFX_CHANNELS == 2 || CLFX_CHANNELS == 4)
+
+/* sRGB-encoded colour channels to linear light; alpha is never encoded. */
+inline float4
+clfx_decode (float4 v)
+{
+#if CLFX_SRGB && CLFX_DEPTH == CLFX_DEPTH_CODE_U8
+  v.x = clfx_srgb_decode_unorm8 (v.x);
+#if CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA
+  v.y = clfx_srgb_decode_unorm8 (v.y);
+  v.z = clfx_srgb_decode_unorm8 (v.z);
+#endif
+#elif CLFX_SRGB
+  v.x = clfx_srgb_decode (v.x);
+#if CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA
+  v.y = clfx_srgb_decode (v.y);
+  v.z = clfx_srgb_decode (v.z);
+#endif
+#endif
+  return v;
+}
+
+/* Colour weighed by alpha (straight alpha, mixing kernels), so that a
+ * transparent texel's colour cannot bleed into its neighbours; undone at
+ * the store.  Where alpha is 0 there is no colour (0). */
+inline float4
+clfx_premul (float4 v)
+{
+#if CLFX_PREMUL && (CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA)
+  v.xyz *= v.w;
+#elif CLFX_PREMUL && CLFX_CHANNELS == 2
+  v.x *= v.y;
+#endif
+  return v;
+}
+
+inline float4
+clfx_unpremul (float4 v)
+{
+#if CLFX_PREMUL && (CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA)
+  v.xyz = v.w > 0.0f ? v.xyz / v.w : (float3) (0.0f);
+#elif CLFX_PREMUL && CLFX_CHANNELS == 2
+  v.x = v.y > 0.0f ? v.x / v.y : 0.0f;
+#endif
+  return v;
+}
+
+/* A texel as stored (after addressing; the border colour is 0). */
+inline float4
+clfx_load (read_only image2d_t img, int4 view, int flags, int i, int j)
+{
+  if (! (flags & CLFX_SRC_TILED))
+    {
+      int mode = flags & CLFX_SRC_ADDRESSING_MASK;
+      i = clfx_address (i, view.z, mode);
+      j = clfx_address (j, view.w, mode);
+      if (i < 0 || j < 0)
+        return (float4) (0.0f);
+    }
+  return read_imagef (img, (int2) (i - view.x, j - view.y));
+}
+
+/* A texel inside the source, with no addressing to apply (the caller
+ * knows 0 <= i < width and 0 <= j < height). */
+inline float4
+clfx_load_inside (read_only image2d_t img, int4 view, int i, int j)
+{
+  return read_imagef (img, (int2) (i - view.x, j - view.y));
+}
+
+/* A texel as the mixing kernels use it: linear light, premultiplied. */
+inline float4
+clfx_fetch (read_only image2d_t img, int4 view, int flags, int i, int j)
+{
+  return clfx_premul (clfx_decode (clfx_load (img, view, flags, i, j)));
+}
+
+inline float4
+clfx_fetch_inside (read_only image2d_t img, int4 view, int i, int j)
+{
+  return clfx_premul (clfx_decode (clfx_load_inside (img, view, i, j)));
+}
+
+/* The host lays out the result so that every pixel is aligned to its size
+ * (guard band and row pitch are multiples of 16 bytes), so whole pixels are
+ * stored with one vector store.  (x, y) are relative to dst_rect. */
+inline void
+clfx_store (__global uchar *dst, long offset, long pitch, int x, int y,
+            float4 v)
+{
+  __global uchar *row = dst + offset + (long) y * pitch;
+  v = clfx_unpremul (v);
+#if CLFX_CHANNELS == 2 && ! CLFX_GA_IN_RGBA
+  float2 ga = v.xy;
+#else
+  float2 ga = v.xw;
+#endif
+#if CLFX_SRGB && CLFX_DEPTH == CLFX_DEPTH_CODE_U8
+#if CLFX_CHANNELS == 4
+  ((__global uchar4 *) row)[x]
+    = (uchar4) (clfx_srgb_encode_u8_code (v.x),
+                clfx_srgb_encode_u8_code (v.y),
+                clfx_srgb_encode_u8_code (v.z),
+                convert_uchar_sat_rte (v.w * 255.0f));
+#elif CLFX_CHANNELS == 2
+  ((__global uchar2 *) row)[x]
+    = (uchar2) (clfx_srgb_encode_u8_code (ga.x),
+                convert_uchar_sat_rte (ga.y * 255.0f));
+#else
+  row[x] = clfx_srgb_encode_u8_code (v.x);
+#endif
+  return;
+#else
+#if CLFX_SRGB
+  v.x = clfx_srgb_encode (v.x);
+  v.y = clfx_srgb_encode (v.y);
+  v.z = clfx_srgb_encode (v.z);
+  ga.x = clfx_srgb_encode (ga.x);
+#endif
+#if CLFX_DEPTH == CLFX_DEPTH_CODE_U8
+#if CLFX_CHANNELS == 4
+  ((__global uchar4 *) row)[x] = convert_uchar4_sat_rte (v * 255.0f);
+#elif CLFX_CHANNELS == 2
+  ((__global uchar2 *) row)[x] = convert_uchar2_sat_rte (ga * 255.0f);
+#else
+  row[x] = convert_uchar_sat_rte (v.x * 255.0f);
+#endif
+#elif CLFX_DEPTH == CLFX_DEPTH_CODE_U16
+#if CLFX_CHANNELS == 4
+  ((__global ushort4 *) row)[x] = convert_ushort4_sat_rte (v * 65535.0f);
+#elif CLFX_CHANNELS == 2
+  ((__global ushort2 *) row)[x] = convert_ushort2_sat_rte (ga * 65535.0f);
+#else
+  ((__global ushort *) row)[x] = convert_ushort_sat_rte (v.x * 65535.0f);
+#endif
+#elif CLFX_DEPTH == CLFX_DEPTH_CODE_HALF
+  __global half *p = (__global half *) row;
+#if CLFX_CHANNELS == 4
+  vstorea_half4_rte (v, x, p);
+#elif CLFX_CHANNELS == 2
+  vstorea_half2_rte (ga, x, p);
+#else
+  vstore_half_rte (v.x, x, p);
+#endif
+#else
+#if CLFX_CHANNELS == 4
+  ((__global float4 *) row)[x] = v;
+#elif CLFX_CHANNELS == 2
+  ((__global float2 *) row)[x] = ga;
+#else
+  ((__global float *) row)[x] = v.x;
+#endif
+#endif
+#endif
+}
+
+/* The result pixel (x, y) of this launch in result coordinates, and its
+ * store; kernels loop over work-items with these. */
+#define CLFX_DST_X(gx) (dst_rect.x + (gx))
+#define CLFX_DST_Y(gy) (dst_rect.y + (gy))
+#define CLFX_STORE(x, y, v)                                                  \
+  clfx_store (dst, dst_offset, dst_pitch, (x) - dst_rect.x, (y) - dst_rect.y, \
+              (v))
+
+#endif

@@ -1,0 +1,60 @@
+/* clfx-srgb.h: the sRGB transfer curve (IEC 61966-2-1) for the kernels.
+ *
+ * Every op that mixes pixels works in linear light, as GIMP does: 8- and
+ * 16-bit data with the sRGB curve are decoded where a kernel reads a texel
+ * and encoded where it stores a result (CLFX_SRGB=1), with no pass or
+ * babl conversion of their own.  8-bit data go through exact tables
+ * (clfx-srgb-tables.h): a code decodes to the curve's value rounded once
+ * to float, and a linear value encodes to the code the curve computed in
+ * higher precision rounds to, so decode then encode gives back every code.
+ * Other depths use the formula with powr (OpenCL C: at most 16 ulp); the
+ * engine's tolerance states that bound.  Negative values continue the
+ * linear segment, as babl's curve does. */
+#ifndef CLFX_SRGB_H
+#define CLFX_SRGB_H
+
+#include "clfx-srgb-tables.h"
+
+#ifdef __OPENCL_C_VERSION__
+__constant float clfx_srgb_decode_u8[256] = { CLFX_SRGB_DECODE_U8_VALUES };
+__constant float clfx_srgb_encode_u8[256] = { CLFX_SRGB_ENCODE_U8_VALUES };
+
+inline float
+clfx_srgb_decode (float v)
+{
+  return v <= 0.04045f ? v / 12.92f
+                       : powr ((v + 0.055f) / 1.055f, 2.4f);
+}
+
+inline float
+clfx_srgb_encode (float v)
+{
+  return v <= 0.0031308f ? v * 12.92f
+                         : 1.055f * powr (v, 1.0f / 2.4f) - 0.055f;
+}
+
+/* An 8-bit code (as the unorm read returns it, k / 255) to linear. */
+inline float
+clfx_srgb_decode_unorm8 (float v)
+{
+  return clfx_srgb_decode_u8[convert_int_sat_rte (v * 255.0f)];
+}
+
+/* A linear value to its 8-bit code: how many thresholds lie at or below
+ * it.  NaN compares false everywhere and becomes 0, as the store's
+ * saturating conversion makes it. */
+inline uchar
+clfx_srgb_encode_u8_code (float v)
+{
+  int c = 0;
+  for (int s = 128; s > 0; s >>= 1)
+    if (v >= clfx_srgb_encode_u8[c + s - 1])
+      c += s;
+  return (uchar) c;
+}
+#else
+static const float clfx_srgb_decode_u8[256] = { CLFX_SRGB_DECODE_U8_VALUES };
+static const float clfx_srgb_encode_u8[256] = { CLFX_SRGB_ENCODE_U8_VALUES };
+#endif
+
+#endif

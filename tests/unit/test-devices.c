@@ -1,0 +1,126 @@
+/* test-devices.c: device "all".  The result's bands or tiles are spread
+ * over every usable GPU (else every CPU device), each on its own context
+ * and thread; the result must be the one-device result, bit for bit.
+ *
+ * $CLFX_TEST_DEVICES says how many devices "all" must find: meson runs
+ * this test once as it is and once with POCL_DEVICES='cpu cpu', where
+ * PoCL exposes two CPU devices. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "../device.h"
+#include "clfx-run.h"
+
+static void
+set_tuning (ClfxContext *ctx, bool staged, bool tiles)
+{
+  for (int i = -1; i < ctx->n_peers; i++)
+    {
+      ClfxContext *c = i < 0 ? ctx : ctx->peers[i];
+      c->zero_copy = c->device.host_unified && ! staged;
+      c->tuning.band_bytes = staged ? 4096 : 0;
+      c->tuning.tile_width = tiles ? 29 : 0;
+      c->tuning.tile_height = tiles ? 13 : 0;
+      c->guard_bytes = 32;
+    }
+}
+
+static bool
+run (ClfxContext *ctx, const ClfxParams *p, const ClfxImage *src,
+     ClfxImage *dst, ClfxTimings *t, ClfxError *e)
+{
+  int w, h;
+
+  return clfx_run_check (p, src, &w, &h, e)
+         && clfx_host_image_alloc (dst, w, h, src->channels, src->depth, e)
+         && clfx_run_on_context (ctx, p, src, dst, t, NULL, NULL, e);
+}
+
+int
+main (void)
+{
+  const char    *want = getenv ("CLFX_TEST_DEVICES");
+  int            expect = want ? atoi (want) : 0;
+  ClfxDeviceList list;
+  int            skip = 0;
+  ClfxContext   *one = test_context (&list, &skip), *all;
+  ClfxError      e = { 0 };
+  ClfxImage      src;
+  ClfxParams     params[2];
+
+  if (! one)
+    return skip;
+  all = clfx_run_context_new ("all", NULL, &e);
+  if (! tap_ok (all != NULL, "device all makes its contexts: %s", e.message))
+    return tap_done ();
+  tap_diag ("device all: %s and %d more", all->device.name, all->n_peers);
+  if (expect)
+    tap_ok (1 + all->n_peers == expect, "device all finds the %d devices "
+            "expected (found %d)", expect, 1 + all->n_peers);
+  clfx_host_image_alloc (&src, 211, 97, 4, CLFX_DEPTH_U8, &e);
+  clfx_host_image_synthetic (&src, 17);
+  src.transfer = CLFX_TRC_SRGB;
+  src.straight_alpha = true;
+  for (int i = 0; i < 2; i++)
+    {
+      clfx_params_defaults (&clfx_family_resize, &params[i]);
+      clfx_params_set (&params[i], "width", i ? "320" : "101", &e);
+      clfx_params_set (&params[i], "height", i ? "41" : "150", &e);
+      clfx_params_set (&params[i], "filter", i ? "lanczos3" : "linear", &e);
+    }
+  for (int mode = 0; mode < 3; mode++)
+    {
+      static const char *names[] = { "bands", "staged bands", "tiles" };
+      set_tuning (one, mode == 1, mode == 2);
+      set_tuning (all, mode == 1, mode == 2);
+      for (int i = 0; i < 2; i++)
+        {
+          ClfxImage   a = { 0 }, b = { 0 };
+          ClfxTimings ta, tb;
+          bool        ok;
+
+          memset (&ta, 0, sizeof ta);
+          memset (&tb, 0, sizeof tb);
+          ok = run (one, &params[i], &src, &a, &ta, &e)
+               && run (all, &params[i], &src, &b, &tb, &e);
+          tap_ok (ok && ! memcmp (a.data, b.data, a.stride * (size_t) a.height)
+                    && tb.devices == 1 + all->n_peers
+                    && tb.pieces >= tb.devices,
+                  "%s, %s: %d pieces on %d devices give the bytes of one "
+                  "device%s%s", names[mode],
+                  clfx_run_variant_name (&params[i]), tb.pieces, tb.devices,
+                  ok ? "" : ": ", ok ? "" : e.message);
+          clfx_timings_clear (&ta);
+          clfx_timings_clear (&tb);
+          clfx_host_image_free (&a);
+          clfx_host_image_free (&b);
+        }
+    }
+  /* Through the front door, validated, with the report saying so. */
+  {
+    ClfxRunOptions opt = { "all", true, 0, NULL };
+    ClfxRunResult  r;
+    ClfxImage      dst;
+    char          *json = NULL;
+    bool           ok = clfx_run (&params[1], &src, &dst, &opt, &r, &e);
+    char           count[32];
+
+    snprintf (count, sizeof count, "\"count\":%d", 1 + all->n_peers);
+    if (ok)
+      json = clfx_report_json (&params[1], &src, &opt, &r, NULL);
+    tap_ok (ok && r.path == CLFX_PATH_OPENCL && r.validation.passed && json
+              && strstr (json, count),
+            "clfx_run with device all validates and reports %s devices",
+            count);
+    free (json);
+    clfx_run_result_clear (&r);
+    if (ok)
+      clfx_host_image_free (&dst);
+  }
+  clfx_host_image_free (&src);
+  clfx_context_free (all);
+  clfx_context_free (one);
+  clfx_device_list_free (&list);
+  return tap_done ();
+}
