@@ -306,6 +306,66 @@ fail:
   return NULL;
 }
 
+/* ---- the source on the device ----------------------------------------------- */
+
+/* A read-only source object of width x height texels: an image of format
+ * fmt, or a buffer of `pitch`-byte rows.  host: the caller's pixels to use
+ * in place (a device that works in host memory), with their pitch. */
+static cl_mem
+source_object (ClfxContext *ctx, bool buffer, const cl_image_format *fmt,
+               int width, int height, void *host, size_t pitch,
+               ClfxError *error)
+{
+  cl_mem_flags  flags = CL_MEM_READ_ONLY | (host ? CL_MEM_USE_HOST_PTR : 0);
+  cl_image_desc desc = { .image_type = CL_MEM_OBJECT_IMAGE2D,
+                         .image_width = (size_t) width,
+                         .image_height = (size_t) height,
+                         .image_row_pitch = host ? pitch : 0 };
+  cl_mem        mem = NULL;
+
+  /* READ_ONLY, so the cast of host drops no promise. */
+  if (buffer)
+    CLFX_CREATE (mem, error, fail, "source", clCreateBuffer, ctx->context,
+                 flags, pitch * (size_t) (height > 0 ? height : 1), host);
+  else
+    CLFX_CREATE (mem, error, fail, "source", clCreateImage, ctx->context,
+                 flags, fmt, &desc, host);
+fail:
+  return mem;
+}
+
+/* Enqueues the write of `rows` rows from host (pitch from_pitch) into
+ * rows y0 ... of the source object (device row pitch dev_row). */
+static bool
+write_source_rows (ClfxContext *ctx, cl_mem mem, bool buffer, int width,
+                   int y0, int rows, const void *from, size_t from_pitch,
+                   size_t dev_row, cl_event *ev, ClfxError *error)
+{
+  size_t origin[3] = { 0, (size_t) y0, 0 };
+  size_t region[3] = { (size_t) width, (size_t) rows, 1 };
+
+  if (! buffer)
+    CLFX_CHECK (error, fail, "source", clEnqueueWriteImage,
+                ctx->upload_queue, mem, CL_FALSE, origin, region, from_pitch,
+                0, from, 0, NULL, ev);
+  else if (from_pitch == dev_row)
+    CLFX_CHECK (error, fail, "source", clEnqueueWriteBuffer,
+                ctx->upload_queue, mem, CL_FALSE, (size_t) y0 * dev_row,
+                (size_t) rows * dev_row, from, 0, NULL, ev);
+  else
+    {
+      size_t buf_origin[3] = { 0, (size_t) y0, 0 };
+      size_t host_origin[3] = { 0, 0, 0 };
+      size_t bytes[3] = { dev_row, (size_t) rows, 1 };
+      CLFX_CHECK (error, fail, "source", clEnqueueWriteBufferRect,
+                  ctx->upload_queue, mem, CL_FALSE, buf_origin, host_origin,
+                  bytes, dev_row, 0, from_pitch, 0, from, 0, NULL, ev);
+    }
+  return true;
+fail:
+  return false;
+}
+
 /* ---- streaming ------------------------------------------------------------- */
 
 typedef struct
@@ -341,8 +401,6 @@ stream_upload (Stream *s, int y1, ClfxError *error)
       int         z = a + s->band_rows < s->need_hi ? a + s->band_rows
                                                     : s->need_hi;
       int         slot = s->n_uploads % 2;
-      size_t      origin[3] = { 0, (size_t) a, 0 };
-      size_t      region[3] = { (size_t) src->width, (size_t) (z - a), 1 };
       const void *from;
       size_t      from_pitch;
       cl_event    ev = NULL;
@@ -371,9 +429,10 @@ stream_upload (Stream *s, int y1, ClfxError *error)
           from = stage;
           from_pitch = s->dev_row;
         }
-      CLFX_CHECK (error, fail, "source image", clEnqueueWriteImage,
-                  ctx->upload_queue, s->g.src_mem, CL_FALSE, origin, region,
-                  from_pitch, 0, from, 0, NULL, &ev);
+      if (! write_source_rows (ctx, s->g.src_mem, s->g.src_buffer,
+                               src->width, a, z - a, from, from_pitch,
+                               s->dev_row, &ev, error))
+        return false;
       if (! track_kept (ctx, &ev, CLFX_EV_UPLOAD, "upload", error))
         return false;
       release_event (&s->up_last);
@@ -387,8 +446,6 @@ stream_upload (Stream *s, int y1, ClfxError *error)
       s->n_uploads++;
     }
   return true;
-fail:
-  return false;
 }
 
 /* Bytes [*start, *end) of the result buffer that band b's download
@@ -481,37 +538,33 @@ fail:
 }
 
 static bool
-stream_source (Stream *s, cl_mem *mem, ClfxError *error)
+stream_source (Stream *s, bool buffer, cl_mem *mem, ClfxError *error)
 {
   ClfxContext     *ctx = s->r->ctx;
   const ClfxImage *src = s->r->src;
-  cl_image_format  fmt;
-  cl_image_desc    desc = { .image_type = CL_MEM_OBJECT_IMAGE2D,
-                            .image_width = (size_t) src->width,
-                            .image_height = (size_t) src->height };
+  cl_image_format  fmt = { 0, 0 };
 
-  if (! clfx_context_image_format (ctx, src->width, src->height,
-                                   src->channels, src->depth, &fmt,
-                                   &s->gray_in_rgba, error))
+  s->gray_in_rgba = false;
+  if (! buffer
+      && ! clfx_context_image_format (ctx, src->width, src->height,
+                                      src->channels, src->depth, &fmt,
+                                      &s->gray_in_rgba, error))
     return false;
+  s->dev_row = (size_t) src->width * device_pixel (src, s->gray_in_rgba);
   if (ctx->zero_copy && ! s->gray_in_rgba)
     {
-      /* The device reads the caller's pixels where they are.  READ_ONLY,
-       * so the cast drops no promise. */
+      /* The device reads the caller's pixels where they are. */
       double t0 = clfx_now_ms ();
-      desc.image_row_pitch = src->stride;
-      CLFX_CREATE (*mem, error, fail, "source image", clCreateImage,
-                   ctx->context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, &fmt,
-                   &desc, src->data);
+      *mem = source_object (ctx, buffer, &fmt, src->width, src->height,
+                            src->data, src->stride, error);
       ctx->zero_copy_ms += clfx_now_ms () - t0;
       s->uploaded = s->need_hi;
-      return true;
+      s->dev_row = src->stride;
+      return *mem != NULL;
     }
-  CLFX_CREATE (*mem, error, fail, "source image", clCreateImage,
-               ctx->context, CL_MEM_READ_ONLY, &fmt, &desc, NULL);
-  return true;
-fail:
-  return false;
+  *mem = source_object (ctx, buffer, &fmt, src->width, src->height, NULL,
+                        s->dev_row, error);
+  return *mem != NULL;
 }
 
 static bool
@@ -551,14 +604,15 @@ stream_run (DevRun *r)
   s.uploaded = s.need_lo;
   {
     cl_mem mem = NULL;
-    bool   made = stream_source (&s, &mem, error);
+    bool   buffer = clfx_context_source_buffer (ctx);
+    bool   made = stream_source (&s, buffer, &mem, error);
     clfx_graph_init (&s.g, ctx, r->p, r->plan, r->src, r->dst,
-                     s.gray_in_rgba, r->probes);
+                     s.gray_in_rgba, buffer, r->probes);
     s.g.src_mem = mem;
+    s.g.src_pitch = (cl_long) s.dev_row;
     if (! made)
       goto out;
   }
-  s.dev_row = (size_t) r->src->width * device_pixel (r->src, s.gray_in_rgba);
   band = ctx->tuning.band_bytes ? ctx->tuning.band_bytes
                                 : CLFX_BAND_BYTES_DEFAULT;
   s.band_rows = (int) (band / (s.dev_row ? s.dev_row : 1));
@@ -660,20 +714,24 @@ tiles_run (DevRun *r)
   ClfxError      *error = &r->error;
   ClfxGraph       g;
   TileSlot        slots[2];
-  cl_image_format fmt;
+  cl_image_format fmt = { 0, 0 };
   bool            gray_in_rgba, ok = false;
   size_t          guard = clfx_context_guard (ctx);
   size_t          px_out = clfx_image_pixel_size (r->dst);
 
+  bool            buffer = clfx_context_source_buffer (ctx);
+
   memset (slots, 0, sizeof slots);
   /* The format (and whether gray travels as RGBA) of the whole source;
    * the limits are checked per tile below. */
-  if (! clfx_context_image_format (ctx, 1, 1, r->src->channels,
-                                   r->src->depth, &fmt, &gray_in_rgba,
-                                   error))
+  gray_in_rgba = false;
+  if (! buffer
+      && ! clfx_context_image_format (ctx, 1, 1, r->src->channels,
+                                      r->src->depth, &fmt, &gray_in_rgba,
+                                      error))
     return false;
   clfx_graph_init (&g, ctx, r->p, r->plan, r->src, r->dst, gray_in_rgba,
-                   r->probes);
+                   buffer, r->probes);
   g.src_flags = r->plan->addressing | CLFX_SRC_TILED;
 
   for (int k = 0; k < r->n_tiles; k++)
@@ -684,12 +742,6 @@ tiles_run (DevRun *r)
       size_t          in_row = (size_t) t->in.width * dpx;
       size_t          out_pitch = (size_t) t->out.width * px_out + guard;
       size_t          out_bytes = guard + (size_t) t->out.height * out_pitch;
-      size_t          origin[3] = { 0, 0, 0 };
-      size_t          region[3] = { (size_t) t->in.width,
-                                    (size_t) t->in.height, 1 };
-      cl_image_desc   desc = { .image_type = CL_MEM_OBJECT_IMAGE2D,
-                               .image_width = (size_t) t->in.width,
-                               .image_height = (size_t) t->in.height };
       unsigned char   pattern = CLFX_GUARD_BYTE;
       cl_mem          image = NULL;
       void           *stage;
@@ -715,11 +767,12 @@ tiles_run (DevRun *r)
       gather_tile (r->src, &t->in, r->plan->addressing, gray_in_rgba, stage,
                    in_row);
       ctx->stage_ms += clfx_now_ms () - t0;
-      CLFX_CREATE (image, error, tile_fail, "tile image", clCreateImage,
-                   ctx->context, CL_MEM_READ_ONLY, &fmt, &desc, NULL);
-      CLFX_CHECK (error, tile_fail, "tile image", clEnqueueWriteImage,
-                  ctx->upload_queue, image, CL_FALSE, origin, region, in_row,
-                  0, stage, 0, NULL, &slot->up);
+      if (! (image = source_object (ctx, buffer, &fmt, t->in.width,
+                                    t->in.height, NULL, in_row, error))
+          || ! write_source_rows (ctx, image, buffer, t->in.width, 0,
+                                  t->in.height, stage, in_row, in_row,
+                                  &slot->up, error))
+        goto tile_fail;
       if (! track_kept (ctx, &slot->up, CLFX_EV_UPLOAD, "upload", error))
         goto tile_fail;
       CLFX_CREATE (slot->result, error, tile_fail, "tile result",
@@ -735,6 +788,7 @@ tiles_run (DevRun *r)
         }
       g.tile = *t;
       g.src_mem = image;
+      g.src_pitch = (cl_long) in_row;
       g.src_view = (cl_int4) { { t->in.x, t->in.y, r->src->width,
                                  r->src->height } };
       g.dst_mem = slot->result;
@@ -797,9 +851,14 @@ piece_fits (const ClfxContext *ctx, const ClfxPlan *plan,
   size_t need = in_bytes + out_bytes + out_px * plan->bytes_per_pixel
                 + plan->bytes_fixed;
 
-  return clfx_context_fits_image (ctx, in->width > 0 ? in->width : 1,
-                                  in->height > 0 ? in->height : 1, in_bytes)
-         && out_bytes <= ctx->device.max_alloc && need <= budget;
+  bool   in_fits = clfx_context_source_buffer (ctx)
+                   ? in_bytes <= ctx->device.max_alloc
+                   : clfx_context_fits_image (ctx, in->width > 0 ? in->width
+                                                                 : 1,
+                                              in->height > 0 ? in->height : 1,
+                                              in_bytes);
+
+  return in_fits && out_bytes <= ctx->device.max_alloc && need <= budget;
 }
 
 static size_t
@@ -972,7 +1031,7 @@ clfx_exec (ClfxContext *ctx, const ClfxParams *p, ClfxPlan *plan,
   /* The hardware sampler where the variant allows it and it is the fast
    * path (a GPU's texture units), never for tiles (see the top). */
   plan->use_sampler
-    = plan->sampler_ok && ! tiled
+    = plan->sampler_ok && ! tiled && ! clfx_context_source_buffer (ctx)
       && (ctx->tuning.sampler == CLFX_SAMPLER_HARDWARE
           || (ctx->tuning.sampler == CLFX_SAMPLER_AUTO
               && ! strcmp (ctx->device.type, "gpu")));

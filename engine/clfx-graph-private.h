@@ -28,6 +28,8 @@ struct ClfxGraph
   cl_mem             src_mem;
   cl_int4            src_view;
   cl_int             src_flags;
+  cl_long            src_pitch;   /* buffer form: bytes per row */
+  bool               src_buffer;  /* the source is a buffer, not an image */
   /* The current result buffer and its CLFX_DST_ARGS (rect = tile.out). */
   cl_mem             dst_mem;
   cl_long            dst_offset, dst_pitch;
@@ -39,12 +41,15 @@ struct ClfxGraph
   ClfxProbes        *probes; /* NULL: probes are not recorded */
 };
 
-/* Sets up g for a run of plan's variant on ctx; gray_in_rgba says how
- * the source is carried. */
+/* Sets up g for a run of plan's variant on ctx; gray_in_rgba and
+ * src_buffer say how the source is carried. */
 void clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
                       const ClfxPlan *plan, const ClfxImage *src,
                       const ClfxImage *dst, bool gray_in_rgba,
-                      ClfxProbes *probes);
+                      bool src_buffer, ClfxProbes *probes);
+
+/* Whether ctx reads sources from buffers (CPU devices, or CLFX_SOURCE). */
+bool clfx_context_source_buffer (const ClfxContext *ctx);
 /* Releases the intermediates (OpenCL keeps them alive until the queued
  * commands that use them complete). */
 void clfx_graph_release (ClfxGraph *g);

@@ -65,10 +65,21 @@ clfx_plan_source_rect (const ClfxVariant *v, const ClfxPlan *plan,
 
 /* ---- the graph ------------------------------------------------------------ */
 
+bool
+clfx_context_source_buffer (const ClfxContext *ctx)
+{
+  if (ctx->tuning.source != CLFX_SOURCE_AUTO)
+    return ctx->tuning.source == CLFX_SOURCE_BUFFER;
+  /* Measured on PoCL (docs/PERFORMANCE.md): an image read is a call
+   * through a format switch, a buffer load vectorizes. */
+  return strcmp (ctx->device.type, "cpu") == 0;
+}
+
 void
 clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
                  const ClfxPlan *plan, const ClfxImage *src,
-                 const ClfxImage *dst, bool gray_in_rgba, ClfxProbes *probes)
+                 const ClfxImage *dst, bool gray_in_rgba, bool src_buffer,
+                 ClfxProbes *probes)
 {
   int rows = ctx->tuning.rows_per_item;
 
@@ -80,6 +91,7 @@ clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
   g->src = src;
   g->dst = dst;
   g->probes = probes;
+  g->src_buffer = src_buffer;
   /* Measured on an H200 (docs/PERFORMANCE.md): 4 rows lift the u8 copy
    * from 2.4 to 3.7 TB/s, but slow the float copy (4.2 to 3.4 TB/s),
    * whose 16-byte pixels already keep the memory system busy. */
@@ -88,11 +100,12 @@ clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
   g->rows_per_item = rows;
   snprintf (g->options, sizeof g->options,
             "-DCLFX_DEPTH=%d -DCLFX_CHANNELS=%d -DCLFX_GA_IN_RGBA=%d "
-            "-DCLFX_ROWS_PER_ITEM=%d -DCLFX_SRGB=%d -DCLFX_PREMUL=%d",
+            "-DCLFX_ROWS_PER_ITEM=%d -DCLFX_SRGB=%d -DCLFX_PREMUL=%d "
+            "-DCLFX_SRC_BUFFER=%d",
             (int) dst->depth, dst->channels,
             gray_in_rgba && dst->channels == 2 ? 1 : 0, rows,
             plan->mixes && src->transfer == CLFX_TRC_SRGB ? 1 : 0,
-            plan->premultiply ? 1 : 0);
+            plan->premultiply ? 1 : 0, src_buffer ? 1 : 0);
 }
 
 void
@@ -128,6 +141,12 @@ int
 clfx_graph_rows_per_item (const ClfxGraph *g)
 {
   return g->rows_per_item;
+}
+
+bool
+clfx_graph_source_is_buffer (const ClfxGraph *g)
+{
+  return g->src_buffer;
 }
 
 bool
@@ -173,8 +192,8 @@ count_args (const ClfxArg *args, int n)
   int total = 0;
 
   for (int i = 0; i < n; i++)
-    total += args[i].kind == CLFX_ARG_SRC ? 3 : args[i].kind == CLFX_ARG_DST
-                                                  ? 4 : 1;
+    total += args[i].kind == CLFX_ARG_SRC || args[i].kind == CLFX_ARG_DST
+               ? 4 : 1;
   return total;
 }
 
@@ -209,8 +228,9 @@ set_args (ClfxGraph *g, const ClfxKernelSlot *k, const ClfxArg *args,
       case CLFX_ARG_SRC:
         ok = set_arg (k, i, sizeof g->src_mem, &g->src_mem, error)
              && set_arg (k, i + 1, sizeof g->src_view, &g->src_view, error)
-             && set_arg (k, i + 2, sizeof g->src_flags, &g->src_flags, error);
-        i += 3;
+             && set_arg (k, i + 2, sizeof g->src_flags, &g->src_flags, error)
+             && set_arg (k, i + 3, sizeof g->src_pitch, &g->src_pitch, error);
+        i += 4;
         break;
       case CLFX_ARG_DST:
         ok = set_arg (k, i, sizeof g->dst_mem, &g->dst_mem, error)

@@ -86,7 +86,8 @@ typedef enum
 {
   CLFX_ARG_VALUE, /* size bytes at value */
   CLFX_ARG_LOCAL, /* __local memory of size bytes */
-  CLFX_ARG_SRC,   /* the source: image, int4 view, int flags (3 arguments) */
+  CLFX_ARG_SRC,   /* the source: image or buffer, int4 view, int flags,
+                   * long pitch (4 arguments) */
   CLFX_ARG_DST    /* the result: buffer, long offset, long pitch, int4 rect
                    * (4 arguments) */
 } ClfxArgKind;
@@ -137,6 +138,9 @@ int                   clfx_graph_rows_per_item (const ClfxGraph *g);
 /* The hardware sampler for this run (cached per context). */
 cl_sampler            clfx_graph_sampler (ClfxGraph *g, bool normalized,
                                           bool linear, ClfxError *error);
+/* Whether the source reaches kernels as a buffer (CPU devices) rather
+ * than an image: variants pick the kernel form that is fast there. */
+bool                  clfx_graph_source_is_buffer (const ClfxGraph *g);
 /* Whether a test forces the two-pass form of a variant (tuning). */
 bool                  clfx_graph_force_two_pass (const ClfxGraph *g);
 

@@ -1,11 +1,22 @@
 /* clfx-profile.c: tagged events of an operation and its timings. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "clfx-context.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clfx-array.h"
+
+double
+clfx_now_ms (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec * 1e3 + (double) ts.tv_nsec * 1e-6;
+}
 
 void
 clfx_timings_clear (ClfxTimings *t)

@@ -57,6 +57,15 @@ clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
       else if (strcmp (v, "auto"))
         warn (warning, warning_len, "CLFX_SAMPLER", v);
     }
+  if ((v = getenv ("CLFX_SOURCE")) && *v)
+    {
+      if (! strcmp (v, "image"))
+        t->source = CLFX_SOURCE_IMAGE;
+      else if (! strcmp (v, "buffer"))
+        t->source = CLFX_SOURCE_BUFFER;
+      else if (strcmp (v, "auto"))
+        warn (warning, warning_len, "CLFX_SOURCE", v);
+    }
   if ((v = getenv ("CLFX_TILE")) && *v)
     {
       int w = 0, h = 0;

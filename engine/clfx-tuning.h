@@ -18,12 +18,20 @@ typedef enum
   CLFX_SAMPLER_KERNEL    /* never: filtering computed in the kernels */
 } ClfxSamplerPolicy;
 
+typedef enum
+{
+  CLFX_SOURCE_AUTO,   /* buffers on CPU devices, images on the others */
+  CLFX_SOURCE_IMAGE,  /* read_imagef (the texture path; the sampler) */
+  CLFX_SOURCE_BUFFER  /* plain loads from a buffer in the image's layout */
+} ClfxSourceForm;
+
 typedef struct
 {
   int               rows_per_item; /* CLFX_ROWS_PER_ITEM (1-16), 0: auto */
   bool              zero_copy_off; /* CLFX_ZERO_COPY=off */
   bool              two_pass;      /* CLFX_RESIZE_TWO_PASS=1 */
   ClfxSamplerPolicy sampler;       /* CLFX_SAMPLER=auto|hardware|kernel */
+  ClfxSourceForm    source;        /* CLFX_SOURCE=auto|image|buffer */
   /* CLFX_TILE=WxH: run in tiles of at most W x H result pixels even when
    * the image fits (tests compare that with the untiled result). */
   int               tile_width, tile_height;

@@ -8,12 +8,17 @@
  * colour by: multiply on read, divide on store).  A kernel that only moves
  * texels (nearest) is built with both off and copies them bit for bit.
  *
- * Sources come as CLFX_SRC_ARGS (name): the image, its view (x, y of the
- * image's texel (0, 0) in source coordinates, then the source's full
- * width and height) and its flags (addressing mode, tiled).  Kernels index
- * texels in source coordinates; clfx_fetch applies the addressing mode
- * against the full source, or, for a tile, reads what the host placed
- * there (the same clfx_address, applied when the tile was gathered).
+ * Sources come as CLFX_SRC_ARGS (name): the pixels, their view (x, y of
+ * the first texel in source coordinates, then the source's full width and
+ * height), flags (addressing mode, tiled) and the row pitch in bytes.
+ * The pixels are an image (read_imagef; GPUs, where the texture cache and
+ * the hardware sampler are the fast path) or, with CLFX_SRC_BUFFER, a plain
+ * buffer in the image's own layout (CPU devices, where an image read is a
+ * call through a format switch and plain loads vectorize; buffers also
+ * have no 2D image size limit).  Kernels index texels in source
+ * coordinates; clfx_fetch applies the addressing mode against the full
+ * source, or, for a tile, reads what the host placed there (the same
+ * clfx_address, applied when the tile was gathered).
  *
  * Results go to a plain buffer (CLFX_DST_ARGS: buffer, offset and pitch in
  * bytes, and the rectangle of the result this launch covers, x, y, width,
@@ -42,10 +47,18 @@
 #ifndef CLFX_PREMUL
 #define CLFX_PREMUL 0
 #endif
+#ifndef CLFX_SRC_BUFFER
+#define CLFX_SRC_BUFFER 0
+#endif
 
+#if CLFX_SRC_BUFFER
+#define CLFX_SRC_T __global const uchar *
+#else
+#define CLFX_SRC_T read_only image2d_t
+#endif
 #define CLFX_SRC_ARGS(name) \
-  read_only image2d_t name, int4 name##_view, int name##_flags
-#define CLFX_SRC(name) name, name##_view, name##_flags
+  CLFX_SRC_T name, int4 name##_view, int name##_flags, long name##_pitch
+#define CLFX_SRC(name) name, name##_view, name##_flags, name##_pitch
 #define CLFX_DST_ARGS \
   __global uchar *dst, long dst_offset, long dst_pitch, int4 dst_rect
 
@@ -102,9 +115,69 @@ clfx_unpremul (float4 v)
   return v;
 }
 
+/* The stored texel at (i, j) of the pixels themselves (no view), as
+ * read_imagef returns it: unorm as [0, 1], missing channels 0, alpha 1
+ * where there is none.  For 8-bit sRGB data the buffer form decodes
+ * straight from the code (clfx_decode then leaves it). */
+#if CLFX_SRC_BUFFER
+inline float4
+clfx_texel (__global const uchar *p, long pitch, int i, int j)
+{
+  __global const uchar *row = p + (long) j * pitch;
+#if CLFX_DEPTH == CLFX_DEPTH_CODE_U8
+#if CLFX_CHANNELS == 4
+  uchar4 c = vload4 (i, row);
+  float4 v = convert_float4 (c) * (1.0f / 255.0f);
+#elif CLFX_CHANNELS == 2
+  uchar2 c = vload2 (i, row);
+  float4 v = (float4) (convert_float2 (c) * (1.0f / 255.0f), 0.0f, 1.0f);
+#else
+  uchar  c = row[i];
+  float4 v = (float4) ((float) c * (1.0f / 255.0f), 0.0f, 0.0f, 1.0f);
+#endif
+#elif CLFX_DEPTH == CLFX_DEPTH_CODE_U16
+  __global const ushort *r16 = (__global const ushort *) row;
+#if CLFX_CHANNELS == 4
+  float4 v = convert_float4 (vload4 (i, r16)) * (1.0f / 65535.0f);
+#elif CLFX_CHANNELS == 2
+  float4 v = (float4) (convert_float2 (vload2 (i, r16)) * (1.0f / 65535.0f),
+                       0.0f, 1.0f);
+#else
+  float4 v = (float4) ((float) r16[i] * (1.0f / 65535.0f), 0.0f, 0.0f, 1.0f);
+#endif
+#elif CLFX_DEPTH == CLFX_DEPTH_CODE_HALF
+  __global const half *rh = (__global const half *) row;
+#if CLFX_CHANNELS == 4
+  float4 v = vload_half4 (i, rh);
+#elif CLFX_CHANNELS == 2
+  float4 v = (float4) (vload_half2 (i, rh), 0.0f, 1.0f);
+#else
+  float4 v = (float4) (vload_half (i, rh), 0.0f, 0.0f, 1.0f);
+#endif
+#else
+  __global const float *rf = (__global const float *) row;
+#if CLFX_CHANNELS == 4
+  float4 v = vload4 (i, rf);
+#elif CLFX_CHANNELS == 2
+  float4 v = (float4) (vload2 (i, rf), 0.0f, 1.0f);
+#else
+  float4 v = (float4) (rf[i], 0.0f, 0.0f, 1.0f);
+#endif
+#endif
+  return v;
+}
+#else
+inline float4
+clfx_texel (read_only image2d_t img, long pitch, int i, int j)
+{
+  (void) pitch;
+  return read_imagef (img, (int2) (i, j));
+}
+#endif
+
 /* A texel as stored (after addressing; the border colour is 0). */
 inline float4
-clfx_load (read_only image2d_t img, int4 view, int flags, int i, int j)
+clfx_load (CLFX_SRC_T img, int4 view, int flags, long pitch, int i, int j)
 {
   if (! (flags & CLFX_SRC_TILED))
     {
@@ -114,28 +187,33 @@ clfx_load (read_only image2d_t img, int4 view, int flags, int i, int j)
       if (i < 0 || j < 0)
         return (float4) (0.0f);
     }
-  return read_imagef (img, (int2) (i - view.x, j - view.y));
+  return clfx_texel (img, pitch, i - view.x, j - view.y);
 }
 
 /* A texel inside the source, with no addressing to apply (the caller
- * knows 0 <= i < width and 0 <= j < height). */
+ * knows 0 <= i < width and 0 <= j < height, or reads a tile). */
 inline float4
-clfx_load_inside (read_only image2d_t img, int4 view, int i, int j)
+clfx_load_inside (CLFX_SRC_T img, int4 view, int flags, long pitch, int i,
+                  int j)
 {
-  return read_imagef (img, (int2) (i - view.x, j - view.y));
+  (void) flags;
+  return clfx_texel (img, pitch, i - view.x, j - view.y);
 }
 
 /* A texel as the mixing kernels use it: linear light, premultiplied. */
 inline float4
-clfx_fetch (read_only image2d_t img, int4 view, int flags, int i, int j)
+clfx_fetch (CLFX_SRC_T img, int4 view, int flags, long pitch, int i, int j)
 {
-  return clfx_premul (clfx_decode (clfx_load (img, view, flags, i, j)));
+  return clfx_premul (clfx_decode (clfx_load (img, view, flags, pitch, i,
+                                              j)));
 }
 
 inline float4
-clfx_fetch_inside (read_only image2d_t img, int4 view, int i, int j)
+clfx_fetch_inside (CLFX_SRC_T img, int4 view, int flags, long pitch, int i,
+                   int j)
 {
-  return clfx_premul (clfx_decode (clfx_load_inside (img, view, i, j)));
+  return clfx_premul (clfx_decode (clfx_load_inside (img, view, flags, pitch,
+                                                     i, j)));
 }
 
 /* The host lays out the result so that every pixel is aligned to its size

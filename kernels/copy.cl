@@ -1,5 +1,5 @@
 /* copy.cl: the pass-through kernel.  It reads every texel of the source
- * image and stores it through the same output path as every other
+ * and stores it through the same output path as every other
  * variant, so its bytes per second are the roofline the others are
  * measured against.  Reads are sampler-less (integer coordinates inside
  * the source). */
@@ -15,6 +15,5 @@ copy_image (CLFX_SRC_ARGS (src), CLFX_DST_ARGS)
   if (x >= dst_rect.x + dst_rect.z)
     return;
   for (int y = y0; y < y1; y++)
-    CLFX_STORE (x, y, clfx_load_inside (src, src_view, x, y));
-  (void) src_flags;
+    CLFX_STORE (x, y, clfx_load_inside (CLFX_SRC (src), x, y));
 }

@@ -79,9 +79,11 @@ resize_sample (CLFX_SRC_ARGS (src), sampler_t smp, CLFX_DST_ARGS,
           {
             float cx = bx + (sub.s0 + (float) i * sub.s1);
             float cy = by + (sub.s2 + (float) j * sub.s3);
+#if ! CLFX_SRC_BUFFER
             if (hw)
               acc += read_imagef (src, smp, (float2) (cx, cy));
             else
+#endif
               acc += texel_sample (CLFX_SRC (src),
                                    normalized ? cx * size.x : cx,
                                    normalized ? cy * size.y : cy, linear);
@@ -179,7 +181,7 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
           int sx = sx0 + i % span_w, sy = sy0 + i / span_w;
           if (i >= span_w * span_h)
             break;
-          v[u] = inside ? clfx_fetch_inside (src, src_view, sx, sy)
+          v[u] = inside ? clfx_fetch_inside (CLFX_SRC (src), sx, sy)
                         : clfx_fetch (CLFX_SRC (src), sx, sy);
         }
 #pragma unroll

@@ -279,6 +279,9 @@ main (void)
   static const char *const two_pass[] = { "CLFX_RESIZE_TWO_PASS", "1",
                                           "CLFX_ZERO_COPY", "off", NULL };
   static const char *const tiles[] = { "CLFX_TILE", "7x5", NULL };
+  static const char *const images[] = { "CLFX_SOURCE", "image", NULL };
+  static const char *const image_tiles[] = { "CLFX_SOURCE", "image",
+                                             "CLFX_TILE", "7x5", NULL };
   ClfxDeviceList list;
   int            skip = 0;
   ClfxContext   *ctx = test_context (&list, &skip);
@@ -314,6 +317,9 @@ main (void)
   fault_every_call ("lanczos3, tiles", tiles, &lanczos, &src);
   fault_every_call ("linear, staged bands", staged, &linear, &src);
   fault_every_call ("copy, tiles", tiles, &copy, &src);
+  fault_every_call ("lanczos3, images in host memory", images, &lanczos,
+                    &src);
+  fault_every_call ("linear, image tiles", image_tiles, &linear, &src);
   /* Other codes, and a fault on the third call of a kind: the failure is
    * in the middle of the run, after earlier objects were made (they must
    * be released). */
@@ -327,7 +333,7 @@ main (void)
     memcpy (src_copy.data, src.data, src.stride * 17);
     run_with_fault ("clEnqueueNDRangeKernel", "CL_INVALID_WORK_GROUP_SIZE",
                     "lanczos3", &lanczos, &src, &src_copy, &expect);
-    run_with_fault ("clCreateImage", "CL_MEM_OBJECT_ALLOCATION_FAILURE",
+    run_with_fault ("clCreateBuffer", "CL_MEM_OBJECT_ALLOCATION_FAILURE",
                     "lanczos3", &lanczos, &src, &src_copy, &expect);
     clfx_host_image_free (&expect);
     clfx_host_image_free (&src_copy);
