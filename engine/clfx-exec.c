@@ -1035,6 +1035,7 @@ clfx_exec (ClfxContext *ctx, const ClfxParams *p, ClfxPlan *plan,
       && (ctx->tuning.sampler == CLFX_SAMPLER_HARDWARE
           || (ctx->tuning.sampler == CLFX_SAMPLER_AUTO
               && ! strcmp (ctx->device.type, "gpu")));
+  plan->srgb_tables = clfx_context_source_buffer (ctx);
   runs = calloc ((size_t) n_dev, sizeof *runs);
   threads = calloc ((size_t) n_dev, sizeof *threads);
   started = calloc ((size_t) n_dev, sizeof *started);

@@ -101,11 +101,12 @@ clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
   snprintf (g->options, sizeof g->options,
             "-DCLFX_DEPTH=%d -DCLFX_CHANNELS=%d -DCLFX_GA_IN_RGBA=%d "
             "-DCLFX_ROWS_PER_ITEM=%d -DCLFX_SRGB=%d -DCLFX_PREMUL=%d "
-            "-DCLFX_SRC_BUFFER=%d",
+            "-DCLFX_SRC_BUFFER=%d -DCLFX_SRGB_TABLES=%d",
             (int) dst->depth, dst->channels,
             gray_in_rgba && dst->channels == 2 ? 1 : 0, rows,
             plan->mixes && src->transfer == CLFX_TRC_SRGB ? 1 : 0,
-            plan->premultiply ? 1 : 0, src_buffer ? 1 : 0);
+            plan->premultiply ? 1 : 0, src_buffer ? 1 : 0,
+            plan->srgb_tables ? 1 : 0);
 }
 
 void

@@ -64,6 +64,10 @@ typedef struct
    * framework decides): filled in by the framework before run_cl. */
   bool   sampler_ok;
   bool   use_sampler;
+  /* 8-bit sRGB through exact tables (CPU devices) rather than the
+   * formula (GPUs, where divergent table reads serialize): set by the
+   * framework, read by tolerances. */
+  bool   srgb_tables;
   /* Private state of the variant (tap tables), freed with free_state. */
   void  *state;
   void (*free_state) (void *state);

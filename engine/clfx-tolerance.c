@@ -62,12 +62,12 @@ clfx_tol_sampler_linear (ClfxTolerance *t, double range)
 }
 
 void
-clfx_tol_srgb (ClfxTolerance *t, ClfxDepth depth)
+clfx_tol_srgb (ClfxTolerance *t, ClfxDepth depth, bool exact_tables)
 {
   /* d(encode)/dv is at most 12.92 (the linear segment; the power segment
    * meets it at the joint and falls off above). */
   t->abs_tol *= 12.92;
-  if (depth == CLFX_DEPTH_U8)
+  if (depth == CLFX_DEPTH_U8 && exact_tables)
     clfx_tol_clause (t, "sRGB: linear-light bounds x 12.92 (largest slope "
                      "of the curve); exact 8-bit tables");
   else

@@ -48,9 +48,9 @@ void clfx_tol_builtin (ClfxTolerance *t, const char *builtin, double ulps,
  * texel range per axis, 2 axes. */
 void clfx_tol_sampler_linear (ClfxTolerance *t, double range);
 /* The result is sRGB-encoded: the bounds so far (linear light) times the
- * curve's largest slope (12.92), plus its evaluation (8-bit: exact tables;
- * other depths: powr, 16 ulp). */
-void clfx_tol_srgb (ClfxTolerance *t, ClfxDepth depth);
+ * curve's largest slope (12.92), plus its evaluation (8-bit data through
+ * the exact tables: nothing; else powr, 16 ulp). */
+void clfx_tol_srgb (ClfxTolerance *t, ClfxDepth depth, bool exact_tables);
 /* The store's rounding: one code for u8/u16 unless the path copies texels
  * (exact), one half ulp relative for half. */
 void clfx_tol_store (ClfxTolerance *t, ClfxDepth depth, bool exact_path);

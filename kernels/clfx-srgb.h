@@ -16,8 +16,13 @@
 #include "clfx-srgb-tables.h"
 
 #ifdef __OPENCL_C_VERSION__
+#ifndef CLFX_SRGB_TABLES
+#define CLFX_SRGB_TABLES 1
+#endif
+#if CLFX_SRGB_TABLES
 __constant float clfx_srgb_decode_u8[256] = { CLFX_SRGB_DECODE_U8_VALUES };
 __constant float clfx_srgb_encode_u8[256] = { CLFX_SRGB_ENCODE_U8_VALUES };
+#endif
 
 inline float
 clfx_srgb_decode (float v)
@@ -37,7 +42,11 @@ clfx_srgb_encode (float v)
 inline float
 clfx_srgb_decode_unorm8 (float v)
 {
+#if CLFX_SRGB_TABLES
   return clfx_srgb_decode_u8[convert_int_sat_rte (v * 255.0f)];
+#else
+  return clfx_srgb_decode (v);
+#endif
 }
 
 /* A linear value to its 8-bit code: how many thresholds lie at or below
@@ -46,11 +55,15 @@ clfx_srgb_decode_unorm8 (float v)
 inline uchar
 clfx_srgb_encode_u8_code (float v)
 {
+#if CLFX_SRGB_TABLES
   int c = 0;
   for (int s = 128; s > 0; s >>= 1)
     if (v >= clfx_srgb_encode_u8[c + s - 1])
       c += s;
   return (uchar) c;
+#else
+  return convert_uchar_sat_rte (clfx_srgb_encode (v) * 255.0f);
+#endif
 }
 #else
 static const float clfx_srgb_decode_u8[256] = { CLFX_SRGB_DECODE_U8_VALUES };

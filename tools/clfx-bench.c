@@ -282,11 +282,12 @@ pinned_rate (ClfxContext *ctx, size_t bytes, int repeat, double *up_gbs,
       if (! clfx_context_track (ctx, ev, CLFX_EV_DOWNLOAD, "download", error)
           || ! clfx_context_finish (ctx, &t, error))
         goto out;
+      if (i > 0) /* the first is a warm-up */
+        {
+          up[i - 1] = (double) bytes / (t.upload_ms * 1e6);
+          down[i - 1] = (double) bytes / (t.download_ms * 1e6);
+        }
       clfx_timings_clear (&t);
-      if (i == 0)
-        continue; /* warm-up */
-      up[i - 1] = (double) bytes / (t.upload_ms * 1e6);
-      down[i - 1] = (double) bytes / (t.download_ms * 1e6);
     }
   *up_gbs = stat_of (up, repeat).med;
   *down_gbs = stat_of (down, repeat).med;

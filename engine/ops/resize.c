@@ -266,9 +266,12 @@ resize_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->mixes = mixes;
   /* The texture unit may filter only what it can blend as stored: linear
    * light, no straight alpha to weigh in, addressing it does itself. */
-  plan->sampler_ok = rp->filter == CLFX_RESAMPLE_NEAREST
-                     || (rp->filter == CLFX_RESAMPLE_LINEAR && ! st->decode
-                         && ! st->premul && ! st->guard);
+  /* Under addressing none the kernel guards its reads itself: a sampler
+   * read at the very edge could leave the image (undefined). */
+  plan->sampler_ok = ! st->guard
+                     && (rp->filter == CLFX_RESAMPLE_NEAREST
+                         || (rp->filter == CLFX_RESAMPLE_LINEAR
+                             && ! st->decode && ! st->premul));
   /* The two-pass form's float intermediate: result width x source rows. */
   plan->bytes_per_pixel
     = st->x.ntaps ? (size_t) (16.0 * ceil (1.0 / (rp->zoom_y
@@ -923,7 +926,7 @@ resize_tolerance (const ClfxParams *p, const ClfxPlan *plan,
       break;
     }
   if (st->decode)
-    clfx_tol_srgb (tol, dst->depth);
+    clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
   clfx_tol_store (tol, dst->depth, st->filter == CLFX_RESAMPLE_NEAREST);
 }
 

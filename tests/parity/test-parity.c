@@ -512,9 +512,10 @@ main (void)
       many->tuning.tile_height = 17;
       /* Tiles never use the hardware sampler (its arithmetic depends on
        * the image it reads): compare with the in-kernel form. */
+      ClfxSamplerPolicy policy = ctx->tuning.sampler;
       ctx->tuning.sampler = CLFX_SAMPLER_KERNEL;
       pieces_sweep (ctx, many, true);
-      ctx->tuning.sampler = CLFX_SAMPLER_AUTO;
+      ctx->tuning.sampler = policy;
       many->tuning.tile_width = many->tuning.tile_height = 0;
       many->zero_copy = false;
       many->tuning.band_bytes = 2048;

@@ -686,7 +686,7 @@ test_tolerance_helpers (void)
   tap_ok (fabs (t.abs_tol - 80.0 * CLFX_FLOAT_EPS) < 1e-20
             && strstr (t.basis, "taps: 10-term"),
           "an n-term sum adds n u sum|w| max|v| and says so (%s)", t.basis);
-  clfx_tol_srgb (&t, CLFX_DEPTH_U8);
+  clfx_tol_srgb (&t, CLFX_DEPTH_U8, true);
   tap_ok (fabs (t.abs_tol - 12.92 * 80.0 * CLFX_FLOAT_EPS) < 1e-18
             && strstr (t.basis, "12.92"),
           "sRGB carries linear bounds through the curve's slope");
