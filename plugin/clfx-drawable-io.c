@@ -1,14 +1,10 @@
 /* clfx-drawable-io.c: GeglBuffer <-> ClfxImage.
  *
- * Pixels travel in the drawable's own format (u8, u16, half, float; u32
- * and double become float), straight alpha as GIMP stores it, so that
- * GeglBuffer only copies: no precision is lost (8-bit colour multiplied
- * by a small alpha and rounded would lose most of its bits) and babl has
- * no conversion to build in each new plug-in process, which was measured
- * at 0.15 s for the read and 0.12 s for the write back of a 64x64 8-bit
- * image.  The engine weighs colour by alpha where a filter mixes pixels
- * (ClfxImage.straight_alpha).  RGB without alpha is read with an opaque
- * alpha, the one conversion left.
+ * Which format pixels cross in is clfx-pixel-format.c's choice (the
+ * drawable's own where the kernels can decode it).  Straight alpha as
+ * GIMP stores it: 8-bit colour multiplied by a small alpha and rounded
+ * would lose most of its bits; the engine weighs colour by alpha where a
+ * filter mixes pixels (ClfxImage.straight_alpha).
  *
  * Pixels cross in bands of whole tile rows, each through a GeglBuffer of
  * its own.  A plug-in's GeglBuffer keeps every tile it fetched from GIMP
@@ -20,98 +16,9 @@
  * machine, where the freed tiles of one band are reused by the next. */
 #include <string.h>
 
+#include "clfx-args.h"
 #include "clfx-drawable-io.h"
 #include "clfx-plugin.h"
-#include "clfx-procedures.h"
-
-/* The transfer curve mark babl uses in model names: "'" perceptual (sRGB
- * TRC), "~" GIMP's perceptual space TRC, "" linear light. */
-static const gchar *
-clfx_trc_mark (const Babl *format)
-{
-  const gchar *model = babl_get_name (babl_format_get_model (format));
-
-  if (strchr (model, '\''))
-    return "'";
-  if (strchr (model, '~'))
-    return "~";
-  return "";
-}
-
-static gboolean
-clfx_depth_for_type (const Babl *format,
-                     ClfxDepth  *depth,
-                     GError    **error)
-{
-  const gchar *type = babl_get_name (babl_format_get_type (format, 0));
-
-  if (! strcmp (type, "u8"))
-    *depth = CLFX_DEPTH_U8;
-  else if (! strcmp (type, "u16"))
-    *depth = CLFX_DEPTH_U16;
-  else if (! strcmp (type, "half"))
-    *depth = CLFX_DEPTH_HALF;
-  else if (! strcmp (type, "float") || ! strcmp (type, "u32")
-           || ! strcmp (type, "double"))
-    *depth = CLFX_DEPTH_FLOAT; /* no u32/double kernels: float keeps them */
-  else
-    {
-      g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_UNSUPPORTED,
-                   _("unsupported pixel type '%s'"), type);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* "R'G'B'A u16", "RGBA float", "Y'A u8", "Y~ half", ... */
-static gchar *
-clfx_format_name (gboolean     gray,
-                  gboolean     alpha,
-                  const gchar *trc,
-                  ClfxDepth    depth)
-{
-  const gchar *type = clfx_depth_name (depth);
-
-  if (gray)
-    return g_strdup_printf (alpha ? "Y%sA %s" : "Y%s %s", trc, type);
-  /* RGB with or without alpha: without, an opaque alpha is added that the
-   * kernels carry along and that is dropped again on writing. */
-  return g_strdup_printf ("R%sG%sB%sA %s", trc, trc, trc, type);
-}
-
-const Babl *
-clfx_drawable_io_format (GimpDrawable *drawable,
-                         gint         *channels,
-                         ClfxDepth    *depth,
-                         GError      **error)
-{
-  const Babl *own = gimp_drawable_get_format (drawable);
-  gboolean    gray, alpha;
-  gchar      *name;
-  const Babl *format = NULL;
-
-  if (gimp_drawable_is_indexed (drawable) || babl_format_is_palette (own))
-    {
-      g_set_error_literal (error, CLFX_PLUGIN_ERROR, CLFX_ERR_INVALID,
-                           _("indexed images are not supported: convert "
-                             "to RGB first"));
-      return NULL;
-    }
-  if (! clfx_depth_for_type (own, depth, error))
-    return NULL;
-
-  gray = gimp_drawable_is_gray (drawable);
-  alpha = gimp_drawable_has_alpha (drawable);
-  *channels = gray ? (alpha ? 2 : 1) : 4;
-  name = clfx_format_name (gray, alpha, clfx_trc_mark (own), *depth);
-  if (babl_format_exists (name))
-    format = babl_format_with_space (name, own);
-  else
-    g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_UNSUPPORTED,
-                 _("babl has no pixel format '%s'"), name);
-  g_free (name);
-  return format;
-}
 
 /* Rows per band: whole tile rows (a band never splits a tile, which
  * would be fetched twice), at least 8 MB of pixels so that narrow images
@@ -126,70 +33,119 @@ clfx_band_rows (gsize row_bytes)
   return tile_h * (gint) CLAMP (n, 1, 1024);
 }
 
-static guchar *
-clfx_image_row (const ClfxImage *image,
-                gint             y)
+
+/* The end of the band that starts at y: band boundaries sit on multiples
+ * of band in drawable coordinates, so a band of a rectangle that starts
+ * off the tile grid still never splits a tile row. */
+static gint
+clfx_band_end (gint y,
+               gint band,
+               gint end)
 {
-  return (guchar *) image->data + (gsize) y * image->stride;
+  return MIN (end, (y / band + 1) * band);
+}
+
+static guchar *
+clfx_image_at (const ClfxImage *image,
+               gint             x,
+               gint             y)
+{
+  return (guchar *) image->data + (gsize) y * image->stride
+         + (gsize) x * clfx_image_pixel_size (image);
 }
 
 gboolean
-clfx_drawable_read (GimpDrawable *drawable,
-                    ClfxImage    *image,
-                    const Babl  **format,
-                    GError      **error)
+clfx_drawable_read (GimpDrawable          *drawable,
+                    const ClfxPixelFormat *pf,
+                    const GeglRectangle   *rect,
+                    ClfxImage             *image,
+                    GError               **error)
 {
-  gint        channels, w, h, band;
-  ClfxDepth   depth;
   ClfxError   e = { 0 };
   GeglBuffer *buffer;
+  gint        band, end = rect->y + rect->height;
 
-  memset (image, 0, sizeof *image);
-  *format = clfx_drawable_io_format (drawable, &channels, &depth, error);
-  if (! *format)
-    return FALSE;
-
-  w = gimp_drawable_get_width (drawable);
-  h = gimp_drawable_get_height (drawable);
-  if (! clfx_host_image_alloc (image, w, h, channels, depth, &e))
+  if (! clfx_host_image_alloc (image, rect->width, rect->height,
+                               pf->channels, pf->depth, &e))
     {
       clfx_set_gerror (error, &e);
       return FALSE;
     }
-  image->straight_alpha = gimp_drawable_has_alpha (drawable);
-  if ((gsize) babl_format_get_bytes_per_pixel (*format)
+  image->straight_alpha = pf->straight_alpha;
+  image->transfer = pf->transfer;
+  if ((gsize) babl_format_get_bytes_per_pixel (pf->format)
       != clfx_image_pixel_size (image))
     {
       /* A format mapping bug, but one that must not overrun the buffer. */
       g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_UNSUPPORTED,
                    "'%s' does not match the engine's pixel size",
-                   babl_get_name (*format));
+                   babl_get_name (pf->format));
       clfx_host_image_free (image);
       return FALSE;
     }
 
   band = clfx_band_rows (image->stride);
-  for (gint y = 0; y < h; y += band)
+  for (gint y = rect->y, y1; y < end; y = y1)
     {
+      y1 = clfx_band_end (y, band, end);
       buffer = gimp_drawable_get_buffer (drawable);
-      gegl_buffer_get (buffer, GEGL_RECTANGLE (0, y, w, MIN (band, h - y)),
-                       1.0, *format, clfx_image_row (image, y),
+      gegl_buffer_get (buffer,
+                       GEGL_RECTANGLE (rect->x, y, rect->width, y1 - y),
+                       1.0, pf->format, clfx_image_at (image, 0,
+                                                       y - rect->y),
                        (gint) image->stride, GEGL_ABYSS_NONE);
       g_object_unref (buffer);
     }
   return TRUE;
 }
 
-gboolean
-clfx_drawable_write (GimpDrawable    *drawable,
-                     const ClfxImage *image,
-                     const Babl      *format,
-                     gboolean         replaced,
-                     GError         **error)
+/* Writes image's pixels over rect in bands, into the shadow buffer or
+ * the drawable's own. */
+static void
+clfx_drawable_put (GimpDrawable          *drawable,
+                   const ClfxImage       *image,
+                   gint                   origin_x,
+                   gint                   origin_y,
+                   const GeglRectangle   *rect,
+                   const ClfxPixelFormat *pf,
+                   gboolean               shadow)
 {
   GeglBuffer *buffer;
-  gint        w = image->width, h = image->height;
   gint        band = clfx_band_rows (image->stride);
+  gint        end = rect->y + rect->height;
+
+  for (gint y = rect->y, y1; y < end; y = y1)
+    {
+      y1 = clfx_band_end (y, band, end);
+      /* Unref flushes the band's tiles to GIMP. */
+      buffer = shadow ? gimp_drawable_get_shadow_buffer (drawable)
+                      : gimp_drawable_get_buffer (drawable);
+      gegl_buffer_set (buffer,
+                       GEGL_RECTANGLE (rect->x, y, rect->width, y1 - y), 0,
+                       pf->format,
+                       clfx_image_at (image, rect->x - origin_x,
+                                      y - origin_y),
+                       (gint) image->stride);
+      g_object_unref (buffer);
+    }
+}
+
+static gboolean
+clfx_refused (GError **error)
+{
+  g_set_error_literal (error, CLFX_PLUGIN_ERROR, CLFX_ERR_IO,
+                       _("GIMP refused the new pixels"));
+  return FALSE;
+}
+
+gboolean
+clfx_drawable_write (GimpDrawable          *drawable,
+                     const ClfxImage       *image,
+                     const ClfxPixelFormat *pf,
+                     gboolean               replaced,
+                     GError               **error)
+{
+  gint w = image->width, h = image->height;
 
   if (gimp_drawable_get_width (drawable) != w
       || gimp_drawable_get_height (drawable) != h)
@@ -200,22 +156,66 @@ clfx_drawable_write (GimpDrawable    *drawable,
                    gimp_drawable_get_height (drawable), w, h);
       return FALSE;
     }
-  for (gint y = 0; y < h; y += band)
-    {
-      /* Unref flushes the band's tiles to GIMP. */
-      buffer = replaced ? gimp_drawable_get_buffer (drawable)
-                        : gimp_drawable_get_shadow_buffer (drawable);
-      gegl_buffer_set (buffer, GEGL_RECTANGLE (0, y, w, MIN (band, h - y)),
-                       0, format, clfx_image_row (image, y),
-                       (gint) image->stride);
-      g_object_unref (buffer);
-    }
+  clfx_drawable_put (drawable, image, 0, 0, GEGL_RECTANGLE (0, 0, w, h), pf,
+                     ! replaced);
   if ((! replaced && ! gimp_drawable_merge_shadow (drawable, TRUE))
       || ! gimp_drawable_update (drawable, 0, 0, w, h))
+    return clfx_refused (error);
+  return TRUE;
+}
+
+gboolean
+clfx_drawable_merge (GimpDrawable          *drawable,
+                     const ClfxImage       *image,
+                     gint                   origin_x,
+                     gint                   origin_y,
+                     const GeglRectangle   *rect,
+                     const ClfxPixelFormat *pf,
+                     GError               **error)
+{
+  if (rect->x < origin_x || rect->y < origin_y
+      || rect->x + rect->width > origin_x + image->width
+      || rect->y + rect->height > origin_y + image->height)
     {
-      g_set_error_literal (error, CLFX_PLUGIN_ERROR, CLFX_ERR_IO,
-                           _("GIMP refused the new pixels"));
+      g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_INVALID,
+                   "the result does not cover %dx%d at (%d, %d)",
+                   rect->width, rect->height, rect->x, rect->y);
       return FALSE;
     }
+  clfx_drawable_put (drawable, image, origin_x, origin_y, rect, pf, TRUE);
+  if (! gimp_drawable_merge_shadow (drawable, TRUE)
+      || ! gimp_drawable_update (drawable, rect->x, rect->y, rect->width,
+                                 rect->height))
+    return clfx_refused (error);
+  return TRUE;
+}
+
+gboolean
+clfx_drawable_restore (GimpDrawable        *drawable,
+                       GimpDrawable        *backup,
+                       const GeglRectangle *rect,
+                       GError             **error)
+{
+  GeglBuffer *from, *to;
+
+  if (gimp_drawable_get_width (drawable) != gimp_drawable_get_width (backup)
+      || gimp_drawable_get_height (drawable)
+           != gimp_drawable_get_height (backup))
+    {
+      g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_IO,
+                   _("'%s' could not be given back its size"),
+                   gimp_item_get_name (GIMP_ITEM (drawable)));
+      return FALSE;
+    }
+  /* Both buffers have the drawable's format: tiles are copied as they
+   * are, bit for bit.  Unref flushes them to GIMP. */
+  from = gimp_drawable_get_buffer (backup);
+  to = gimp_drawable_get_buffer (drawable);
+  gegl_buffer_copy (from, rect, GEGL_ABYSS_NONE, to, rect);
+  g_object_unref (from);
+  g_object_unref (to);
+  if (! gimp_drawable_update (drawable, rect->x, rect->y, rect->width,
+                              rect->height))
+    return clfx_refused (error);
   return TRUE;
 }

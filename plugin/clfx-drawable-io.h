@@ -1,27 +1,21 @@
 /* clfx-drawable-io.h: GIMP drawables to and from the engine's ClfxImage,
- * in the drawable's own precision and colour space. */
+ * in the format clfx_pixel_format_of chose. */
 #ifndef CLFX_DRAWABLE_IO_H
 #define CLFX_DRAWABLE_IO_H
 
 #include <libgimp/gimp.h>
 
-#include "clfx-host-image.h"
+#include "clfx-pixel-format.h"
 
 G_BEGIN_DECLS
 
-/* The babl format the engine exchanges with drawable d, and the ClfxImage
- * layout it maps to.  Fails for indexed drawables. */
-const Babl *clfx_drawable_io_format (GimpDrawable *drawable,
-                                     gint         *channels,
-                                     ClfxDepth    *depth,
-                                     GError      **error);
-
-/* Reads the whole drawable into a new image (free with
- * clfx_host_image_free) and returns the format used in *format. */
-gboolean    clfx_drawable_read      (GimpDrawable *drawable,
-                                     ClfxImage    *image,
-                                     const Babl  **format,
-                                     GError      **error);
+/* Reads rect of the drawable into a new image (free with
+ * clfx_host_image_free) with pf's layout, alpha and transfer curve. */
+gboolean clfx_drawable_read    (GimpDrawable          *drawable,
+                                const ClfxPixelFormat *pf,
+                                const GeglRectangle   *rect,
+                                ClfxImage             *image,
+                                GError               **error);
 
 /* Writes image over the whole drawable (call it after any geometry
  * change) and updates the display.  Normally through the shadow buffer,
@@ -29,11 +23,31 @@ gboolean    clfx_drawable_read      (GimpDrawable *drawable,
  * inside the open undo group (a resize to another size), so the undo step
  * already holds the old pixels; the new buffer is written directly, which
  * saves GIMP a shadow buffer and a second undo copy. */
-gboolean    clfx_drawable_write     (GimpDrawable    *drawable,
-                                     const ClfxImage *image,
-                                     const Babl      *format,
-                                     gboolean         replaced,
-                                     GError         **error);
+gboolean clfx_drawable_write   (GimpDrawable          *drawable,
+                                const ClfxImage       *image,
+                                const ClfxPixelFormat *pf,
+                                gboolean               replaced,
+                                GError               **error);
+
+/* Writes the part of image that lies over rect (image's pixel (0, 0) is
+ * the drawable's (origin_x, origin_y)) into the shadow buffer, merges it
+ * with undo (through the selection, so a feathered selection blends) and
+ * updates rect. */
+gboolean clfx_drawable_merge   (GimpDrawable          *drawable,
+                                const ClfxImage       *image,
+                                gint                   origin_x,
+                                gint                   origin_y,
+                                const GeglRectangle   *rect,
+                                const ClfxPixelFormat *pf,
+                                GError               **error);
+
+/* Copies rect of backup (a copy of drawable made before it changed, of
+ * the same size) over drawable's own buffer, byte for byte in the
+ * drawable's format, and updates it. */
+gboolean clfx_drawable_restore (GimpDrawable          *drawable,
+                                GimpDrawable          *backup,
+                                const GeglRectangle   *rect,
+                                GError               **error);
 
 G_END_DECLS
 

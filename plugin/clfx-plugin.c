@@ -1,17 +1,16 @@
-/* clfx-plugin.c: the GimpPlugIn.  It registers the procedures, handles the
- * run modes and hands the work to clfx-resize.c and clfx-selftest.c. */
-#include <stdlib.h>
-
+/* clfx-plugin.c: the GimpPlugIn.  It registers one procedure per public
+ * family of the engine's table and the self-test, handles the run modes
+ * and hands the work to clfx-call.c and clfx-selftest.c. */
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
-#include <stdlib.h>
 #include <string.h>
 
+#include "clfx-args.h"
+#include "clfx-call.h"
 #include "clfx-dialog.h"
 #include "clfx-plugin.h"
 #include "clfx-procedures.h"
-#include "clfx-resize.h"
 #include "clfx-selftest.h"
 
 #define CLFX_TYPE_PLUG_IN (clfx_plug_in_get_type ())
@@ -59,20 +58,21 @@ clfx_plugin_have_display (void)
   return gtk_init_check (NULL, NULL);
 }
 
+/* The run of every family procedure; the family is the run data. */
 static GimpValueArray *
-clfx_run_resize (GimpProcedure        *procedure,
+clfx_run_family (GimpProcedure        *procedure,
                  GimpRunMode           run_mode,
                  GimpImage            *image,
                  GimpDrawable        **drawables,
                  GimpProcedureConfig  *config,
                  gpointer              run_data)
 {
-  GError *error = NULL;
-  gchar  *report = NULL;
+  const ClfxFamily *family = run_data;
+  GError           *error = NULL;
+  gchar            *report = NULL;
 
-  (void) run_data;
   gegl_init (NULL, NULL);
-  if (! clfx_resize_check_image (image, &error))
+  if (! clfx_call_check_image (image, &error))
     return clfx_error_values (procedure, error);
   if (run_mode == GIMP_RUN_INTERACTIVE)
     {
@@ -81,11 +81,11 @@ clfx_run_resize (GimpProcedure        *procedure,
           g_error_new_literal (CLFX_PLUGIN_ERROR, CLFX_ERR_UNSUPPORTED,
                                _("interactive mode needs a display; call "
                                  "with RUN-NONINTERACTIVE from scripts")));
-      if (! clfx_dialog_run (procedure, config, image, drawables))
+      if (! clfx_dialog_run (procedure, family, config, image, drawables))
         return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL,
                                                  NULL);
     }
-  if (! clfx_resize_run (image, drawables, config, &report, &error))
+  if (! clfx_call_run (family, image, drawables, config, &report, &error))
     return clfx_error_values (procedure, error);
   return clfx_report_values (procedure, report);
 }
@@ -93,21 +93,14 @@ clfx_run_resize (GimpProcedure        *procedure,
 /* From the menu the result is a message; failures already arrive as the
  * procedure's error, which GIMP shows. */
 static void
-clfx_selftest_message (const gchar *report)
+clfx_selftest_message (const ClfxSelftestSummary *summary)
 {
-  const gchar *p = strstr (report, "\"passed\":");
-  const gchar *d = strstr (report, "\"device\":\"");
-  gint         passed = p ? atoi (p + 9) : 0;
-  gchar       *device = d ? g_strndup (d + 10, strcspn (d + 10, "\""))
-                          : g_strdup ("?");
-
-  gchar       *text = g_strdup_printf (_("OpenCL self-test on %s: all %d "
-                                       "cases agree with the CPU "
-                                       "reference."), device, passed);
+  gchar *text = g_strdup_printf (_("OpenCL self-test on %s: all %d cases "
+                                   "agree with the CPU reference."),
+                                 summary->device, summary->passed);
 
   gimp_message (text);
   g_free (text);
-  g_free (device);
 }
 
 static GimpValueArray *
@@ -115,17 +108,18 @@ clfx_run_selftest (GimpProcedure       *procedure,
                    GimpProcedureConfig *config,
                    gpointer             run_data)
 {
-  GError     *error = NULL;
-  gchar      *device = NULL, *report_file = NULL, *report = NULL;
-  GimpRunMode run_mode = GIMP_RUN_NONINTERACTIVE;
-  gboolean    ok;
+  GError             *error = NULL;
+  gchar              *device = NULL, *report_file = NULL, *report = NULL;
+  GimpRunMode         run_mode = GIMP_RUN_NONINTERACTIVE;
+  ClfxSelftestSummary summary;
+  gboolean            ok;
 
   (void) run_data;
   g_object_get (config, "run-mode", &run_mode, "device", &device,
                 "report-file", &report_file, NULL);
-  ok = clfx_selftest_run (device, &report, &error);
+  ok = clfx_selftest_run (device, &report, &summary, &error);
   /* The report is kept even when a case failed: it says which. */
-  if (report_file && *report_file)
+  if (report && report_file && *report_file)
     {
       GError *write_error = NULL;
 
@@ -140,30 +134,39 @@ clfx_run_selftest (GimpProcedure       *procedure,
     }
   g_free (device);
   g_free (report_file);
+  if (ok && run_mode == GIMP_RUN_INTERACTIVE)
+    clfx_selftest_message (&summary);
+  clfx_selftest_summary_clear (&summary);
   if (! ok)
     {
       g_free (report);
       return clfx_error_values (procedure, error);
     }
-  if (run_mode == GIMP_RUN_INTERACTIVE)
-    clfx_selftest_message (report);
   return clfx_report_values (procedure, report);
 }
 
+/* Every family with a procedure (internal ones, such as copy, have
+ * none), then the self-test. */
 static GList *
 clfx_plug_in_query (GimpPlugIn *plug_in)
 {
+  GList *names = NULL;
+
   (void) plug_in;
-  return g_list_append (g_list_append (NULL, g_strdup (CLFX_PROC_RESIZE)),
-                        g_strdup (CLFX_PROC_SELFTEST));
+  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
+    if ((*f)->procedure)
+      names = g_list_append (names, g_strdup ((*f)->procedure));
+  return g_list_append (names, g_strdup (CLFX_PROC_SELFTEST));
 }
 
 static GimpProcedure *
 clfx_plug_in_create (GimpPlugIn  *plug_in,
                      const gchar *name)
 {
-  if (! g_strcmp0 (name, CLFX_PROC_RESIZE))
-    return clfx_procedure_new_resize (plug_in, clfx_run_resize);
+  const ClfxFamily *family = clfx_family_of_procedure (name);
+
+  if (family)
+    return clfx_procedure_new_family (plug_in, family, clfx_run_family);
   if (! g_strcmp0 (name, CLFX_PROC_SELFTEST))
     return clfx_procedure_new_selftest (plug_in, clfx_run_selftest);
   return NULL;

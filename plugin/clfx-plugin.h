@@ -1,5 +1,5 @@
 /* clfx-plugin.h: what the plug-in's files share: i18n macros, the
- * procedure names and the display check. */
+ * binary's and the self-test's names and the display check. */
 #ifndef CLFX_PLUGIN_H
 #define CLFX_PLUGIN_H
 
@@ -11,7 +11,6 @@
 #define N_(s) (s)
 
 #define CLFX_PLUG_IN_BINARY      "clfx"
-#define CLFX_PROC_RESIZE         "plug-in-clfx-resize"
 #define CLFX_PROC_SELFTEST       "plug-in-clfx-selftest"
 
 G_BEGIN_DECLS

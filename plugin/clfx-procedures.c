@@ -1,10 +1,12 @@
 /* clfx-procedures.c: the PDB procedures.
  *
- * An op's arguments are not written out by hand: they come from its row
- * in the engine's op table (name, range, default, choice nicks), so the
- * PDB, the dialog, clfx-bench and the engine's checks cannot disagree. */
+ * A family's arguments are not written out by hand: they come from its
+ * rows in the engine's family table (name, range, default, choice
+ * nicks), so the PDB, the dialog, clfx-bench and the engine's checks
+ * cannot disagree. */
 #include <string.h>
 
+#include "clfx-args.h"
 #include "clfx-plugin.h"
 #include "clfx-procedures.h"
 
@@ -12,33 +14,23 @@
 #define CLFX_COPYRIGHT "clfx developers, GPL-3.0-or-later"
 #define CLFX_DATE      "2025"
 
-G_DEFINE_QUARK (clfx-plugin-error-quark, clfx_plugin_error)
-
-void
-clfx_set_gerror (GError         **error,
-                 const ClfxError *e)
+const ClfxFamily *
+clfx_family_of_procedure (const gchar *name)
 {
-  g_set_error_literal (error, CLFX_PLUGIN_ERROR, e->code,
-                       e->message[0] ? e->message : _("unknown error"));
+  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
+    if ((*f)->procedure && ! g_strcmp0 ((*f)->procedure, name))
+      return *f;
+  return NULL;
 }
 
-GimpPDBStatusType
-clfx_error_status (const GError *error)
-{
-  if (error && error->domain == CLFX_PLUGIN_ERROR
-      && error->code == CLFX_ERR_INVALID)
-    return GIMP_PDB_CALLING_ERROR;
-  return GIMP_PDB_EXECUTION_ERROR;
-}
-
-/* ---- declaring arguments from the op table ----------------------------- */
+/* ---- declaring arguments from the family table --------------------------- */
 
 static GimpChoice *
 clfx_choice_from_spec (const ClfxParamSpec *spec)
 {
   GimpChoice *choice = gimp_choice_new ();
 
-  /* The id is the index in the table: the engine's value for a choice. */
+  /* The id is the index in the row: the engine's value for a choice. */
   for (gint i = 0; spec->choices[i].nick; i++)
     gimp_choice_add (choice, spec->choices[i].nick, i,
                      gettext (spec->choices[i].label), NULL);
@@ -46,8 +38,8 @@ clfx_choice_from_spec (const ClfxParamSpec *spec)
 }
 
 static void
-clfx_add_op_argument (GimpProcedure       *procedure,
-                      const ClfxParamSpec *s)
+clfx_add_row_argument (GimpProcedure       *procedure,
+                       const ClfxParamSpec *s)
 {
   const gchar *label = gettext (s->label), *blurb = gettext (s->blurb);
 
@@ -75,7 +67,8 @@ clfx_add_op_argument (GimpProcedure       *procedure,
       break;
     case CLFX_PARAM_STRING:
       gimp_procedure_add_string_argument (procedure, s->name, label, blurb,
-                                          s->def_string, G_PARAM_READWRITE);
+                                          s->def_string ? s->def_string : "",
+                                          G_PARAM_READWRITE);
       break;
     }
 }
@@ -84,14 +77,13 @@ static void
 clfx_add_device_argument (GimpProcedure *procedure)
 {
   gimp_procedure_add_string_argument (procedure, "device", _("_Device"),
-                                      _("OpenCL device: auto, reference "
-                                        "(the CPU path) or part of a "
-                                        "platform, vendor or device name"),
+                                      _("OpenCL device: auto, all (every "
+                                        "GPU), reference (the CPU path) or "
+                                        "part of a platform, vendor or "
+                                        "device name"),
                                       "auto", G_PARAM_READWRITE);
 }
 
-/* device, validate, report-file, and the report return value: last on
- * every op procedure. */
 /* report-file (last argument) and the report return value. */
 static void
 clfx_add_report_arguments (GimpProcedure *procedure)
@@ -106,6 +98,8 @@ clfx_add_report_arguments (GimpProcedure *procedure)
                                           G_PARAM_READWRITE);
 }
 
+/* device, validate, report-file, and the report return value: last on
+ * every family procedure. */
 static void
 clfx_add_common_arguments (GimpProcedure *procedure)
 {
@@ -118,45 +112,31 @@ clfx_add_common_arguments (GimpProcedure *procedure)
 }
 
 GimpProcedure *
-clfx_procedure_new_resize (GimpPlugIn       *plug_in,
+clfx_procedure_new_family (GimpPlugIn       *plug_in,
+                           const ClfxFamily *family,
                            GimpRunImageFunc  run)
 {
-  const ClfxOpInfo *op = &clfx_op_resize;
-  GimpProcedure    *procedure;
+  GimpProcedure *procedure;
 
-  procedure = gimp_image_procedure_new (plug_in, CLFX_PROC_RESIZE,
+  procedure = gimp_image_procedure_new (plug_in, family->procedure,
                                         GIMP_PDB_PROC_TYPE_PLUGIN, run,
-                                        NULL, NULL);
+                                        (gpointer) family, NULL);
   gimp_procedure_set_image_types (procedure, "RGB*, GRAY*");
   gimp_procedure_set_sensitivity_mask (procedure,
                                        GIMP_PROCEDURE_SENSITIVE_DRAWABLE
                                        | GIMP_PROCEDURE_SENSITIVE_DRAWABLES);
-  gimp_procedure_set_menu_label (procedure, _("_Resize (OpenCL)..."));
-  gimp_procedure_add_menu_path (procedure, "<Image>/Filters/OpenCL");
-  /* Also beside GIMP's own Scale Image, where users look for scaling. */
-  gimp_procedure_add_menu_path (procedure, "<Image>/Image");
-  gimp_procedure_set_documentation (procedure,
-    _("Resize layers or the image with an OpenCL image sampler"),
-    _("Resamples the selected layers (target layer) or every layer and "
-      "the canvas (target image) with nearest or linear filtering through "
-      "the OpenCL sampler, or cubic or lanczos3 in the kernel, antialiased "
-      "when shrinking.  zoom below 1 shows what the addressing mode does "
-      "outside the source.  With device auto a missing OpenCL falls back "
-      "to the CPU reference; validate compares with that reference.  "
-      "Returns a JSON report (device, build logs, timings, validation)."),
-    CLFX_PROC_RESIZE);
+  gimp_procedure_set_menu_label (procedure, gettext (family->menu_label));
+  for (gint i = 0; family->menu_paths && family->menu_paths[i]; i++)
+    gimp_procedure_add_menu_path (procedure, family->menu_paths[i]);
+  gimp_procedure_set_documentation (procedure, gettext (family->blurb),
+                                    gettext (family->help),
+                                    family->procedure);
   gimp_procedure_set_attribution (procedure, CLFX_AUTHORS, CLFX_COPYRIGHT,
                                   CLFX_DATE);
-
-  for (gint i = 0; i < op->n_params; i++)
-    clfx_add_op_argument (procedure, &op->params[i]);
-  gimp_procedure_add_choice_argument (procedure, "target", _("_Target"),
-    _("What to resize: the selected layers, or the image (canvas and "
-      "every layer)"),
-    gimp_choice_new_with_values ("layer", 0, _("Selected layers"), NULL,
-                                 "image", 1, _("Whole image"), NULL,
-                                 NULL),
-    "layer", G_PARAM_READWRITE);
+  /* In the table's order, plug-in-only rows included: positional
+   * Script-Fu calls depend on it. */
+  for (gint i = 0; i < family->n_params; i++)
+    clfx_add_row_argument (procedure, &family->params[i]);
   clfx_add_common_arguments (procedure);
   return procedure;
 }
@@ -177,10 +157,10 @@ clfx_procedure_new_selftest (GimpPlugIn  *plug_in,
                                        GIMP_PROCEDURE_SENSITIVE_ALWAYS);
   gimp_procedure_set_documentation (procedure,
     _("Check clfx's OpenCL results against its CPU reference"),
-    _("Runs resize on synthetic images for every filter, addressing mode "
-      "and coordinate mode the OpenCL spec allows, with validation, on "
-      "the chosen device.  Returns a JSON summary; fails when any case "
-      "failed."),
+    _("Runs every operation's sweep (for resize: every filter, addressing "
+      "mode and coordinate mode the OpenCL spec allows) on synthetic "
+      "images, with validation, on the chosen device.  Returns a JSON "
+      "summary; fails when any case failed."),
     CLFX_PROC_SELFTEST);
   gimp_procedure_set_attribution (procedure, CLFX_AUTHORS, CLFX_COPYRIGHT,
                                   CLFX_DATE);
@@ -190,79 +170,6 @@ clfx_procedure_new_selftest (GimpPlugIn  *plug_in,
   clfx_add_device_argument (procedure);
   clfx_add_report_arguments (procedure);
   return procedure;
-}
-
-/* ---- reading a config back --------------------------------------------- */
-
-void
-clfx_config_read_value (GimpProcedureConfig *config,
-                        const ClfxParamSpec *s,
-                        ClfxValue           *v,
-                        gchar              **string)
-{
-  gboolean b;
-
-  switch (s->type)
-    {
-    case CLFX_PARAM_INT:
-      g_object_get (config, s->name, &v->i, NULL);
-      break;
-    case CLFX_PARAM_DOUBLE:
-      g_object_get (config, s->name, &v->d, NULL);
-      break;
-    case CLFX_PARAM_BOOL:
-      g_object_get (config, s->name, &b, NULL);
-      v->b = b != FALSE;
-      break;
-    case CLFX_PARAM_CHOICE:
-      v->i = gimp_procedure_config_get_choice_id (config, s->name);
-      break;
-    case CLFX_PARAM_STRING:
-      g_object_get (config, s->name, string, NULL);
-      v->s = *string ? *string : "";
-      break;
-    }
-}
-
-gboolean
-clfx_pdb_args_read (const ClfxOpInfo    *op,
-                    GimpProcedureConfig *config,
-                    ClfxPdbArgs         *args,
-                    GError             **error)
-{
-  ClfxError e = { 0 };
-
-  memset (args, 0, sizeof *args);
-  args->op = op;
-  clfx_params_defaults (op, &args->params);
-  for (gint i = 0; i < op->n_params; i++)
-    clfx_config_read_value (config, &op->params[i], &args->params.v[i],
-                           &args->strings[i]);
-  g_object_get (config, "device", &args->device, "validate",
-                &args->validate, "report-file", &args->report_file, NULL);
-  if (! args->device || ! *args->device)
-    {
-      g_free (args->device);
-      args->device = g_strdup ("auto");
-    }
-  if (! args->report_file)
-    args->report_file = g_strdup ("");
-  if (! clfx_params_check (op, &args->params, &e))
-    {
-      clfx_set_gerror (error, &e);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-void
-clfx_pdb_args_clear (ClfxPdbArgs *args)
-{
-  for (gint i = 0; i < CLFX_MAX_PARAMS; i++)
-    g_free (args->strings[i]);
-  g_free (args->device);
-  g_free (args->report_file);
-  memset (args, 0, sizeof *args);
 }
 
 gboolean

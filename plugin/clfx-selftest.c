@@ -1,17 +1,16 @@
-/* clfx-selftest.c: resize on synthetic images for every filter x
- * addressing x coordinate mode the OpenCL spec allows, validated against
- * the CPU reference on the chosen device.
+/* clfx-selftest.c: every public family's self-test sweep, as the family
+ * table defines it (resize: every filter x addressing x coordinate mode
+ * the OpenCL spec allows), on synthetic images, validated against the
+ * CPU reference on the chosen device.
  *
  * The cases cycle through the pixel layouts (RGBA, gray, gray+alpha) and
- * depths (u8, u16, half, float), and alternate between enlarging with
- * zoom below 1 (so the addressing mode shows) and shrinking by more than
- * 2x (so the antialiasing paths run), keeping each case small and quick. */
-#include <stdlib.h>
+ * depths (u8, u16, half, float) as GIMP's drawables hold them: u8 and u16
+ * sRGB-encoded, half and float linear light, alpha straight. */
 #include <string.h>
 
+#include "clfx-args.h"
 #include "clfx-json.h"
 #include "clfx-plugin.h"
-#include "clfx-procedures.h"
 #include "clfx-selftest.h"
 
 #define CLFX_SELFTEST_SRC_W 67
@@ -19,58 +18,57 @@
 
 typedef struct
 {
-  gchar    *name;     /* "filter/addressing/normalized" */
-  ClfxDepth depth;
-  gint      channels;
-  gboolean  passed;
-  gchar    *error;    /* NULL: it ran */
-  gboolean  validated;
-  double    max_abs;
-  gsize     mismatches;
-  double    ms;
+  const gchar *family;
+  gchar       *name;     /* the sweep's values: "linear/clamp/normalized-coords" */
+  ClfxDepth    depth;
+  gint         channels;
+  ClfxTransfer transfer;
+  gboolean     passed;
+  gchar       *error;    /* NULL: it ran */
+  gboolean     validated;
+  double       max_abs;
+  gsize        mismatches;
+  double       ms;
 } ClfxSelftestCase;
 
 typedef struct
 {
   const gchar *device;
-  GArray      *cases;  /* ClfxSelftestCase */
+  GArray      *cases;    /* ClfxSelftestCase */
   gint         passed, failed;
   gchar       *device_name;
   gchar       *fallback;
   ClfxContext *context;  /* one for every case (clfx_run reuses it) */
 } ClfxSelftest;
 
-static void
-clfx_case_params (const ClfxOpInfo *op,
-                  ClfxParams       *p,
-                  gint              filter,
-                  gint              addressing,
-                  gboolean          normalized,
-                  gint              k)
+/* The values the sweep set, "/"-separated: a choice's nick, a boolean's
+ * name or "no-" and its name. */
+static gchar *
+clfx_case_name (const ClfxParams *p)
 {
-  gboolean enlarge = k % 2 == 0;
+  const ClfxFamily *f = p->family;
+  GString          *s = g_string_new (NULL);
 
-  clfx_params_defaults (op, p);
-  p->v[clfx_op_param_index (op, "filter")].i = filter;
-  p->v[clfx_op_param_index (op, "addressing")].i = addressing;
-  p->v[clfx_op_param_index (op, "normalized-coords")].b = normalized;
-  p->v[clfx_op_param_index (op, "width")].i = enlarge ? 101 : 29;
-  p->v[clfx_op_param_index (op, "height")].i = enlarge ? 73 : 17;
-  p->v[clfx_op_param_index (op, "zoom-x")].d = enlarge ? 0.75 : 1.0;
-  p->v[clfx_op_param_index (op, "zoom-y")].d = enlarge ? 0.6 : 1.0;
-}
+  for (gint i = 0; f->sweep && f->sweep[i]; i++)
+    {
+      const ClfxParamSpec *r = clfx_family_param (f, f->sweep[i]);
 
-/* Whether the spec allows the combination: prepare says no for repeat
- * and mirrored-repeat with unnormalized coordinates. */
-static gboolean
-clfx_case_allowed (const ClfxOpInfo *op,
-                   const ClfxParams *p,
-                   const ClfxImage  *src)
-{
-  ClfxError e = { 0 };
-  gint      w, h;
+      if (i)
+        g_string_append_c (s, '/');
+      if (! r)
+        g_string_append (s, f->sweep[i]);
+      else if (r->type == CLFX_PARAM_BOOL)
+        g_string_append_printf (s, "%s%s", clfx_param_get_bool (p, r) ? ""
+                                                                      : "no-",
+                                r->name);
+      else
+        {
+          gchar text[64];
 
-  return op->prepare (p, src, &w, &h, &e);
+          g_string_append (s, clfx_param_format (p, r, text, sizeof text));
+        }
+    }
+  return g_string_free (s, FALSE);
 }
 
 static void
@@ -79,7 +77,7 @@ clfx_note_device (ClfxSelftest        *st,
 {
   if (st->device_name)
     return;
-  st->device_name = r->have_device
+  st->device_name = r->path == CLFX_PATH_OPENCL
     ? g_strdup_printf ("%s (%s)", r->device.name, r->device.platform_name)
     : g_strdup ("CPU reference");
   if (r->fallback[0])
@@ -88,34 +86,28 @@ clfx_note_device (ClfxSelftest        *st,
 
 static void
 clfx_case_record (ClfxSelftest        *st,
-                  gchar               *name,
-                  const ClfxImage     *src,
+                  ClfxSelftestCase    *c,
                   gboolean             ok,
                   const ClfxRunResult *r,
                   const ClfxError     *e)
 {
-  ClfxSelftestCase c = { 0 };
-
-  c.name = name;
-  c.depth = src->depth;
-  c.channels = src->channels;
   /* A case passes only when OpenCL ran and agreed with the reference:
    * after a fallback (device auto) nothing was compared, so it fails, and
    * the report's "fallback" says why. */
-  c.passed = ok && r->validated && r->validation.passed;
-  c.error = ok ? NULL : g_strdup (e->message);
+  c->passed = ok && r->validated && r->validation.passed;
+  c->error = ok ? NULL : g_strdup (e->message);
   if (ok)
     {
-      c.validated = r->validated;
-      c.max_abs = r->validation.max_abs;
-      c.mismatches = r->validation.mismatches;
-      c.ms = r->timings.total_ms;
+      c->validated = r->validated;
+      c->max_abs = r->validation.max_abs;
+      c->mismatches = r->validation.mismatches;
+      c->ms = r->timings.total_ms;
     }
-  if (c.passed)
+  if (c->passed)
     st->passed++;
   else
     st->failed++;
-  g_array_append_val (st->cases, c);
+  g_array_append_val (st->cases, *c);
 }
 
 static void
@@ -123,9 +115,11 @@ clfx_case_json (ClfxJson               *j,
                 const ClfxSelftestCase *c)
 {
   clfx_json_begin_object (j, NULL);
+  clfx_json_string (j, "family", c->family);
   clfx_json_string (j, "case", c->name);
   clfx_json_string (j, "format", clfx_depth_name (c->depth));
   clfx_json_int (j, "channels", c->channels);
+  clfx_json_string (j, "transfer", clfx_transfer_name (c->transfer));
   clfx_json_bool (j, "passed", c->passed);
   if (c->error)
     clfx_json_string (j, "error", c->error);
@@ -139,80 +133,62 @@ clfx_case_json (ClfxJson               *j,
   clfx_json_end_object (j);
 }
 
+/* Runs sweep case p, unless the engine refuses it for this source (the
+ * spec's forbidden sampler pairs). */
 static void
-clfx_run_case (ClfxSelftest *st,
-               gint          filter,
-               gint          addressing,
-               gboolean      normalized)
+clfx_run_case (ClfxSelftest     *st,
+               const ClfxParams *p)
 {
-  static const gint       layouts[] = { 4, 1, 2 };
-  const ClfxOpInfo       *op = &clfx_op_resize;
-  const ClfxParamSpec    *fs = &op->params[clfx_op_param_index (op,
-                                                                "filter")];
-  const ClfxParamSpec    *as = &op->params[clfx_op_param_index (op,
-                                                          "addressing")];
-  gint                    k = (gint) st->cases->len;
-  ClfxRunOptions          opt = { st->device, true, 0, &st->context };
-  ClfxParams              p;
-  ClfxImage               src, dst;
-  ClfxRunResult           r;
-  ClfxError               e = { 0 };
-  gchar                  *name;
-  gboolean                ok;
+  static const gint layouts[] = { 4, 1, 2 };
+  gint              k = (gint) st->cases->len;
+  ClfxRunOptions    opt = { st->device, true, 0, &st->context };
+  ClfxSelftestCase  c = { 0 };
+  ClfxImage         src = { 0 }, dst = { 0 };
+  ClfxRunResult     r;
+  ClfxError         e = { 0 };
+  gint              w, h;
+  gboolean          ok;
 
   memset (&r, 0, sizeof r);
-  clfx_case_params (op, &p, filter, addressing, normalized, k);
-  name = g_strdup_printf ("%s/%s/%s", fs->choices[filter].nick,
-                          as->choices[addressing].nick,
-                          normalized ? "normalized" : "unnormalized");
-  if (! clfx_host_image_alloc (&src, CLFX_SELFTEST_SRC_W,
-                               CLFX_SELFTEST_SRC_H, layouts[k % 3],
-                               (ClfxDepth) (k % CLFX_N_DEPTHS), &e))
+  c.family = p->family->name;
+  c.channels = layouts[k % 3];
+  c.depth = (ClfxDepth) (k % CLFX_N_DEPTHS);
+  c.transfer = c.depth == CLFX_DEPTH_U8 || c.depth == CLFX_DEPTH_U16
+               ? CLFX_TRC_SRGB : CLFX_TRC_LINEAR;
+  /* The check needs the layout only: no pixels for a refused case. */
+  src.width = CLFX_SELFTEST_SRC_W;
+  src.height = CLFX_SELFTEST_SRC_H;
+  src.channels = c.channels;
+  src.depth = c.depth;
+  src.straight_alpha = c.channels > 1;
+  src.transfer = c.transfer;
+  if (! clfx_run_check (p, &src, &w, &h, &e))
+    return;
+  c.name = clfx_case_name (p);
+  if (! clfx_host_image_alloc (&src, CLFX_SELFTEST_SRC_W, CLFX_SELFTEST_SRC_H,
+                               c.channels, c.depth, &e))
     {
       /* A case that cannot start is a failed case, never a crash. */
-      if (clfx_case_allowed (op, &p, &src))
-        clfx_case_record (st, name, &src, FALSE, &r, &e);
-      else
-        g_free (name);
+      clfx_case_record (st, &c, FALSE, &r, &e);
       return;
     }
   clfx_host_image_synthetic (&src, (unsigned) k + 1);
-  /* Alpha as drawables hold it: straight (filters weigh colour by it). */
-  src.straight_alpha = src.channels > 1;
-  if (! clfx_case_allowed (op, &p, &src))
-    {
-      g_free (name);
-      clfx_host_image_free (&src);
-      return;
-    }
-  ok = clfx_run (op, &p, &src, &dst, &opt, &r, &e);
+  src.straight_alpha = c.channels > 1;
+  src.transfer = c.transfer;
+  ok = clfx_run (p, &src, &dst, &opt, &r, &e);
   if (ok)
     clfx_note_device (st, &r);
-  clfx_case_record (st, name, &src, ok, &r, &e);
-  if (ok)
-    clfx_host_image_free (&dst);
+  clfx_case_record (st, &c, ok, &r, &e);
+  clfx_host_image_free (&dst);
   clfx_run_result_clear (&r);
   clfx_host_image_free (&src);
 }
 
-static gint
-clfx_n_choices (const gchar *param)
-{
-  const ClfxOpInfo *op = &clfx_op_resize;
-  const ClfxChoice *c = op->params[clfx_op_param_index (op, param)].choices;
-  gint              n = 0;
-
-  while (c[n].nick)
-    n++;
-  return n;
-}
-
 static gchar *
-clfx_selftest_json (ClfxSelftest *st)
+clfx_selftest_json (ClfxSelftest *st,
+                    GError      **error)
 {
   ClfxJson j;
-  char    *text;
-  gchar   *copy;
 
   clfx_json_init (&j);
   clfx_json_begin_object (&j, NULL);
@@ -231,16 +207,19 @@ clfx_selftest_json (ClfxSelftest *st)
     clfx_case_json (&j, &g_array_index (st->cases, ClfxSelftestCase, i));
   clfx_json_end_array (&j);
   clfx_json_end_object (&j);
-  text = clfx_json_take (&j);
-  copy = g_strdup (text);
-  free (text);
-  return copy;
+  return clfx_engine_text (clfx_json_take (&j), error);
 }
 
 static void
 clfx_selftest_fail (ClfxSelftest *st,
                     GError      **error)
 {
+  if (st->cases->len == 0)
+    {
+      g_set_error_literal (error, CLFX_PLUGIN_ERROR, CLFX_ERR_INVALID,
+                           _("self-test: no case could run"));
+      return;
+    }
   for (guint i = 0; i < st->cases->len; i++)
     {
       ClfxSelftestCase *c = &g_array_index (st->cases, ClfxSelftestCase, i);
@@ -248,8 +227,8 @@ clfx_selftest_fail (ClfxSelftest *st,
       if (c->passed)
         continue;
       g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_OPENCL,
-                   _("self-test: %d of %u cases failed (first: %s: %s)"),
-                   st->failed, st->cases->len, c->name,
+                   _("self-test: %d of %u cases failed (first: %s %s: %s)"),
+                   st->failed, st->cases->len, c->family, c->name,
                    c->error ? c->error : _("validation failed"));
       return;
     }
@@ -271,31 +250,60 @@ clfx_selftest_clear (ClfxSelftest *st)
   clfx_context_free (st->context);
 }
 
+/* Sweep cases of every public family, refused ones included. */
+static gint
+clfx_sweep_size (void)
+{
+  ClfxParams p;
+  gint       n = 0;
+
+  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
+    for (gint k = 0; (*f)->procedure && clfx_family_sweep_case (*f, k, &p);
+         k++)
+      n++;
+  return n;
+}
+
 gboolean
-clfx_selftest_run (const gchar *device,
-                   gchar      **report,
-                   GError     **error)
+clfx_selftest_run (const gchar         *device,
+                   gchar              **report,
+                   ClfxSelftestSummary *summary,
+                   GError             **error)
 {
   ClfxSelftest st = { 0 };
-  gint         n_filters = clfx_n_choices ("filter");
-  gint         n_addressing = clfx_n_choices ("addressing");
+  ClfxParams   p;
+  gint         done = 0, total = clfx_sweep_size ();
   gboolean     ok;
 
+  memset (summary, 0, sizeof *summary);
   st.device = device && *device ? device : "auto";
   st.cases = g_array_new (FALSE, TRUE, sizeof (ClfxSelftestCase));
   gimp_progress_init (_("OpenCL self-test"));
-  for (gint f = 0; f < n_filters; f++)
-    {
-      for (gint a = 0; a < n_addressing; a++)
-        for (gint n = 1; n >= 0; n--)
-          clfx_run_case (&st, f, a, n);
-      gimp_progress_update ((gdouble) (f + 1) / n_filters);
-    }
+  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
+    for (gint k = 0; (*f)->procedure && clfx_family_sweep_case (*f, k, &p);
+         k++)
+      {
+        clfx_run_case (&st, &p);
+        gimp_progress_update ((gdouble) ++done / MAX (total, 1));
+      }
   gimp_progress_end ();
-  *report = clfx_selftest_json (&st);
-  ok = st.failed == 0 && st.cases->len > 0;
-  if (! ok)
+  *report = clfx_selftest_json (&st, error);
+  ok = *report && st.failed == 0 && st.cases->len > 0;
+  if (! ok && *report)
     clfx_selftest_fail (&st, error);
+  summary->cases = (gint) st.cases->len;
+  summary->passed = st.passed;
+  summary->failed = st.failed;
+  summary->device = g_strdup (st.device_name ? st.device_name : st.device);
+  summary->fallback = g_strdup (st.fallback);
   clfx_selftest_clear (&st);
   return ok;
+}
+
+void
+clfx_selftest_summary_clear (ClfxSelftestSummary *summary)
+{
+  g_free (summary->device);
+  g_free (summary->fallback);
+  memset (summary, 0, sizeof *summary);
 }

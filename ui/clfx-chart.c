@@ -10,9 +10,9 @@
 
 typedef struct
 {
-  gchar  *label;
-  gdouble ms;
-  gint    kind;
+  gchar      *label;
+  gdouble     ms;
+  ClfxBarKind kind;
 } ClfxBar;
 
 static GArray *
@@ -28,17 +28,16 @@ clfx_chart_bar_clear (gpointer data)
 }
 
 static void
-clfx_chart_kind_colour (cairo_t *cr,
-                        gint     kind)
+clfx_chart_kind_colour (cairo_t     *cr,
+                        ClfxBarKind  kind)
 {
-  static const gdouble colours[4][3] = {
-    { 0.20, 0.45, 0.80 },   /* kernels */
-    { 0.55, 0.55, 0.55 },   /* transfers */
-    { 0.15, 0.15, 0.15 },   /* total */
-    { 0.90, 0.50, 0.10 },   /* CPU reference */
+  static const gdouble colours[CLFX_N_BARS][3] = {
+    [CLFX_BAR_KERNEL] = { 0.20, 0.45, 0.80 },
+    [CLFX_BAR_TRANSFER] = { 0.55, 0.55, 0.55 },
+    [CLFX_BAR_TOTAL] = { 0.15, 0.15, 0.15 },
+    [CLFX_BAR_REFERENCE] = { 0.90, 0.50, 0.10 },
   };
 
-  kind = CLAMP (kind, 0, 3);
   cairo_set_source_rgb (cr, colours[kind][0], colours[kind][1],
                         colours[kind][2]);
 }
@@ -137,7 +136,7 @@ void
 clfx_chart_add (GtkWidget   *chart,
                 const gchar *label,
                 gdouble      ms,
-                gint         kind)
+                ClfxBarKind  kind)
 {
   ClfxBar bar = { g_strdup (label), ms, kind };
 

@@ -4,7 +4,12 @@
 static const gchar *const value_names[N_VALUES] = {
   N_("Result"), N_("Pixels"), N_("Mismatches"), N_("Ambiguous"), N_("NaN"),
   N_("Inf"), N_("Max abs error"), N_("Max rel error"), N_("RMSE"),
-  N_("PSNR"), N_("Worst pixel"), N_("Tolerance"), N_("Basis")
+  N_("PSNR"), N_("Worst pixel"), N_("Tolerance"), N_("Basis"), N_("Probes")
+};
+
+static const gchar *const execution_names[N_EXECUTION] = {
+  N_("Mode"), N_("Pieces"), N_("Devices"), N_("Filtering"), N_("Data path"),
+  N_("Transfer curve")
 };
 
 static GtkWidget *
@@ -39,9 +44,13 @@ clfx_page_copy_json (GtkButton *button,
 
   (void) button;
   if (! d->report)
-    clfx_diagnostics_run (ui);
-  if (! d->report)
-    return;
+    {
+      /* Copied when the run answers. */
+      d->copy_when_done = TRUE;
+      if (! d->running)
+        clfx_diagnostics_run (ui);
+      return;
+    }
   clfx_ui_copy_text (d->report);
   gtk_label_set_text (GTK_LABEL (d->status),
                       _("The JSON report is on the clipboard."));
@@ -51,14 +60,26 @@ static void
 clfx_page_copy_script_fu (GtkButton *button,
                           ClfxUi    *ui)
 {
-  gchar *call = clfx_ui_script_fu_call (ui);
+  ClfxArgs args;
+  GError  *error = NULL;
+  gchar   *call;
 
   (void) button;
+  if (! clfx_ui_read_args (ui, &args, &error))
+    {
+      gtk_label_set_text (GTK_LABEL (ui->diagnostics->status),
+                          error->message);
+      g_error_free (error);
+      clfx_args_clear (&args);
+      return;
+    }
+  call = clfx_args_script_fu (&args);
   clfx_ui_copy_text (call);
   gtk_label_set_text (GTK_LABEL (ui->diagnostics->status),
                       _("The Script-Fu call is on the clipboard."));
   gtk_widget_set_tooltip_text (ui->diagnostics->status, call);
   g_free (call);
+  clfx_args_clear (&args);
 }
 
 static GtkWidget *
@@ -102,14 +123,17 @@ clfx_page_grid (void)
   return grid;
 }
 
+/* A grid of (name, value) rows; values[i] receives row i's value label. */
 static GtkWidget *
-clfx_page_validation (ClfxDiagnostics *d)
+clfx_page_values (const gchar *const *names,
+                  gint                n,
+                  GtkWidget         **values)
 {
   GtkWidget *grid = clfx_page_grid ();
 
-  for (gint i = 0; i < N_VALUES; i++)
+  for (gint i = 0; i < n; i++)
     {
-      GtkWidget *name = gtk_label_new (gettext (value_names[i]));
+      GtkWidget *name = gtk_label_new (gettext (names[i]));
       GtkWidget *value = gtk_label_new ("—");
 
       gtk_label_set_xalign (GTK_LABEL (name), 0.0);
@@ -120,9 +144,10 @@ clfx_page_validation (ClfxDiagnostics *d)
       gtk_label_set_max_width_chars (GTK_LABEL (value), 48);
       gimp_label_set_attributes (GTK_LABEL (name), PANGO_ATTR_WEIGHT,
                                  PANGO_WEIGHT_BOLD, -1);
+      gtk_widget_set_valign (name, GTK_ALIGN_START);
       gtk_grid_attach (GTK_GRID (grid), name, 0, i, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), value, 1, i, 1, 1);
-      d->values[i] = value;
+      values[i] = value;
     }
   return grid;
 }
@@ -194,9 +219,15 @@ clfx_page_contents (ClfxUi *ui)
   gtk_box_pack_start (GTK_BOX (box), d->status, FALSE, FALSE, 0);
   d->devices = clfx_page_grid ();
   clfx_page_frame (box, _("Devices"), d->devices, FALSE);
-  clfx_page_frame (row, _("Validation"), clfx_page_validation (d), TRUE);
+  clfx_page_frame (row, _("Validation"),
+                   clfx_page_values (value_names, N_VALUES, d->values),
+                   TRUE);
   clfx_page_frame (row, _("Error map"), clfx_page_heat_map (d), FALSE);
   gtk_box_pack_start (GTK_BOX (box), row, FALSE, FALSE, 0);
+  clfx_page_frame (box, _("Execution"),
+                   clfx_page_values (execution_names, N_EXECUTION,
+                                     d->execution),
+                   FALSE);
   clfx_page_frame (box, _("Timings"), clfx_page_timings (d), FALSE);
   clfx_page_frame (box, _("Build log"), clfx_page_log (d), TRUE);
   gtk_widget_show_all (box);
@@ -227,8 +258,6 @@ clfx_diagnostics_free (ClfxUi *ui)
 
   if (! d)
     return;
-  if (d->idle)
-    g_source_remove (d->idle);
   g_free (d->report);
   g_free (d);
   ui->diagnostics = NULL;

@@ -10,10 +10,19 @@ G_BEGIN_DECLS
 
 #define CLFX_HEAT_MAP_SIZE 192
 
+/* The validation grid's rows. */
 enum
 {
   V_RESULT, V_PIXELS, V_MISMATCHES, V_AMBIGUOUS, V_NAN, V_INF, V_MAX_ABS,
-  V_MAX_REL, V_RMSE, V_PSNR, V_WORST, V_TOLERANCE, V_BASIS, N_VALUES
+  V_MAX_REL, V_RMSE, V_PSNR, V_WORST, V_TOLERANCE, V_BASIS, V_PROBES,
+  N_VALUES
+};
+
+/* The execution grid's rows. */
+enum
+{
+  E_MODE, E_PIECES, E_DEVICES, E_SAMPLER, E_DATA_PATH, E_TRANSFER,
+  N_EXECUTION
 };
 
 struct _ClfxDiagnostics
@@ -22,12 +31,14 @@ struct _ClfxDiagnostics
   GtkWidget     *devices;
   GtkTextBuffer *log;
   GtkWidget     *values[N_VALUES];
+  GtkWidget     *execution[N_EXECUTION];
   GtkWidget     *heat_map;
   GtkWidget     *chart;
   GtkWidget     *speedup;
-  gchar         *report;  /* JSON of the last run */
-  gboolean       ran;
-  guint          idle;
+  gchar         *report;    /* JSON of the last run */
+  gboolean       ran;       /* a run was asked for */
+  gboolean       running;   /* and has not answered yet */
+  gboolean       copy_when_done; /* Copy JSON was pressed before a report */
 };
 
 /* clfx-diagnostics.c: shows a run's devices, or the list alone (r NULL). */

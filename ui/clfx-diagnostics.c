@@ -1,7 +1,9 @@
-/* clfx-diagnostics.c: the Diagnostics tab.  It runs the engine with
- * validation on the preview image and shows the devices, the build of
- * every program, the comparison with the CPU reference (table and error
- * heat-map) and the timings, and copies the JSON report or the Script-Fu
+/* clfx-diagnostics.c: the Diagnostics tab.  It has the worker run the
+ * engine with validation on the preview image and shows the devices, the
+ * build of every program, the comparison with the CPU reference (table,
+ * probes and the error heat-map of the run's own reference image), how
+ * the run went (bands or tiles, devices, sampler, the image's transfer
+ * curve) and the timings, and copies the JSON report or the Script-Fu
  * call to the clipboard. */
 #include <math.h>
 #include <stdlib.h>
@@ -74,7 +76,7 @@ clfx_devices_show (ClfxUi              *ui,
   for (gsize i = 0; i < ui->devices.n_devices; i++)
     {
       const ClfxDeviceInfo *d = &ui->devices.devices[i];
-      gboolean used = r && r->ran_opencl && r->have_device
+      gboolean used = r && r->path == CLFX_PATH_OPENCL
                       && r->device.id == d->id;
 
       clfx_devices_row (grid, d, (gint) i + 1, used);
@@ -139,6 +141,28 @@ clfx_validation_verdict (ClfxDiagnostics     *d,
   gtk_label_set_markup (GTK_LABEL (d->values[V_RESULT]), markup);
 }
 
+/* One line per probe: a stage value the variant exposes (a reduction's
+ * result, a histogram), validated on its own. */
+static gchar *
+clfx_probes_text (const ClfxProbes *probes)
+{
+  GString *s = g_string_new (NULL);
+
+  if (probes->n == 0)
+    g_string_append (s, _("none (this variant exposes no stage values)"));
+  for (gint i = 0; i < probes->n; i++)
+    {
+      const ClfxProbe *p = &probes->probes[i];
+
+      if (i)
+        g_string_append_c (s, '\n');
+      g_string_append_printf (s, _("%s: %d values, max abs %.6g, %s"),
+                              p->name, p->n_reference, p->max_abs,
+                              p->passed ? _("passed") : _("failed"));
+    }
+  return g_string_free (s, FALSE);
+}
+
 static void
 clfx_validation_show (ClfxDiagnostics     *d,
                       const ClfxRunResult *r)
@@ -169,6 +193,7 @@ clfx_validation_show (ClfxDiagnostics     *d,
                   g_strdup_printf (_("|actual − expected| ≤ %g + %g × "
                                      "|expected|"), t->abs_tol, t->rel_tol));
   clfx_value_set (d, V_BASIS, g_strdup (t->basis));
+  clfx_value_set (d, V_PROBES, clfx_probes_text (&r->probes));
 }
 
 void
@@ -179,18 +204,23 @@ clfx_validation_clear (ClfxDiagnostics *d)
   gtk_image_clear (GTK_IMAGE (d->heat_map));
 }
 
-/* 0 = black, >= 1 (a mismatch) = red, linear between. */
+/* 0 = black, >= 1 (a mismatch) = red, linear between; NULL when memory
+ * ran out. */
 static GdkPixbuf *
 clfx_heat_pixbuf (const ClfxImage *map)
 {
   GdkPixbuf *pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8,
                                       map->width, map->height);
-  guchar    *pixels = gdk_pixbuf_get_pixels (pixbuf);
-  gint       rowstride = gdk_pixbuf_get_rowstride (pixbuf);
   gdouble    scale = (gdouble) CLFX_HEAT_MAP_SIZE
                      / MAX (map->width, map->height);
+  guchar    *pixels;
+  gint       rowstride;
   GdkPixbuf *scaled;
 
+  if (! pixbuf)
+    return NULL;
+  pixels = gdk_pixbuf_get_pixels (pixbuf);
+  rowstride = gdk_pixbuf_get_rowstride (pixbuf);
   for (gint y = 0; y < map->height; y++)
     for (gint x = 0; x < map->width; x++)
       {
@@ -208,36 +238,73 @@ clfx_heat_pixbuf (const ClfxImage *map)
   return scaled;
 }
 
-/* clfx_run compares internally but keeps no reference image, so the map
- * needs the reference once more. */
+/* The worker made the map from the run's own reference image
+ * (ClfxRunResult.reference): the CPU path does not run twice. */
 static void
-clfx_heat_map_show (ClfxUi              *ui,
-                    const ClfxParams    *params,
-                    const ClfxImage     *dst,
-                    const ClfxRunResult *r)
+clfx_heat_map_show (ClfxDiagnostics *d,
+                    const ClfxImage *map)
 {
-  ClfxImage  ref = { 0 }, map = { 0 };
-  ClfxError  e = { 0 };
   GdkPixbuf *pixbuf;
 
-  gtk_image_clear (GTK_IMAGE (ui->diagnostics->heat_map));
-  if (! r->validated)
+  gtk_image_clear (GTK_IMAGE (d->heat_map));
+  if (! map->data || ! (pixbuf = clfx_heat_pixbuf (map)))
     return;
-  if (! clfx_host_image_alloc (&ref, dst->width, dst->height, dst->channels,
-                               dst->depth, &e))
-    return;
-  ref.straight_alpha = dst->straight_alpha; /* compared as clfx_run did */
-  if (ui->op->run_cpu (&ui->thumb, &ref, params, &e)
-      && clfx_validate_error_map (&ref, dst, r->tolerance.abs_tol,
-                                  r->tolerance.rel_tol, &map, &e))
-    {
-      pixbuf = clfx_heat_pixbuf (&map);
-      gtk_image_set_from_pixbuf (GTK_IMAGE (ui->diagnostics->heat_map),
-                                 pixbuf);
-      g_object_unref (pixbuf);
-    }
-  clfx_host_image_free (&ref);
-  clfx_host_image_free (&map);
+  gtk_image_set_from_pixbuf (GTK_IMAGE (d->heat_map), pixbuf);
+  g_object_unref (pixbuf);
+}
+
+/* ---- execution ------------------------------------------------------------- */
+
+static void
+clfx_execution_set (ClfxDiagnostics *d,
+                    gint             which,
+                    gchar           *text)
+{
+  gtk_label_set_text (GTK_LABEL (d->execution[which]), text);
+  g_free (text);
+}
+
+static void
+clfx_execution_show (ClfxUi              *ui,
+                     const ClfxRunResult *r)
+{
+  ClfxDiagnostics   *d = ui->diagnostics;
+  const ClfxTimings *t = &r->timings;
+  gboolean           cl = r->path == CLFX_PATH_OPENCL;
+
+  clfx_execution_set (d, E_MODE,
+                      g_strdup (! cl        ? _("on the host (CPU reference)")
+                                : t->tiled ? _("tiles (the image exceeds the "
+                                               "device's limits)")
+                                           : _("bands (upload, kernels and "
+                                               "download overlap)")));
+  clfx_execution_set (d, E_PIECES, g_strdup_printf ("%d", t->pieces));
+  clfx_execution_set (d, E_DEVICES, g_strdup_printf ("%d",
+                                                     cl ? t->devices : 0));
+  clfx_execution_set (d, E_SAMPLER,
+                      g_strdup (t->sampler ? _("hardware sampler")
+                                           : _("in the kernel")));
+  clfx_execution_set (d, E_DATA_PATH,
+                      g_strdup (! cl           ? _("host memory")
+                                : t->zero_copy ? _("zero-copy (the device "
+                                                   "works in host memory)")
+                                               : _("staged through pinned "
+                                                   "memory")));
+  clfx_execution_set (d, E_TRANSFER,
+                      ui->have_format
+                      ? g_strdup_printf (_("the image: %s; the preview "
+                                           "image: sRGB curve, 8 bits"),
+                                         clfx_pixel_format_describe
+                                           (&ui->format))
+                      : g_strdup (_("the test picture: sRGB curve, 8 "
+                                    "bits")));
+}
+
+static void
+clfx_execution_clear (ClfxDiagnostics *d)
+{
+  for (gint i = 0; i < N_EXECUTION; i++)
+    gtk_label_set_text (GTK_LABEL (d->execution[i]), "—");
 }
 
 /* ---- timings ----------------------------------------------------------- */
@@ -251,21 +318,24 @@ clfx_timings_show (ClfxDiagnostics     *d,
 
   clfx_chart_clear (d->chart);
   for (gint i = 0; i < t->n_kernels; i++)
-    clfx_chart_add (d->chart, t->kernels[i].name, t->kernels[i].ms, 0);
-  if (r->ran_opencl)
+    clfx_chart_add (d->chart, t->kernels[i].name, t->kernels[i].ms,
+                    CLFX_BAR_KERNEL);
+  if (r->path == CLFX_PATH_OPENCL)
     {
       /* Zero-copy: the device reads the pixels in place; the bar is the
        * cost of wrapping them in an image. */
       clfx_chart_add (d->chart,
                       t->zero_copy ? _("Upload (zero-copy)") : _("Upload"),
-                      t->upload_ms, 1);
-      clfx_chart_add (d->chart, _("Download"), t->download_ms, 1);
+                      t->upload_ms, CLFX_BAR_TRANSFER);
+      clfx_chart_add (d->chart, _("Download"), t->download_ms,
+                      CLFX_BAR_TRANSFER);
     }
-  clfx_chart_add (d->chart, _("Total (wall)"), t->total_ms, 2);
+  clfx_chart_add (d->chart, _("Total (wall)"), t->total_ms, CLFX_BAR_TOTAL);
   if (t->reference_ms > 0)
-    clfx_chart_add (d->chart, _("CPU reference"), t->reference_ms, 3);
+    clfx_chart_add (d->chart, _("CPU reference"), t->reference_ms,
+                    CLFX_BAR_REFERENCE);
 
-  if (r->ran_opencl && t->reference_ms > 0 && t->total_ms > 0)
+  if (r->path == CLFX_PATH_OPENCL && t->reference_ms > 0 && t->total_ms > 0)
     text = g_strdup_printf (_("Speed-up over the CPU reference: %.2f× "
                               "(whole run, transfers included)"),
                             t->reference_ms / t->total_ms);
@@ -279,68 +349,46 @@ clfx_timings_show (ClfxDiagnostics     *d,
 /* ---- running ------------------------------------------------------------ */
 
 static gchar *
-clfx_report_of_run (ClfxUi              *ui,
-                    const ClfxParams    *params,
-                    const ClfxRunResult *r)
-{
-  gchar         *device = clfx_ui_get_string (ui, "device");
-  gchar         *target = clfx_ui_get_string (ui, "target");
-  const char    *extra[] = { "target", target, NULL };
-  ClfxRunOptions opt = { 0 };
-  char          *json;
-  gchar         *copy;
-
-  opt.device = *device ? device : "auto";
-  opt.validate = true;
-  json = clfx_report_json (ui->op, params, &ui->thumb, &opt, r, extra);
-  /* The engine allocates with malloc; the UI hands out g_malloc. */
-  copy = g_strdup (json);
-  free (json);
-  g_free (device);
-  g_free (target);
-  return copy;
-}
-
-static gchar *
 clfx_status_of_run (const ClfxRunResult *r)
 {
   if (r->fallback[0])
     return g_strdup (r->fallback);
-  if (! r->ran_opencl)
+  if (r->path != CLFX_PATH_OPENCL)
     return g_strdup (_("The CPU reference ran (device \"reference\")."));
   return g_strdup_printf (_("Ran on %s (%s) in %.1f ms."), r->device.name,
                           r->device.platform_name, r->timings.total_ms);
 }
 
 static void
-clfx_diagnostics_show (ClfxUi              *ui,
-                       const ClfxParams    *params,
-                       const ClfxImage     *dst,
-                       const ClfxRunResult *r)
+clfx_diagnostics_show (ClfxUi        *ui,
+                       ClfxWorkReply *reply)
 {
-  ClfxDiagnostics *d = ui->diagnostics;
-  gchar           *status = clfx_status_of_run (r);
+  ClfxDiagnostics     *d = ui->diagnostics;
+  const ClfxRunResult *r = &reply->run;
+  gchar               *status = clfx_status_of_run (r);
 
   clfx_devices_show (ui, r);
   clfx_log_show (d, r);
   clfx_validation_show (d, r);
-  clfx_heat_map_show (ui, params, dst, r);
+  clfx_heat_map_show (d, &reply->error_map);
+  clfx_execution_show (ui, r);
   clfx_timings_show (d, r);
   g_free (d->report);
-  d->report = clfx_report_of_run (ui, params, r);
+  d->report = g_steal_pointer (&reply->report);
   gtk_label_set_text (GTK_LABEL (d->status), status);
   g_free (status);
 }
 
 static void
 clfx_diagnostics_failed (ClfxDiagnostics *d,
-                         const ClfxError *e)
+                         const gchar     *message)
 {
-  gchar *text = g_strdup_printf (_("The run failed: %s"), e->message);
+  gchar *text = g_strdup_printf (_("The run failed: %s"), message);
 
   gtk_label_set_text (GTK_LABEL (d->status), text);
-  gtk_text_buffer_set_text (d->log, e->message, -1);
+  gtk_text_buffer_set_text (d->log, message, -1);
   clfx_validation_clear (d);
+  clfx_execution_clear (d);
   clfx_chart_clear (d->chart);
   gtk_label_set_text (GTK_LABEL (d->speedup), "");
   g_clear_pointer (&d->report, g_free);
@@ -348,45 +396,54 @@ clfx_diagnostics_failed (ClfxDiagnostics *d,
 }
 
 void
+clfx_diagnostics_reply (ClfxUi        *ui,
+                        ClfxWorkReply *reply)
+{
+  ClfxDiagnostics *d = ui->diagnostics;
+
+  if (reply->started)
+    {
+      gtk_label_set_text (GTK_LABEL (d->status),
+                          reply->cold ? _("Building OpenCL kernels…")
+                                      : _("Running diagnostics…"));
+      return;
+    }
+  d->running = FALSE;
+  if (reply->ok)
+    clfx_diagnostics_show (ui, reply);
+  else
+    clfx_diagnostics_failed (d, reply->error.message);
+  if (d->copy_when_done && d->report)
+    {
+      clfx_ui_copy_text (d->report);
+      gtk_label_set_text (GTK_LABEL (d->status),
+                          _("The JSON report is on the clipboard."));
+    }
+  d->copy_when_done = FALSE;
+}
+
+/* The run goes to the worker; the tab stays live and shows the result
+ * when it comes. */
+void
 clfx_diagnostics_run (ClfxUi *ui)
 {
   ClfxDiagnostics *d = ui->diagnostics;
-  ClfxParams       params;
-  gchar           *strings[CLFX_MAX_PARAMS] = { NULL };
-  ClfxImage        dst = { 0 };
-  ClfxRunResult    r = { 0 };
-  ClfxError        e = { 0 };
+  GError          *error = NULL;
 
   d->ran = TRUE;
-  clfx_ui_preview_params (ui, &params, strings);
-  if (clfx_ui_run (ui, TRUE, &params, &dst, &r, &e))
-    clfx_diagnostics_show (ui, &params, &dst, &r);
-  else
-    clfx_diagnostics_failed (d, &e);
-  clfx_run_result_clear (&r);
-  clfx_host_image_free (&dst);
-  clfx_ui_params_clear (strings);
+  if (! clfx_ui_submit (ui, CLFX_WORK_DIAGNOSTICS, &error))
+    {
+      clfx_diagnostics_failed (d, error->message);
+      g_error_free (error);
+      return;
+    }
+  d->running = TRUE;
+  gtk_label_set_text (GTK_LABEL (d->status), _("Running diagnostics…"));
 }
 
-static gboolean
-clfx_diagnostics_idle (gpointer data)
-{
-  ClfxUi *ui = data;
-
-  ui->diagnostics->idle = 0;
-  clfx_diagnostics_run (ui);
-  return G_SOURCE_REMOVE;
-}
-
-/* From an idle callback, so that the tab (and "Running…") is drawn
- * before the engine blocks the GTK thread. */
 void
 clfx_diagnostics_shown (ClfxUi *ui)
 {
-  ClfxDiagnostics *d = ui->diagnostics;
-
-  if (d->ran || d->idle)
-    return;
-  gtk_label_set_text (GTK_LABEL (d->status), _("Running diagnostics…"));
-  d->idle = g_idle_add (clfx_diagnostics_idle, ui);
+  if (! ui->diagnostics->ran)
+    clfx_diagnostics_run (ui);
 }

@@ -1,7 +1,9 @@
-/* clfx-dialog.c: the resize dialog.  Settings holds the op's arguments
- * (built by GimpProcedureDialog from the config, whose properties come
- * from the engine's op table), the sampler with the spec's rule, the
- * device chooser and the live preview; Diagnostics is clfx-diagnostics.c. */
+/* clfx-dialog.c: every family's dialog.  Settings holds one frame per
+ * group of the family's rows (widgets built by GimpProcedureDialog from
+ * the config, whose properties come from the rows; the rows the selected
+ * variant does not read are insensitive), the engine's verdict on the
+ * values, the device chooser and the live preview; Diagnostics is
+ * clfx-diagnostics.c. */
 #include <gegl.h>
 
 #include "clfx-dialog.h"
@@ -9,43 +11,80 @@
 
 #define CLFX_UI_BINARY "clfx"
 
-/* ---- the sampler rule ---------------------------------------------------- */
+/* ---- what the engine says about the values ---------------------------- */
 
+/* clfx_run_check on the drawable: the spec's sampler rule for resize,
+ * each family's own rules; OK stays insensitive while it refuses. */
 static void
-clfx_dialog_check_sampler (ClfxUi *ui)
+clfx_dialog_check (ClfxUi *ui)
 {
-  gboolean allowed = clfx_ui_sampler_allowed (ui);
+  gchar *why = NULL;
 
-  gtk_widget_set_visible (ui->sampler_note, ! allowed);
+  ui->refused = ! clfx_ui_check (ui, &why);
+  if (ui->refused)
+    {
+      gchar *text = g_strdup_printf (_("These settings cannot run: %s"),
+                                     why);
+      gchar *markup = g_markup_printf_escaped ("<i><span "
+                                               "foreground='#c01c28'>%s"
+                                               "</span></i>", text);
+
+      gtk_label_set_markup (GTK_LABEL (ui->check_note), markup);
+      g_free (markup);
+      g_free (text);
+    }
+  gtk_widget_set_visible (ui->check_note, ui->refused);
   gtk_dialog_set_response_sensitive (GTK_DIALOG (ui->dialog),
-                                     GTK_RESPONSE_OK, allowed);
+                                     GTK_RESPONSE_OK, ! ui->refused);
+  g_free (why);
+}
+
+/* Rows the selected variant does not read are insensitive. */
+static void
+clfx_dialog_sensitivity (ClfxUi *ui)
+{
+  ClfxArgs           args;
+  const ClfxVariant *v;
+
+  if (! clfx_ui_read_args (ui, &args, NULL))
+    {
+      clfx_args_clear (&args);
+      return;
+    }
+  v = clfx_params_variant (&args.params);
+  for (gint i = 0; i < ui->family->n_params; i++)
+    {
+      const ClfxParamSpec *s = &ui->family->params[i];
+      GtkWidget           *w;
+
+      /* Only rows the dialog shows (asking for another would make it). */
+      if (s->group < 0 || s->group >= ui->family->n_groups)
+        continue;
+      w = gimp_procedure_dialog_get_widget (ui->dialog, s->name, G_TYPE_NONE);
+      if (w)
+        gtk_widget_set_sensitive (w, ! v || clfx_variant_uses (v, s));
+    }
+  clfx_args_clear (&args);
 }
 
 static void
 clfx_dialog_config_changed (ClfxUi *ui)
 {
-  clfx_dialog_check_sampler (ui);
+  clfx_dialog_sensitivity (ui);
+  clfx_dialog_check (ui);
   clfx_preview_queue (ui);
 }
 
 static GtkWidget *
-clfx_dialog_sampler_note_new (ClfxUi *ui)
+clfx_dialog_check_note_new (ClfxUi *ui)
 {
   GtkWidget *label = gtk_label_new (NULL);
-  gchar     *markup;
 
-  markup = g_markup_printf_escaped ("<i><span foreground='#c01c28'>%s"
-                                    "</span></i>",
-                                    _("The OpenCL C spec defines repeat and "
-                                      "mirrored-repeat only with normalized "
-                                      "coordinates."));
-  gtk_label_set_markup (GTK_LABEL (label), markup);
-  g_free (markup);
   gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
   gtk_label_set_xalign (GTK_LABEL (label), 0.0);
   gtk_widget_set_no_show_all (label, TRUE);
-  ui->sampler_note = label;
+  ui->check_note = label;
   return label;
 }
 
@@ -66,9 +105,11 @@ clfx_dialog_device_fill (ClfxUi      *ui,
                          GtkWidget   *combo)
 {
   GtkComboBoxText *text = GTK_COMBO_BOX_TEXT (combo);
-  gchar           *current = clfx_ui_get_string (ui, "device");
+  gchar           *current = NULL;
 
+  g_object_get (ui->config, "device", &current, NULL);
   gtk_combo_box_text_append (text, "auto", _("auto (a GPU if there is one)"));
+  gtk_combo_box_text_append (text, "all", _("all (every GPU)"));
   for (gsize i = 0; i < ui->devices.n_devices; i++)
     {
       const ClfxDeviceInfo *d = &ui->devices.devices[i];
@@ -83,8 +124,11 @@ clfx_dialog_device_fill (ClfxUi      *ui,
   gtk_combo_box_text_append (text, "reference", _("CPU reference"));
 
   /* A request typed in Script-Fu (say "nvidia") is kept as it is. */
-  if (! *current)
-    g_free (current), current = g_strdup ("auto");
+  if (! current || ! *current)
+    {
+      g_free (current);
+      current = g_strdup ("auto");
+    }
   if (! gtk_combo_box_set_active_id (GTK_COMBO_BOX (combo), current))
     {
       gtk_combo_box_text_append (text, current, current);
@@ -115,52 +159,83 @@ clfx_dialog_device_new (ClfxUi *ui)
 
 /* ---- layout ------------------------------------------------------------ */
 
+/* A frame titled title around the box box_id; ids are prefixed so that
+ * they never meet a property's name. */
 static void
 clfx_dialog_frame (GimpProcedureDialog *pd,
                    const gchar         *id,
-                   const gchar         *title)
+                   const gchar         *title,
+                   GPtrArray           *frames)
 {
-  gchar *title_id = g_strconcat (id, "-title", NULL);
-  gchar *box_id = g_strconcat (id, "-box", NULL);
-  gchar *frame_id = g_strconcat (id, "-frame", NULL);
+  gchar *title_id = g_strdup_printf ("clfx-%s-title", id);
+  gchar *box_id = g_strdup_printf ("clfx-%s-box", id);
+  gchar *frame_id = g_strdup_printf ("clfx-%s-frame", id);
 
   gimp_procedure_dialog_get_label (pd, title_id, title, FALSE, FALSE);
   gimp_procedure_dialog_fill_frame (pd, frame_id, title_id, FALSE, box_id);
   g_free (title_id);
   g_free (box_id);
-  g_free (frame_id);
+  g_ptr_array_add (frames, frame_id);
+}
+
+/* One frame per group of the family, its rows in table order. */
+static void
+clfx_dialog_groups (ClfxUi    *ui,
+                    GPtrArray *frames)
+{
+  const ClfxFamily *f = ui->family;
+
+  for (gint g = 0; g < f->n_groups; g++)
+    {
+      GList *names = NULL;
+      gchar *box_id;
+
+      for (gint i = 0; i < f->n_params; i++)
+        if (f->params[i].group == g)
+          names = g_list_append (names, (gpointer) f->params[i].name);
+      if (! names)
+        continue;
+      box_id = g_strdup_printf ("clfx-%s-box", f->groups[g].id);
+      gimp_procedure_dialog_fill_box_list (ui->dialog, box_id, names);
+      clfx_dialog_frame (ui->dialog, f->groups[g].id,
+                         gettext (f->groups[g].title), frames);
+      g_free (box_id);
+      g_list_free (names);
+    }
 }
 
 static void
 clfx_dialog_settings_page (ClfxUi *ui)
 {
   GimpProcedureDialog *pd = ui->dialog;
-  GtkWidget           *box, *device;
+  GPtrArray           *frames = g_ptr_array_new_with_free_func (g_free);
+  GList               *ids = NULL;
+  GtkWidget           *box, *device, *preview;
 
-  gimp_procedure_dialog_fill_box (pd, "output-box", "width", "height",
-                                  "zoom-x", "zoom-y", "target", NULL);
-  clfx_dialog_frame (pd, "output", _("Output"));
+  clfx_dialog_groups (ui, frames);
 
-  box = gimp_procedure_dialog_fill_box (pd, "sampler-box", "addressing",
-                                        "normalized-coords", "filter", NULL);
-  gtk_box_pack_start (GTK_BOX (box), clfx_dialog_sampler_note_new (ui),
-                      FALSE, FALSE, 0);
-  clfx_dialog_frame (pd, "sampler", _("Sampler"));
-
-  box = gimp_procedure_dialog_fill_box (pd, "device-box", "validate", NULL);
+  box = gimp_procedure_dialog_fill_box (pd, "clfx-device-box", "validate",
+                                        NULL);
   device = clfx_dialog_device_new (ui);
   gtk_box_pack_start (GTK_BOX (box), device, FALSE, FALSE, 0);
   gtk_box_reorder_child (GTK_BOX (box), device, 0);
-  clfx_dialog_frame (pd, "device", _("Device"));
+  clfx_dialog_frame (pd, "device", _("Device"), frames);
 
-  gimp_procedure_dialog_fill_box (pd, "controls-box", "output-frame",
-                                  "sampler-frame", "device-frame", NULL);
-  box = gimp_procedure_dialog_fill_box (pd, "settings-box", "controls-box",
-                                        NULL);
+  for (guint i = 0; i < frames->len; i++)
+    ids = g_list_append (ids, g_ptr_array_index (frames, i));
+  box = gimp_procedure_dialog_fill_box_list (pd, "clfx-controls-box", ids);
+  gtk_box_pack_start (GTK_BOX (box), clfx_dialog_check_note_new (ui), FALSE,
+                      FALSE, 0);
+  g_list_free (ids);
+  g_ptr_array_free (frames, TRUE);
+
+  box = gimp_procedure_dialog_fill_box (pd, "clfx-settings-box",
+                                        "clfx-controls-box", NULL);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (box),
                                   GTK_ORIENTATION_HORIZONTAL);
   gtk_box_set_spacing (GTK_BOX (box), 12);
-  gtk_box_pack_start (GTK_BOX (box), clfx_preview_new (ui), FALSE, FALSE, 0);
+  preview = clfx_preview_new (ui);
+  gtk_box_pack_start (GTK_BOX (box), preview, FALSE, FALSE, 0);
 }
 
 static void
@@ -168,11 +243,11 @@ clfx_dialog_diagnostics_page (ClfxUi *ui)
 {
   GtkWidget *box;
 
-  gimp_procedure_dialog_get_label (ui->dialog, "diagnostics-intro",
+  gimp_procedure_dialog_get_label (ui->dialog, "clfx-diagnostics-intro",
     _("The engine runs with validation on, for the current settings, on "
       "the preview image, and reports what happened."), FALSE, FALSE);
-  box = gimp_procedure_dialog_fill_box (ui->dialog, "diagnostics-box",
-                                        "diagnostics-intro", NULL);
+  box = gimp_procedure_dialog_fill_box (ui->dialog, "clfx-diagnostics-box",
+                                        "clfx-diagnostics-intro", NULL);
   gtk_box_pack_start (GTK_BOX (box), clfx_diagnostics_new (ui), TRUE, TRUE,
                       0);
 }
@@ -199,22 +274,24 @@ clfx_dialog_build (ClfxUi *ui)
   clfx_dialog_diagnostics_page (ui);
   /* Tab mnemonics must not clash with the dialog's buttons (L S R C O H)
    * nor with _Target, _Diagnostics' neighbours on the pages. */
-  gimp_procedure_dialog_get_label (pd, "settings-tab", _("S_ettings"),
+  gimp_procedure_dialog_get_label (pd, "clfx-settings-tab", _("S_ettings"),
                                    FALSE, TRUE);
-  gimp_procedure_dialog_get_label (pd, "diagnostics-tab", _("_Diagnostics"),
-                                   FALSE, TRUE);
-  notebook = gimp_procedure_dialog_fill_notebook (pd, "main-notebook",
-                                                  "settings-tab",
-                                                  "settings-box",
-                                                  "diagnostics-tab",
-                                                  "diagnostics-box", NULL);
+  gimp_procedure_dialog_get_label (pd, "clfx-diagnostics-tab",
+                                   _("_Diagnostics"), FALSE, TRUE);
+  notebook = gimp_procedure_dialog_fill_notebook (pd, "clfx-notebook",
+                                                  "clfx-settings-tab",
+                                                  "clfx-settings-box",
+                                                  "clfx-diagnostics-tab",
+                                                  "clfx-diagnostics-box",
+                                                  NULL);
   g_signal_connect (notebook, "switch-page",
                     G_CALLBACK (clfx_dialog_page_switched), ui);
-  gimp_procedure_dialog_fill (pd, "main-notebook", NULL);
+  gimp_procedure_dialog_fill (pd, "clfx-notebook", NULL);
 }
 
 gboolean
 clfx_dialog_run (GimpProcedure       *procedure,
+                 const ClfxFamily    *family,
                  GimpProcedureConfig *config,
                  GimpImage           *image,
                  GimpDrawable       **drawables)
@@ -228,19 +305,25 @@ clfx_dialog_run (GimpProcedure       *procedure,
   /* The preview reads the drawable's buffer; gegl_init is idempotent. */
   gegl_init (NULL, NULL);
   dialog = gimp_procedure_dialog_new (procedure, config,
-                                      _("Resize (OpenCL)"));
-  ui = clfx_ui_new (GIMP_PROCEDURE_DIALOG (dialog), config, drawables);
+                                      gettext (family->title));
+  ui = clfx_ui_new (GIMP_PROCEDURE_DIALOG (dialog), family, config,
+                    drawables);
   clfx_dialog_build (ui);
   g_signal_connect_swapped (config, "notify",
                             G_CALLBACK (clfx_dialog_config_changed), ui);
-  clfx_dialog_check_sampler (ui);
-  clfx_preview_queue (ui);
+  clfx_dialog_config_changed (ui);
 
   ok = gimp_procedure_dialog_run (GIMP_PROCEDURE_DIALOG (dialog));
 
   /* The config outlives the dialog: nothing may call back into ui. */
   g_signal_handlers_disconnect_by_data (config, ui);
   clfx_preview_stop (ui);
+  /* Gone from the screen while a run in progress ends (it cannot be
+   * interrupted); its reply is dropped. */
+  gtk_widget_hide (dialog);
+  gdk_display_flush (gtk_widget_get_display (dialog));
+  clfx_worker_stop (ui->worker);
+  ui->worker = NULL;
   clfx_diagnostics_free (ui);
   gtk_widget_destroy (dialog);
   clfx_ui_free (ui);

@@ -1,6 +1,13 @@
-/* clfx-preview.c: the live preview: the engine's resize of the small
- * copy of the drawable, at the output's aspect, redone (debounced) when
- * the config changes. */
+/* clfx-preview.c: the live preview: the engine's result on the small copy
+ * of the drawable, redone (debounced) when the config changes.  The run
+ * happens on the worker thread; the caption says when it builds kernels
+ * (seconds with a cold cache on PoCL), and the picture stays until the
+ * new one arrives.
+ *
+ * The preview belongs to the family's apply kind.  GEOMETRY: the result
+ * at the output's aspect, fitted to the preview size.  SHADOW: the same
+ * small copy with distances scaled to it (clfx_ui_submit), until a 1:1
+ * drawable preview comes with the first SHADOW family. */
 #include "clfx-ui.h"
 
 /* Long enough to let a spin button's auto-repeat settle. */
@@ -25,11 +32,9 @@ static gchar *
 clfx_preview_caption_text (const ClfxRunResult *r,
                            const ClfxImage     *dst)
 {
-  const gchar *where = r->ran_opencl && r->have_device
-                       ? r->device.name : _("CPU reference");
-
   return g_strdup_printf (_("%d × %d on %s, %.1f ms"), dst->width,
-                          dst->height, where, r->timings.total_ms);
+                          dst->height, clfx_ui_ran_on (r),
+                          r->timings.total_ms);
 }
 
 static void
@@ -39,52 +44,63 @@ clfx_preview_show (ClfxUi              *ui,
 {
   GdkPixbuf *pixbuf = clfx_ui_pixbuf (dst);
   gchar     *caption = clfx_preview_caption_text (r, dst);
-  gchar     *why = NULL;
 
-  gtk_image_set_from_pixbuf (GTK_IMAGE (ui->preview_image), pixbuf);
-  gtk_widget_set_sensitive (ui->preview_image, TRUE);
+  if (pixbuf)
+    {
+      gtk_image_set_from_pixbuf (GTK_IMAGE (ui->preview_image), pixbuf);
+      g_object_unref (pixbuf);
+    }
+  gtk_widget_set_sensitive (ui->preview_image, pixbuf != NULL);
   gtk_label_set_text (GTK_LABEL (ui->preview_caption), caption);
   /* The engine's reason already says that the CPU path ran, and why. */
-  if (r->fallback[0])
-    why = g_strdup (r->fallback);
-  clfx_preview_notice (ui, why ? why : ui->thumb_note);
-  g_free (why);
+  clfx_preview_notice (ui, r->fallback[0] ? r->fallback : ui->thumb_note);
   g_free (caption);
-  g_object_unref (pixbuf);
+}
+
+static void
+clfx_preview_failed (ClfxUi      *ui,
+                     const gchar *message)
+{
+  gchar *text = g_strdup_printf (_("The preview failed: %s"), message);
+
+  gtk_widget_set_sensitive (ui->preview_image, FALSE);
+  gtk_label_set_text (GTK_LABEL (ui->preview_caption), "");
+  clfx_preview_notice (ui, text);
+  g_free (text);
+}
+
+void
+clfx_preview_reply (ClfxUi        *ui,
+                    ClfxWorkReply *reply)
+{
+  if (reply->started)
+    gtk_label_set_text (GTK_LABEL (ui->preview_caption),
+                        reply->cold ? _("Building OpenCL kernels…")
+                                    : _("Updating the preview…"));
+  else if (reply->ok)
+    clfx_preview_show (ui, &reply->result, &reply->run);
+  else
+    clfx_preview_failed (ui, reply->error.message);
 }
 
 static void
 clfx_preview_update (ClfxUi *ui)
 {
-  ClfxParams    params;
-  gchar        *strings[CLFX_MAX_PARAMS] = { NULL };
-  ClfxImage     dst = { 0 };
-  ClfxRunResult r = { 0 };
-  ClfxError     e = { 0 };
+  GError *error = NULL;
 
-  /* The sampler note already says why; an old picture would mislead. */
-  if (! clfx_ui_sampler_allowed (ui))
+  /* The check's notice already says why; an old picture would mislead. */
+  if (ui->refused)
     {
       gtk_widget_set_sensitive (ui->preview_image, FALSE);
+      gtk_label_set_text (GTK_LABEL (ui->preview_caption), "");
       clfx_preview_notice (ui, NULL);
       return;
     }
-  clfx_ui_preview_params (ui, &params, strings);
-  if (clfx_ui_run (ui, FALSE, &params, &dst, &r, &e))
+  if (! clfx_ui_submit (ui, CLFX_WORK_PREVIEW, &error))
     {
-      clfx_preview_show (ui, &dst, &r);
+      clfx_preview_failed (ui, error->message);
+      g_error_free (error);
     }
-  else
-    {
-      gchar *text = g_strdup_printf (_("The preview failed: %s"), e.message);
-
-      gtk_widget_set_sensitive (ui->preview_image, FALSE);
-      clfx_preview_notice (ui, text);
-      g_free (text);
-    }
-  clfx_run_result_clear (&r);
-  clfx_host_image_free (&dst);
-  clfx_ui_params_clear (strings);
 }
 
 static gboolean

@@ -1,17 +1,17 @@
 /* clfx-ui.c: the dialog's state and its way from the procedure config to
- * an engine run on a small copy of the drawable. */
+ * an engine request on a small copy of the drawable. */
 #include <math.h>
 #include <string.h>
 
 #include <gegl.h>
 
-#include "clfx-procedures.h"
 #include "clfx-ui.h"
 
 /* ---- the preview image ------------------------------------------------- */
 
 /* Reads the drawable at most CLFX_UI_PREVIEW_SIZE pixels on its long
- * side; GEGL's mipmaps make the scaled read cheap. */
+ * side; GEGL's mipmaps make the scaled read cheap.  sRGB-encoded 8 bits
+ * whatever the drawable holds: what the screen shows. */
 static gboolean
 clfx_ui_read_thumb (ClfxUi       *ui,
                     GimpDrawable *drawable)
@@ -34,145 +34,204 @@ clfx_ui_read_thumb (ClfxUi       *ui,
                    babl_format ("R'G'B'A u8"), ui->thumb.data,
                    (gint) ui->thumb.stride, GEGL_ABYSS_NONE);
   g_object_unref (buffer);
-  ui->thumb.straight_alpha = TRUE; /* as the resize reads the drawable */
+  ui->thumb.straight_alpha = TRUE;
+  ui->thumb.transfer = CLFX_TRC_SRGB;
+  ui->thumb_scale = scale;
   return TRUE;
+}
+
+/* Replies come here on the GTK thread; older generations are stale: the
+ * values changed since they were asked for. */
+static void
+clfx_ui_done (ClfxWorkReply *reply,
+              gpointer       data)
+{
+  ClfxUi *ui = data;
+
+  if (reply->generation != ui->generation[reply->kind])
+    return;
+  if (reply->kind == CLFX_WORK_PREVIEW)
+    clfx_preview_reply (ui, reply);
+  else
+    clfx_diagnostics_reply (ui, reply);
 }
 
 ClfxUi *
 clfx_ui_new (GimpProcedureDialog *dialog,
+             const ClfxFamily    *family,
              GimpProcedureConfig *config,
              GimpDrawable       **drawables)
 {
-  ClfxUi   *ui = g_new0 (ClfxUi, 1);
-  ClfxError e = { 0 };
+  ClfxUi       *ui = g_new0 (ClfxUi, 1);
+  GimpDrawable *drawable = drawables ? drawables[0] : NULL;
+  ClfxError     e = { 0 };
 
   ui->dialog = dialog;
   ui->config = config;
-  ui->op = &clfx_op_resize;
+  ui->family = family;
   /* A failed enumeration leaves the list empty: the chooser then offers
    * auto and the reference, and Diagnostics says why. */
   if (! clfx_device_list (&ui->devices, &e))
     g_strlcpy (ui->devices.notes, e.message, sizeof ui->devices.notes);
-  if (drawables && drawables[0] && clfx_ui_read_thumb (ui, drawables[0]))
-    return ui;
+  if (drawable && clfx_pixel_format_of (drawable, &ui->format, NULL))
+    {
+      ui->have_format = TRUE;
+      clfx_pixel_format_header (&ui->format,
+                                gimp_drawable_get_width (drawable),
+                                gimp_drawable_get_height (drawable),
+                                &ui->source);
+    }
+  if (! drawable || ! clfx_ui_read_thumb (ui, drawable))
+    {
+      /* Without a drawable the preview still shows what the sampler
+       * does. */
+      if (! ui->thumb_note)
+        ui->thumb_note = g_strdup (_("No drawable: the preview shows a test "
+                                     "picture."));
+      clfx_host_image_free (&ui->thumb);
+      if (clfx_host_image_alloc (&ui->thumb, 192, 128, 4, CLFX_DEPTH_U8, &e))
+        clfx_host_image_synthetic (&ui->thumb, 1);
+      ui->thumb.straight_alpha = TRUE;
+      ui->thumb.transfer = CLFX_TRC_SRGB;
+      ui->thumb_scale = 1.0;
+    }
+  if (! ui->have_format)
+    {
+      /* The checks then see the test picture. */
+      ClfxPixelFormat thumb_format = { NULL, 4, CLFX_DEPTH_U8, CLFX_TRC_SRGB,
+                                       CLFX_WIRE_OWN, TRUE };
 
-  /* Without a drawable the preview still shows what the sampler does. */
-  if (! ui->thumb_note)
-    ui->thumb_note = g_strdup (_("No drawable: the preview shows a test "
-                                 "picture."));
-  clfx_host_image_free (&ui->thumb);
-  if (clfx_host_image_alloc (&ui->thumb, 192, 128, 4, CLFX_DEPTH_U8, &e))
-    clfx_host_image_synthetic (&ui->thumb, 1);
+      clfx_pixel_format_header (&thumb_format, ui->thumb.width,
+                                ui->thumb.height, &ui->source);
+    }
+  ui->worker = clfx_worker_new (&ui->thumb, clfx_ui_done, ui);
   return ui;
 }
 
 void
 clfx_ui_free (ClfxUi *ui)
 {
+  /* First: the worker reads the thumbnail until it has stopped. */
+  clfx_worker_stop (ui->worker);
   clfx_host_image_free (&ui->thumb);
   clfx_device_list_free (&ui->devices);
-  clfx_context_free (ui->context);
-  g_free (ui->context_device);
   g_free (ui->thumb_note);
   g_free (ui);
 }
 
-/* ---- config to engine parameters --------------------------------------- */
+/* ---- config to engine values --------------------------------------------- */
 
-void
-clfx_ui_read_params (ClfxUi      *ui,
-                     ClfxParams  *params,
-                     gchar      **strings)
+gboolean
+clfx_ui_read_args (ClfxUi   *ui,
+                   ClfxArgs *args,
+                   GError  **error)
 {
-  clfx_params_defaults (ui->op, params);
-  for (gint i = 0; i < ui->op->n_params; i++)
+  return clfx_args_read (ui->family, ui->config, args, error);
+}
+
+gboolean
+clfx_ui_check (ClfxUi *ui,
+               gchar **why)
+{
+  ClfxArgs  args;
+  GError   *error = NULL;
+  ClfxError e = { 0 };
+  gint      w, h;
+  gboolean  ok;
+
+  *why = NULL;
+  if (! clfx_ui_read_args (ui, &args, &error))
     {
-      strings[i] = NULL;
-      clfx_config_read_value (ui->config, &ui->op->params[i], &params->v[i],
-                          &strings[i]);
+      *why = g_strdup (error->message);
+      g_error_free (error);
+      clfx_args_clear (&args);
+      return FALSE;
     }
+  ok = clfx_run_check (&args.params, &ui->source, &w, &h, &e);
+  if (! ok)
+    *why = g_strdup (e.message);
+  clfx_args_clear (&args);
+  return ok;
 }
 
-void
-clfx_ui_params_clear (gchar **strings)
+/* GEOMETRY: the output's aspect, no larger than the preview image's long
+ * side (and no larger than the output itself), so zoom and addressing
+ * show as they will in the result. */
+static void
+clfx_ui_fit_geometry (ClfxUi     *ui,
+                      ClfxParams *p)
 {
-  for (gint i = 0; i < CLFX_MAX_PARAMS; i++)
-    g_clear_pointer (&strings[i], g_free);
-}
+  const ClfxParamSpec *ws = clfx_family_param (ui->family, "width");
+  const ClfxParamSpec *hs = clfx_family_param (ui->family, "height");
+  gint                 w, h;
+  gdouble              scale;
 
-/* The output's aspect, no larger than the preview image's long side (and
- * no larger than the output itself), so zoom and addressing show as they
- * will in the result. */
-void
-clfx_ui_preview_params (ClfxUi      *ui,
-                        ClfxParams  *params,
-                        gchar      **strings)
-{
-  gint    iw = clfx_op_param_index (ui->op, "width");
-  gint    ih = clfx_op_param_index (ui->op, "height");
-  gint    w, h;
-  gdouble scale;
-
-  clfx_ui_read_params (ui, params, strings);
-  if (iw < 0 || ih < 0)
+  if (! ws || ! hs || ws->type != CLFX_PARAM_INT
+      || hs->type != CLFX_PARAM_INT)
     return;
-  w = params->v[iw].i;
-  h = params->v[ih].i;
+  w = clfx_param_get_int (p, ws);
+  h = clfx_param_get_int (p, hs);
   scale = MIN (1.0, (gdouble) MAX (ui->thumb.width, ui->thumb.height)
                     / MAX (w, h));
-  params->v[iw].i = MAX (1, (gint) lround (w * scale));
-  params->v[ih].i = MAX (1, (gint) lround (h * scale));
+  clfx_param_set_int (p, ws, MAX (1, (gint) lround (w * scale)));
+  clfx_param_set_int (p, hs, MAX (1, (gint) lround (h * scale)));
 }
 
-gchar *
-clfx_ui_get_string (ClfxUi      *ui,
-                    const gchar *property)
+/* SHADOW: distances in source pixels (radii, sigmas) shrink with the
+ * preview image, so that it shows what the drawable will look like. */
+static void
+clfx_ui_fit_distances (ClfxUi     *ui,
+                       ClfxParams *p)
 {
-  gchar *value = NULL;
-
-  g_object_get (ui->config, property, &value, NULL);
-  return value ? value : g_strdup ("");
-}
-
-/* The engine's own rule, so the dialog and the PDB cannot disagree. */
-gboolean
-clfx_ui_sampler_allowed (ClfxUi *ui)
-{
-  gboolean normalized = TRUE;
-  gint     addressing;
-
-  g_object_get (ui->config, "normalized-coords", &normalized, NULL);
-  addressing = gimp_procedure_config_get_choice_id (ui->config,
-                                                    "addressing");
-  return clfx_sampler_check (normalized != FALSE, addressing, NULL);
-}
-
-gboolean
-clfx_ui_run (ClfxUi        *ui,
-             gboolean       validate,
-             ClfxParams    *params,
-             ClfxImage     *dst,
-             ClfxRunResult *result,
-             ClfxError     *error)
-{
-  gchar         *device = clfx_ui_get_string (ui, "device");
-  ClfxRunOptions opt = { 0 };
-  gboolean       ok;
-
-  opt.device = *device ? device : "auto";
-  opt.validate = validate != FALSE;
-  /* Every preview after the first skips device set-up and program loads;
-   * a new device choice gets a new context. */
-  if (g_strcmp0 (ui->context_device, opt.device) != 0)
+  for (gint i = 0; i < ui->family->n_params; i++)
     {
-      g_clear_pointer (&ui->context, clfx_context_free);
-      g_free (ui->context_device);
-      ui->context_device = g_strdup (opt.device);
+      const ClfxParamSpec *s = &ui->family->params[i];
+
+      if (s->unit != CLFX_UNIT_DISTANCE)
+        continue;
+      if (s->type == CLFX_PARAM_DOUBLE)
+        clfx_param_set_double (p, s,
+                               CLAMP (clfx_param_get_double (p, s)
+                                      * ui->thumb_scale, s->min, s->max));
+      else if (s->type == CLFX_PARAM_INT)
+        clfx_param_set_int (p, s,
+                            (gint) CLAMP (lround (clfx_param_get_int (p, s)
+                                                  * ui->thumb_scale),
+                                          s->min, s->max));
     }
-  opt.context = &ui->context;
-  ok = clfx_run (ui->op, params, &ui->thumb, dst, &opt, result, error);
-  g_free (device);
-  return ok;
+}
+
+gboolean
+clfx_ui_submit (ClfxUi      *ui,
+                ClfxWorkKind kind,
+                GError     **error)
+{
+  ClfxArgs args;
+
+  if (! clfx_ui_read_args (ui, &args, error))
+    {
+      clfx_args_clear (&args);
+      return FALSE;
+    }
+  switch (ui->family->apply)
+    {
+    case CLFX_APPLY_GEOMETRY:
+      clfx_ui_fit_geometry (ui, &args.params);
+      break;
+    case CLFX_APPLY_SHADOW:
+      clfx_ui_fit_distances (ui, &args.params);
+      break;
+    }
+  args.validate = kind == CLFX_WORK_DIAGNOSTICS;
+  clfx_worker_submit (ui->worker, kind, ++ui->generation[kind], &args);
+  clfx_args_clear (&args);
+  return TRUE;
+}
+
+const gchar *
+clfx_ui_ran_on (const ClfxRunResult *r)
+{
+  return r->path == CLFX_PATH_OPENCL ? r->device.name : _("CPU reference");
 }
 
 /* ---- pixels to the screen ---------------------------------------------- */
@@ -182,9 +241,13 @@ clfx_ui_pixbuf (const ClfxImage *image)
 {
   GdkPixbuf *pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8,
                                       image->width, image->height);
-  guchar    *pixels = gdk_pixbuf_get_pixels (pixbuf);
-  gint       rowstride = gdk_pixbuf_get_rowstride (pixbuf);
+  guchar    *pixels;
+  gint       rowstride;
 
+  if (! pixbuf)
+    return NULL;
+  pixels = gdk_pixbuf_get_pixels (pixbuf);
+  rowstride = gdk_pixbuf_get_rowstride (pixbuf);
   for (gint y = 0; y < image->height; y++)
     for (gint x = 0; x < image->width; x++)
       {
@@ -199,79 +262,7 @@ clfx_ui_pixbuf (const ClfxImage *image)
   return pixbuf;
 }
 
-/* ---- clipboard and Script-Fu ------------------------------------------- */
-
-static void
-clfx_ui_append_scheme_string (GString     *s,
-                              const gchar *text)
-{
-  g_string_append_c (s, '"');
-  for (const gchar *p = text; *p; p++)
-    {
-      if (*p == '"' || *p == '\\')
-        g_string_append_c (s, '\\');
-      g_string_append_c (s, *p);
-    }
-  g_string_append_c (s, '"');
-}
-
-static void
-clfx_ui_append_argument (ClfxUi              *ui,
-                         GString             *s,
-                         const gchar         *name,
-                         const ClfxParamSpec *spec)
-{
-  gchar    number[G_ASCII_DTOSTR_BUF_SIZE];
-  gchar   *text;
-  gint     i;
-  gdouble  d;
-  gboolean b;
-
-  g_string_append_printf (s, " #:%s ", name);
-  if (spec && spec->type == CLFX_PARAM_INT)
-    {
-      g_object_get (ui->config, name, &i, NULL);
-      g_string_append_printf (s, "%d", i);
-    }
-  else if (spec && spec->type == CLFX_PARAM_DOUBLE)
-    {
-      g_object_get (ui->config, name, &d, NULL);
-      g_string_append (s, g_ascii_dtostr (number, sizeof number, d));
-    }
-  else if (spec && spec->type == CLFX_PARAM_BOOL)
-    {
-      g_object_get (ui->config, name, &b, NULL);
-      g_string_append (s, b ? "#t" : "#f");
-    }
-  else
-    {
-      /* Choices travel as their nick strings, like plain strings. */
-      text = clfx_ui_get_string (ui, name);
-      clfx_ui_append_scheme_string (s, text);
-      g_free (text);
-    }
-}
-
-gchar *
-clfx_ui_script_fu_call (ClfxUi *ui)
-{
-  static const ClfxParamSpec validate_spec = { "validate", NULL, NULL,
-                                               CLFX_PARAM_BOOL, 0, 1, 0,
-                                               NULL, NULL };
-  GString *s = g_string_new ("(plug-in-clfx-resize #:run-mode "
-                             "RUN-NONINTERACTIVE #:image img "
-                             "#:drawables (vector drw)");
-
-  for (gint i = 0; i < ui->op->n_params; i++)
-    clfx_ui_append_argument (ui, s, ui->op->params[i].name,
-                             &ui->op->params[i]);
-  clfx_ui_append_argument (ui, s, "target", NULL);
-  clfx_ui_append_argument (ui, s, "device", NULL);
-  clfx_ui_append_argument (ui, s, "validate", &validate_spec);
-  clfx_ui_append_argument (ui, s, "report-file", NULL);
-  g_string_append_c (s, ')');
-  return g_string_free (s, FALSE);
-}
+/* ---- clipboard ---------------------------------------------------------- */
 
 void
 clfx_ui_copy_text (const gchar *text)

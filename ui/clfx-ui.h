@@ -1,6 +1,6 @@
 /* clfx-ui.h: what the dialog's files share: the dialog state, i18n
- * macros, and the helpers that turn the procedure config into an engine
- * run on the downscaled preview image. */
+ * macros, and the way from the procedure config to an engine request on
+ * the downscaled preview image. */
 #ifndef CLFX_UI_H
 #define CLFX_UI_H
 
@@ -9,7 +9,9 @@
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
-#include "clfx-run.h"
+#include "clfx-args.h"
+#include "clfx-pixel-format.h"
+#include "clfx-worker.h"
 
 #ifndef _
 #define _(s)  gettext (s)
@@ -21,7 +23,7 @@
 G_BEGIN_DECLS
 
 /* The preview image's long side: big enough to see zoom and addressing,
- * small enough for the engine to run on the GTK thread. */
+ * small enough for a run to follow the controls. */
 #define CLFX_UI_PREVIEW_SIZE 256
 
 typedef struct _ClfxDiagnostics ClfxDiagnostics;
@@ -30,15 +32,24 @@ typedef struct
 {
   GimpProcedureDialog *dialog;
   GimpProcedureConfig *config;
-  const ClfxOpInfo    *op;
-  ClfxImage            thumb;       /* the drawable, downscaled, RGBA u8 */
+  const ClfxFamily    *family;
+  ClfxImage            thumb;       /* the drawable, downscaled, RGBA u8
+                                     * sRGB, straight alpha */
+  gdouble              thumb_scale; /* thumb pixels per drawable pixel */
   gchar               *thumb_note;  /* why the thumbnail is synthetic */
+  /* How the drawable's pixels cross to the engine, and an image of its
+   * size and layout without pixels: the parameters are checked against
+   * what the real run will get. */
+  ClfxPixelFormat      format;
+  gboolean             have_format;
+  ClfxImage            source;
   ClfxDeviceList       devices;
-  ClfxContext         *context;     /* reused by every preview run ... */
-  gchar               *context_device; /* ... for this device request */
+  ClfxWorker          *worker;      /* runs previews and diagnostics */
+  guint                generation[CLFX_N_WORK]; /* of the latest request */
 
   /* Settings tab */
-  GtkWidget           *sampler_note;
+  GtkWidget           *check_note;  /* why the engine refuses the values */
+  gboolean             refused;
   GtkWidget           *preview_image;
   GtkWidget           *preview_caption;
   GtkWidget           *preview_notice;
@@ -50,56 +61,64 @@ typedef struct
 
 /* clfx-ui.c */
 ClfxUi    *clfx_ui_new              (GimpProcedureDialog *dialog,
+                                     const ClfxFamily    *family,
                                      GimpProcedureConfig *config,
                                      GimpDrawable       **drawables);
+/* Stops the worker (waits for a run in progress) before anything goes. */
 void       clfx_ui_free             (ClfxUi              *ui);
-/* The op's parameters as the config holds them; strings[] own the
- * string values (free with g_strfreev-like clfx_ui_params_clear). */
-void       clfx_ui_read_params      (ClfxUi              *ui,
-                                     ClfxParams          *params,
-                                     gchar              **strings);
-void       clfx_ui_params_clear     (gchar              **strings);
-/* The same, with the output size fitted to the preview image. */
-void       clfx_ui_preview_params   (ClfxUi              *ui,
-                                     ClfxParams          *params,
-                                     gchar              **strings);
-gchar     *clfx_ui_get_string       (ClfxUi              *ui,
-                                     const gchar         *property);
-gboolean   clfx_ui_sampler_allowed  (ClfxUi              *ui);
-/* Runs the op on the preview image with the config's device. */
-gboolean   clfx_ui_run              (ClfxUi              *ui,
-                                     gboolean             validate,
-                                     ClfxParams          *params,
-                                     ClfxImage           *dst,
-                                     ClfxRunResult       *result,
-                                     ClfxError           *error);
+/* The config's values, read with the plug-in's own reader. */
+gboolean   clfx_ui_read_args        (ClfxUi              *ui,
+                                     ClfxArgs            *args,
+                                     GError             **error);
+/* Whether the engine takes the config's values for the drawable
+ * (clfx_run_check); *why: the engine's reason when not (g_free). */
+gboolean   clfx_ui_check            (ClfxUi              *ui,
+                                     gchar              **why);
+/* Sends the config's values, fitted to the preview image, to the worker
+ * (validate forced on for diagnostics).  FALSE when the config could not
+ * be read (*error). */
+gboolean   clfx_ui_submit           (ClfxUi              *ui,
+                                     ClfxWorkKind         kind,
+                                     GError             **error);
 /* An RGBA u8 image over a checkerboard, so transparent border colour
- * (addressing clamp) is visible. */
+ * (addressing clamp) is visible; NULL when memory ran out. */
 GdkPixbuf *clfx_ui_pixbuf           (const ClfxImage     *image);
-/* The Script-Fu v3 call with named arguments for the config's values. */
-gchar     *clfx_ui_script_fu_call   (ClfxUi              *ui);
 void       clfx_ui_copy_text        (const gchar         *text);
+/* Where a run made its pixels: the device, or the CPU reference. */
+const gchar *clfx_ui_ran_on         (const ClfxRunResult *r);
 
-/* clfx-preview.c */
+/* clfx-preview.c: the preview belongs to the family's apply kind. */
 GtkWidget *clfx_preview_new         (ClfxUi              *ui);
 void       clfx_preview_queue       (ClfxUi              *ui);
 void       clfx_preview_stop        (ClfxUi              *ui);
+void       clfx_preview_reply       (ClfxUi              *ui,
+                                     ClfxWorkReply       *reply);
 
 /* clfx-diagnostics.c */
 GtkWidget *clfx_diagnostics_new     (ClfxUi              *ui);
 void       clfx_diagnostics_run     (ClfxUi              *ui);
 /* Runs once when the tab is first shown. */
 void       clfx_diagnostics_shown   (ClfxUi              *ui);
+void       clfx_diagnostics_reply   (ClfxUi              *ui,
+                                     ClfxWorkReply       *reply);
 void       clfx_diagnostics_free    (ClfxUi              *ui);
 
 /* clfx-chart.c: horizontal bars of timings. */
+typedef enum
+{
+  CLFX_BAR_KERNEL,
+  CLFX_BAR_TRANSFER,
+  CLFX_BAR_TOTAL,
+  CLFX_BAR_REFERENCE,
+  CLFX_N_BARS
+} ClfxBarKind;
+
 GtkWidget *clfx_chart_new           (void);
 void       clfx_chart_clear         (GtkWidget           *chart);
-/* kind: 0 kernel, 1 transfer, 2 total, 3 reference. */
 void       clfx_chart_add           (GtkWidget           *chart,
                                      const gchar         *label,
                                      gdouble              ms,
-                                     gint                 kind);
+                                     ClfxBarKind          kind);
 
 G_END_DECLS
 

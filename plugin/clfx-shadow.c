@@ -1,0 +1,132 @@
+/* clfx-shadow.c: the apply step of families whose result has the
+ * source's size (filters, tone-map), as GIMP's own filters do it.
+ *
+ * The engine runs on the selection's bounds grown by the variant's halo
+ * (the source pixels an output pixel reads around it, from the plan),
+ * clamped to the drawable: beyond the drawable's edge the variant's
+ * addressing decides, as it would for the whole drawable.  Only the
+ * selection's bounds go into the shadow buffer, merged with undo through
+ * the selection, so that a feathered selection blends the result with
+ * the original.  A variant that needs whole-image statistics gets them
+ * over the region it runs on, which is what it is shown.
+ *
+ * All or nothing, as for geometry: each drawable is copied before the
+ * image changes, and when a merge fails the drawables already merged get
+ * their pixels back from the copies inside the same undo group. */
+#include <string.h>
+
+#include "clfx-call.h"
+#include "clfx-drawable-io.h"
+#include "clfx-plugin.h"
+
+/* The selection's bounds on the drawable grown by the plan's halo,
+ * clamped to the drawable. */
+static gboolean
+clfx_shadow_region (ClfxJob *job,
+                    GError **error)
+{
+  gint      dw = gimp_drawable_get_width (job->drawable);
+  gint      dh = gimp_drawable_get_height (job->drawable);
+  ClfxImage header;
+  ClfxPlan  plan;
+  ClfxError e = { 0 };
+  gint      x0, y0, x1, y1;
+
+  clfx_pixel_format_header (&job->format, dw, dh, &header);
+  if (! clfx_plan_make (&job->params, &header, &plan, &e))
+    {
+      clfx_set_gerror (error, &e);
+      return FALSE;
+    }
+  x0 = MAX (0, job->write.x - MAX (0, plan.halo[0]));
+  y0 = MAX (0, job->write.y - MAX (0, plan.halo[1]));
+  x1 = MIN (dw, job->write.x + job->write.width + MAX (0, plan.halo[2]));
+  y1 = MIN (dh, job->write.y + job->write.height + MAX (0, plan.halo[3]));
+  clfx_plan_clear (&plan);
+  job->read = *GEGL_RECTANGLE (x0, y0, x1 - x0, y1 - y0);
+  return TRUE;
+}
+
+gboolean
+clfx_shadow_collect (ClfxCall      *call,
+                     GimpDrawable **drawables,
+                     GError       **error)
+{
+  for (gint i = 0; drawables && drawables[i]; i++)
+    {
+      ClfxJob *job;
+      gint     x, y, w, h;
+
+      /* A drawable the selection misses is left alone, as GIMP's own
+       * filters leave it. */
+      if (! gimp_drawable_mask_intersect (drawables[i], &x, &y, &w, &h)
+          || w < 1 || h < 1)
+        continue;
+      job = clfx_call_add_job (call, drawables[i]);
+      job->write = *GEGL_RECTANGLE (x, y, w, h);
+      if (! clfx_pixel_format_of (job->drawable, &job->format, error)
+          || ! clfx_shadow_region (job, error))
+        return FALSE;
+    }
+  if (call->jobs->len == 0)
+    {
+      g_set_error_literal (error, CLFX_PLUGIN_ERROR, CLFX_ERR_INVALID,
+                           _("the selection does not touch any selected "
+                             "drawable"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Puts back the pixels of every drawable whose merge began; goes on
+ * after a failure, to put back what it can. */
+static gboolean
+clfx_shadow_restore (ClfxCall *call,
+                     GError  **error)
+{
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < call->jobs->len; i++)
+    {
+      ClfxJob *job = clfx_call_job (call, i);
+
+      if (job->started
+          && ! clfx_drawable_restore (job->drawable, job->backup,
+                                      &job->write, ok ? error : NULL))
+        ok = FALSE;
+    }
+  return ok;
+}
+
+gboolean
+clfx_shadow_apply (ClfxCall *call,
+                   GError  **error)
+{
+  GError  *restore_error = NULL;
+  gboolean ok = TRUE;
+
+  if (! clfx_call_backup (call, error))
+    return FALSE;
+  gimp_image_undo_group_start (call->image);
+  for (guint i = 0; ok && i < call->jobs->len; i++)
+    {
+      ClfxJob *job = clfx_call_job (call, i);
+
+      ok = clfx_call_fault (job, error);
+      if (ok)
+        {
+          job->started = TRUE;
+          ok = clfx_drawable_merge (job->drawable, &job->result, job->read.x,
+                                    job->read.y, &job->write, &job->format,
+                                    error);
+        }
+    }
+  if (! ok)
+    {
+      clfx_shadow_restore (call, &restore_error);
+      clfx_call_restored (error, restore_error);
+    }
+  gimp_image_undo_group_end (call->image);
+  clfx_call_drop_backups (call);
+  return ok;
+}
