@@ -23,6 +23,11 @@
          (gimp-image-convert-precision img PRECISION-FLOAT-LINEAR))
         ((equal? prep "selection")
          (gimp-image-select-rectangle img CHANNEL-OP-REPLACE 10 8 20 16))
+        ((equal? prep "a98")
+         ; Another colour space whose curve (gamma 2.2) the kernels do not
+         ; decode: assigned, not converted, so the pixels stay.
+         (gimp-image-set-color-profile-from-file
+          img "/usr/share/color/icc/ghostscript/a98.icc"))
         ((equal? prep "indexed")
          (gimp-image-convert-indexed img CONVERT-DITHER-NONE
                                      CONVERT-PALETTE-GENERATE 16 #f #f ""))
@@ -79,9 +84,13 @@
     (set! *error-hook*
           (lambda args
             (set! *error-hook* old-hook)
-            (display (string-append "CLFX-ERROR " name ": "))
-            (for-each (lambda (a) (display a) (display " ")) args)
-            (newline)
+            ; One write for the whole line: the plug-in's own output
+            ; (stderr) must not land in the middle of it.
+            (let ((port (open-output-string)))
+              (for-each (lambda (a) (display a port) (display " " port))
+                        args)
+              (display (string-append "CLFX-ERROR " name ": "
+                                      (get-output-string port) "\n")))
             (apply old-hook args)))
     (let ((result (thunk)))
       (set! *error-hook* old-hook)
@@ -108,3 +117,86 @@
                                          #:report-file
                                          (clfx-path name ".json")))))
     (clfx-mark name (if report "ok" "error"))))
+
+; GIMP's own scale of the same input, linear interpolation: <name>.png.
+(define (clfx-gimp-scale-case name input prep w h)
+  (let ((img (gimp-file-load RUN-NONINTERACTIVE input)))
+    (clfx-prepare img prep)
+    (gimp-context-push)
+    (gimp-context-set-interpolation INTERPOLATION-LINEAR)
+    (gimp-image-scale img w h)
+    (gimp-context-pop)
+    (clfx-export img name)
+    (clfx-mark name "ok")
+    (gimp-image-delete img)))
+
+; The canvas size, then each layer's size and offsets, on one line.
+(define (clfx-geometry img)
+  (let ((layers (gimp-image-get-layers img))
+        (text (string-append (number->string (gimp-image-get-width img)) "x"
+                             (number->string (gimp-image-get-height img)))))
+    (let loop ((i 0))
+      (if (< i (vector-length layers))
+          (let* ((layer (vector-ref layers i))
+                 (offsets (gimp-drawable-get-offsets layer)))
+            (set! text (string-append
+                        text " "
+                        (number->string (gimp-drawable-get-width layer)) "x"
+                        (number->string (gimp-drawable-get-height layer)) "+"
+                        (number->string (car offsets)) "+"
+                        (number->string (cadr offsets))))
+            (loop (+ i 1)))))
+    text))
+
+; Every layer on its own, as <name>-L<i>.png.
+(define (clfx-export-layers img name)
+  (let ((layers (gimp-image-get-layers img)))
+    (let loop ((i 0))
+      (if (< i (vector-length layers))
+          (let* ((layer (vector-ref layers i))
+                 (copy (gimp-image-new (gimp-drawable-get-width layer)
+                                       (gimp-drawable-get-height layer) RGB))
+                 (copied (gimp-layer-new-from-drawable layer copy)))
+            (gimp-image-insert-layer copy copied 0 0)
+            (gimp-layer-set-offsets copied 0 0)
+            (gimp-file-save RUN-NONINTERACTIVE copy
+                            (clfx-path (string-append name "-L"
+                                                      (number->string i))
+                                       ".png")
+                            -1)
+            (gimp-image-delete copy)
+            (loop (+ i 1)))))))
+
+; A target=image resize of a two-layer image whose second apply step
+; fails (the driver sets CLFX_FAULT): the call must fail and leave every
+; layer and the canvas as they were.  Prints "CLFX-GEOMETRY <name>
+; before|after <geometry>" and exports the layers around the call.
+(define (clfx-fault-case name base top w h)
+  (let* ((img (gimp-file-load RUN-NONINTERACTIVE base))
+         (layer (gimp-file-load-layer RUN-NONINTERACTIVE img top)))
+    (gimp-image-insert-layer img layer 0 0)
+    (gimp-layer-scale layer 40 30 #f)
+    (gimp-layer-set-offsets layer 7 5)
+    (clfx-export-layers img (string-append name ".before"))
+    (display (string-append "CLFX-GEOMETRY " name " before "
+                            (clfx-geometry img)))
+    (newline)
+    (let ((outcome
+           (catch "refused"
+             (begin
+               (clfx-with-error-log name
+                 (lambda ()
+                   (plug-in-clfx-resize #:run-mode RUN-NONINTERACTIVE
+                                        #:image img
+                                        #:drawables
+                                        (gimp-image-get-selected-drawables img)
+                                        #:width w #:height h
+                                        #:filter "linear" #:target "image"
+                                        #:device clfx-device)))
+               "accepted"))))
+      (clfx-export-layers img (string-append name ".after"))
+      (display (string-append "CLFX-GEOMETRY " name " after "
+                              (clfx-geometry img)))
+      (newline)
+      (clfx-mark name outcome))
+    (gimp-image-delete img)))

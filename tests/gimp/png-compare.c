@@ -2,15 +2,20 @@
  *
  *   png-compare A B [MAXDIFF] [--premultiplied]
  *       compares two PNGs of the same size, layout and depth; prints the
- *       largest difference in the files' own code units and where; exits
- *       0 when it is <= MAXDIFF (default 0), 1 when not, 2 on errors.
- *       --premultiplied compares colour multiplied by alpha (what the
- *       pixel shows: colour under a small alpha, once divided by it, may
- *       tip to the next code; under alpha 0 it is meaningless).
+ *       largest difference in the files' own code units and where, and
+ *       the mean difference; exits 0 when the largest is <= MAXDIFF
+ *       (default 0), 1 when not, 2 on errors.  --premultiplied compares
+ *       colour multiplied by alpha (what the pixel shows: colour under a
+ *       small alpha, once divided by it, may tip to the next code; under
+ *       alpha 0 it is meaningless).
  *   png-compare --opaque IN OUT CHANNELS
  *       writes IN with alpha set to opaque, as RGB (3) or RGBA (4).
  *   png-compare --size FILE
- *       prints WIDTHxHEIGHT. */
+ *       prints WIDTHxHEIGHT.
+ *   png-compare --checkerboard WIDTH HEIGHT OUT
+ *       writes an 8-bit RGB checkerboard of single black and white pixels.
+ *   png-compare --range FILE
+ *       prints the smallest and largest colour value in code units. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +29,9 @@ code_max (const ClfxImage *img)
   return img->depth == CLFX_DEPTH_U8 ? 255.0 : 65535.0;
 }
 
-/* Sample c of (x, y) in code units, optionally premultiplied. */
+/* Sample c of (x, y) in code units, optionally premultiplied.  Stored
+ * codes are whole: rounding takes away the float read's error, which made
+ * a one-code difference of 16-bit files read as 1.002. */
 static double
 sample (const ClfxImage *img, int x, int y, int c, int premultiplied)
 {
@@ -33,8 +40,8 @@ sample (const ClfxImage *img, int x, int y, int c, int premultiplied)
                  ? img->channels - 1 : -1;
 
   if (premultiplied && alpha >= 0 && c != alpha)
-    v *= clfx_image_get (img, x, y, alpha);
-  return v * code_max (img);
+    return v * clfx_image_get (img, x, y, alpha) * code_max (img);
+  return nearbyint (v * code_max (img));
 }
 
 static int
@@ -43,7 +50,7 @@ compare (const char *a_path, const char *b_path, double max_diff,
 {
   ClfxImage a, b;
   ClfxError e = { 0 };
-  double    worst = 0;
+  double    worst = 0, sum = 0;
   int       wx = 0, wy = 0, wc = 0, status = 2;
 
   if (! clfx_image_read (a_path, &a, NULL, &e))
@@ -72,6 +79,7 @@ compare (const char *a_path, const char *b_path, double max_diff,
         {
           double d = fabs (sample (&a, x, y, c, premultiplied)
                            - sample (&b, x, y, c, premultiplied));
+          sum += d;
           if (d > worst)
             {
               worst = d;
@@ -80,9 +88,10 @@ compare (const char *a_path, const char *b_path, double max_diff,
               wc = c;
             }
         }
-  printf ("%dx%d %d ch %s: max diff %.3f at (%d,%d) ch %d (allowed %g)\n",
-          a.width, a.height, a.channels, clfx_depth_name (a.depth), worst,
-          wx, wy, wc, max_diff);
+  printf ("%dx%d %d ch %s: max diff %.3f at (%d,%d) ch %d, mean %.4f "
+          "(allowed %g)\n", a.width, a.height, a.channels,
+          clfx_depth_name (a.depth), worst, wx, wy, wc,
+          sum / ((double) a.width * a.height * a.channels), max_diff);
   status = worst <= max_diff + 1e-6 ? 0 : 1;
 out:
   clfx_host_image_free (&a);
@@ -129,6 +138,55 @@ print_size (const char *path)
   return 0;
 }
 
+static int
+checkerboard (int width, int height, const char *out)
+{
+  ClfxImage img;
+  ClfxError e = { 0 };
+  int       ok;
+
+  if (! clfx_host_image_alloc (&img, width, height, 4, CLFX_DEPTH_U8, &e))
+    {
+      fprintf (stderr, "png-compare: %s\n", e.message);
+      return 2;
+    }
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      for (int c = 0; c < 4; c++)
+        clfx_image_set (&img, x, y, c, c == 3 || (x + y) % 2 ? 1.0f : 0.0f);
+  ok = clfx_image_write (out, &img, 3, &e);
+  if (! ok)
+    fprintf (stderr, "png-compare: %s\n", e.message);
+  clfx_host_image_free (&img);
+  return ok ? 0 : 2;
+}
+
+static int
+print_range (const char *path)
+{
+  ClfxImage img;
+  ClfxError e = { 0 };
+  double    lo = INFINITY, hi = -INFINITY;
+
+  if (! clfx_image_read (path, &img, NULL, &e))
+    {
+      fprintf (stderr, "png-compare: %s\n", e.message);
+      return 2;
+    }
+  for (int y = 0; y < img.height; y++)
+    for (int x = 0; x < img.width; x++)
+      for (int c = 0; c < img.channels; c++)
+        if (clfx_image_is_colour (&img, c))
+          {
+            double v = sample (&img, x, y, c, 0);
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+          }
+  printf ("%g %g\n", lo, hi);
+  clfx_host_image_free (&img);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -140,11 +198,17 @@ main (int argc, char **argv)
     return make_opaque (argv[2], argv[3], atoi (argv[4]));
   if (argc == 3 && ! strcmp (argv[1], "--size"))
     return print_size (argv[2]);
+  if (argc == 5 && ! strcmp (argv[1], "--checkerboard"))
+    return checkerboard (atoi (argv[2]), atoi (argv[3]), argv[4]);
+  if (argc == 3 && ! strcmp (argv[1], "--range"))
+    return print_range (argv[2]);
   if (argc == 3 || argc == 4)
     return compare (argv[1], argv[2], argc == 4 ? atof (argv[3]) : 0.0,
                     premultiplied);
   fprintf (stderr, "usage: png-compare A B [MAXDIFF] [--premultiplied]\n"
                    "       png-compare --opaque IN OUT 3|4\n"
-                   "       png-compare --size FILE\n");
+                   "       png-compare --size FILE\n"
+                   "       png-compare --checkerboard WIDTH HEIGHT OUT\n"
+                   "       png-compare --range FILE\n");
   return 2;
 }

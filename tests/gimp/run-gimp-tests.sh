@@ -69,8 +69,19 @@ gen 64x48:u8 4 "$in/alpha8.png" &&
 "$compare" --opaque "$in/alpha8.png" "$in/rgb8.png" 3 &&
 gen 64x48:u16 4 "$in/alpha16.png" &&
 "$compare" --opaque "$in/alpha16.png" "$in/rgb16.png" 3 &&
-gen 64x48:u8 1 "$in/gray8.png"
+gen 64x48:u8 1 "$in/gray8.png" &&
+"$compare" --checkerboard 64 48 "$in/checker.png"
 ok $? "generate the input images"
+
+# Real photographs from the root's packages: GIMP's splash, a stone
+# texture among GIMP's patterns, ImageMagick's built-in rose.
+gimp_data=$(pkg-config --variable=gimpdatadir gimp-3.0 2>/dev/null)
+gimp_data=${gimp_data:-/usr/share/gimp/3.0}
+magick=$(command -v magick || command -v convert)
+cp "$gimp_data/images/gimp-splash.png" "$in/splash.png" &&
+cp "$gimp_data/patterns/Stone/stone33.pat" "$in/stone33.pat" &&
+"$magick" rose: "$in/rose.png"
+ok $? "copy the photographs (splash, stone33.pat, rose)"
 
 # ---------------------------------------------------------------- cases
 # name input prep target width height zoom filter addressing normalized maxdiff [premultiplied]
@@ -94,6 +105,20 @@ alpha-linear alpha8 none layer 100 70 1 linear clamp-to-edge #t 1 premultiplied
 alpha-image-cubic alpha8 none image 29 21 1 cubic clamp-to-edge #t 1 premultiplied
 alpha16-lanczos3 alpha16 none layer 50 40 1 lanczos3 mirrored-repeat #t 1 premultiplied
 alpha-same-size alpha8 none layer 64 48 1 nearest clamp-to-edge #t 0
+checker-half checker none layer 32 24 1 linear clamp-to-edge #t 1
+CASES
+
+# Linear light on photographs: clfx halves them with linear filtering and
+# GIMP's own gimp-image-scale does with INTERPOLATION-LINEAR (GIMP scales
+# in linear light too); the two must agree within one level.  rose-a98
+# has Adobe RGB (1998) assigned, a gamma-2.2 space the kernels do not
+# decode: its pixels cross as linear float that babl converts.
+# name input prep width height
+cat > "$work/photo-cases" <<'CASES'
+photo-splash splash.png none 960 540
+photo-stone stone33.pat none 78 78
+photo-rose rose.png none 35 23
+photo-rose-a98 rose.png a98 35 23
 CASES
 
 # name input prep expected-message call-arguments.  The unknown choice
@@ -123,12 +148,24 @@ CASES
     printf '(clfx-bad-case "%s" "%s/%s.png" "%s" (lambda (img drw) (plug-in-clfx-resize %s)))\n' \
       "$name" "$in" "$input" "$prep" "$call"
   done < "$work/bad-cases"
+  while read -r name input prep w h; do
+    printf '(clfx-resize-case "%s" "%s/%s" "%s" "image" %s %s 1 "linear" "clamp-to-edge" #t)\n' \
+      "$name" "$in" "$input" "$prep" "$w" "$h"
+    printf '(clfx-gimp-scale-case "%s-gimp" "%s/%s" "%s" %s %s)\n' \
+      "$name" "$in" "$input" "$prep" "$w" "$h"
+  done < "$work/photo-cases"
+  printf '(clfx-fault-case "fault-apply" "%s/rgba8.png" "%s/alpha8.png" 32 24)\n' \
+    "$in" "$in"
   printf '(clfx-selftest-case "selftest" "%s")\n' "$selftest_device"
 } > "$work/cases.scm"
 
 # ---------------------------------------------------------------- GIMP
+# The all-or-nothing case makes the second apply step of a call fail.
+# The fault counts per plug-in process, and every other case resizes a
+# one-layer image (one apply step per call), so only that case meets it.
 log=$work/gimp.log
-(cd "$work" && timeout 300 "$gimp" -i -n --quit \
+(cd "$work" && CLFX_FAULT=clfx_apply_job=CL_OUT_OF_RESOURCES@2 \
+   timeout 300 "$gimp" -i -n --quit \
    --batch-interpreter plug-in-script-fu-eval \
    -b "(begin (define clfx-work \"$out\") (define clfx-device \"$device\") (load \"$scm_dir/clfx-tests.scm\") (load \"$work/cases.scm\"))" \
    >"$log" 2>&1)
@@ -188,6 +225,56 @@ while IFS='|' read -r name input prep msg args; do
   result=$("$compare" "$out/$name.before.png" "$out/$name.after.png" 0 2>&1)
   ok $? "$name: the image is unchanged ($result)"
 done < "$work/bad-cases"
+
+# A checkerboard of single black and white pixels halved in linear light
+# is mid-grey in light: sRGB 188 everywhere (the codes' average is 128).
+range=$("$compare" --range "$out/checker-half.png" 2>&1)
+[ "$range" = "188 188" ]
+ok $? "checker-half: linear light gives sRGB 188 everywhere (colour range $range)"
+
+check_transfer () {  # check_transfer REPORT TRANSFER FORMAT
+  python3 - "$@" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+i = r["image"]
+assert (i["transfer"], i["format"]) == (sys.argv[2], sys.argv[3]), i
+PY
+}
+
+while read -r name input prep w h; do
+  marked "$name" ok && marked "$name-gimp" ok
+  ok $? "$name: the plug-in and gimp-image-scale succeeded"
+  result=$("$compare" "$out/$name.png" "$out/$name-gimp.png" 1 2>&1)
+  ok $? "$name: clfx linear and GIMP's linear scale agree within 1 ($result)"
+  err=$(check_report "$out/$name.json" 1 2>&1)
+  ok $? "$name: report-file parses, validation passed"
+  [ -z "$err" ] || echo "$err" | tail -3 | diag
+  if [ "$prep" = a98 ]; then
+    err=$(check_transfer "$out/$name.json" linear "RGBA float" 2>&1)
+    ok $? "$name: a gamma-2.2 space crosses as linear float (babl converts)"
+  else
+    err=$(check_transfer "$out/$name.json" srgb "RGBA u8" 2>&1)
+    ok $? "$name: sRGB data crosses as it is, decoded in the kernels"
+  fi
+  [ -z "$err" ] || echo "$err" | tail -3 | diag
+done < "$work/photo-cases"
+
+# All or nothing: the second layer's apply step fails; the first layer
+# was already resized and written, and must be back as it was.
+marked fault-apply refused
+ok $? "fault-apply: the call failed with a PDB error"
+grep -a "^CLFX-ERROR fault-apply: " "$log" \
+  | grep -F "injected by CLFX_FAULT" | grep -qF "put back as it was"
+ok $? "fault-apply: the error names the fault and says the image was put back"
+before=$(grep -a "^CLFX-GEOMETRY fault-apply before " "$log" | cut -d' ' -f4-)
+after=$(grep -a "^CLFX-GEOMETRY fault-apply after " "$log" | cut -d' ' -f4-)
+[ -n "$before" ] && [ "$before" = "$after" ]
+ok $? "fault-apply: canvas and layer sizes and offsets unchanged ($before / $after)"
+for layer in L0 L1; do
+  result=$("$compare" "$out/fault-apply.before-$layer.png" \
+           "$out/fault-apply.after-$layer.png" 0 2>&1)
+  ok $? "fault-apply: layer $layer's pixels unchanged ($result)"
+done
 
 # Every case of the self-test must validate and pass, gray half included
 # (PoCL misreads CL_R + CL_HALF_FLOAT; the engine carries it as RGBA).
