@@ -929,6 +929,23 @@ plan_tiles (const ClfxContext *ctx, const ClfxVariant *v,
   *tiled = ctx->tuning.tile_width > 0
            || ! piece_fits (ctx, plan, src, dst, &whole_in, &whole_out,
                             budget);
+  if (plan->whole_image_stats)
+    {
+      /* One piece, the whole image at once. */
+      if (! piece_fits (ctx, plan, src, dst, &whole_in, &whole_out, budget))
+        {
+          clfx_error_set (error, CLFX_ERR_UNSUPPORTED,
+                          "%s works on the whole %dx%d image at once, which "
+                          "does not fit the device (%s)", v->name,
+                          src->width, src->height, ctx->device.name);
+          return NULL;
+        }
+      *tiled = false;
+      tiles = make_bands (v, plan, src, 1, count);
+      if (! tiles)
+        clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+      return tiles;
+    }
   if (! *tiled)
     {
       size_t bytes = (size_t) src->width * (size_t) src->height

@@ -164,6 +164,24 @@ clfx_graph_sampler (ClfxGraph *g, bool normalized, bool linear,
                                linear, error);
 }
 
+cl_sampler
+clfx_graph_sampler_for (ClfxGraph *g, bool normalized, int addressing,
+                        bool linear, ClfxError *error)
+{
+  return clfx_context_sampler (g->ctx, normalized, addressing, linear, error);
+}
+
+bool
+clfx_graph_fill (ClfxGraph *g, cl_mem buf, const void *pattern,
+                 size_t pattern_size, size_t bytes, ClfxError *error)
+{
+  CLFX_CHECK (error, fail, "fill", clEnqueueFillBuffer, g->ctx->queue, buf,
+              pattern, pattern_size, 0, bytes, 0, NULL, NULL);
+  return true;
+fail:
+  return false;
+}
+
 /* ---- launches ------------------------------------------------------------ */
 
 /* Sets argument `index` after checking its size against the kernel's
@@ -257,8 +275,9 @@ clfx_graph_launch (ClfxGraph *g, const ClfxLaunch *l, const ClfxArg *args,
 
   snprintf (options, sizeof options, "%s%s%s", g->options,
             l->options ? " " : "", l->options ? l->options : "");
-  k = clfx_context_kernel (g->ctx, g->variant->program, options, l->kernel,
-                           error);
+  k = clfx_context_kernel (g->ctx, l->program ? l->program
+                                              : g->variant->program,
+                           options, l->kernel, error);
   if (! k || ! set_args (g, k, args, n_args, error))
     return false;
   if (k->reqd[0])
@@ -480,6 +499,44 @@ clfx_probes_add (ClfxProbes *probes, const char *name, const double *values,
   return true;
 }
 
+static void
+compare_probe (ClfxProbe *pr)
+{
+  pr->mismatches = 0;
+  pr->max_abs = 0;
+  pr->worst = 0;
+  pr->passed = pr->device && pr->reference
+               && pr->n_device == pr->n_reference;
+  for (int i = 0; pr->passed && i < pr->n_device; i++)
+    {
+      double e = pr->reference[i], a = pr->device[i], d = fabs (a - e);
+      bool   ok = (isnan (e) && isnan (a)) || (isinf (e) && a == e)
+                  || d <= pr->abs_tol + pr->rel_tol * fabs (e);
+      if (! (d <= pr->max_abs))
+        {
+          pr->max_abs = isnan (d) ? INFINITY : d;
+          pr->worst = i;
+        }
+      if (! ok)
+        pr->mismatches++;
+    }
+  if (pr->mismatches)
+    pr->passed = false;
+}
+
+bool
+clfx_probes_compare (ClfxProbes *probes)
+{
+  bool all = true;
+
+  for (int i = 0; i < probes->n; i++)
+    {
+      compare_probe (&probes->probes[i]);
+      all = all && probes->probes[i].passed;
+    }
+  return all;
+}
+
 void
 clfx_probes_clear (ClfxProbes *probes)
 {
@@ -493,17 +550,19 @@ clfx_probes_clear (ClfxProbes *probes)
   probes->n = 0;
 }
 
-bool
-clfx_graph_probe (ClfxGraph *g, const char *name, cl_mem buf, int n,
-                  ClfxError *error)
+/* Reads n 4-byte values from buf (from value `offset` on), floats or
+ * unsigned ints, and records them as the device's side of probe `name`. */
+static bool
+probe_read (ClfxGraph *g, const char *name, cl_mem buf, int offset, int n,
+            bool counts, ClfxError *error)
 {
-  float  *f = NULL;
-  double *d = NULL;
-  bool    ok = false;
+  cl_float *f = NULL;
+  double   *d = NULL;
+  bool      ok = false;
 
   if (! g->probes)
     return true;
-  if (n < 0 || n > CLFX_MAX_PROBE_VALUES)
+  if (n < 0 || n > CLFX_MAX_PROBE_VALUES || offset < 0)
     return clfx_error_set (error, CLFX_ERR_INVALID,
                            "probe %s: %d values (at most %d)", name, n,
                            CLFX_MAX_PROBE_VALUES);
@@ -516,9 +575,14 @@ clfx_graph_probe (ClfxGraph *g, const char *name, cl_mem buf, int n,
       goto out;
     }
   CLFX_CHECK (error, out, name, clEnqueueReadBuffer, g->ctx->queue, buf,
-              CL_TRUE, 0, (size_t) n * sizeof *f, f, 0, NULL, NULL);
+              CL_TRUE, (size_t) offset * sizeof *f, (size_t) n * sizeof *f,
+              f, 0, NULL, NULL);
   for (int i = 0; i < n; i++)
-    d[i] = f[i];
+    {
+      cl_uint u;
+      memcpy (&u, &f[i], sizeof u);
+      d[i] = counts ? (double) u : (double) f[i];
+    }
   if (! clfx_probes_add (g->probes, name, d, n, false, 0, 0, NULL))
     {
       clfx_error_set (error, CLFX_ERR_NOMEM, "cannot record probe %s", name);
@@ -529,4 +593,25 @@ out:
   free (f);
   free (d);
   return ok;
+}
+
+bool
+clfx_graph_probe (ClfxGraph *g, const char *name, cl_mem buf, int n,
+                  ClfxError *error)
+{
+  return probe_read (g, name, buf, 0, n, false, error);
+}
+
+bool
+clfx_graph_probe_at (ClfxGraph *g, const char *name, cl_mem buf, int offset,
+                     int n, ClfxError *error)
+{
+  return probe_read (g, name, buf, offset, n, false, error);
+}
+
+bool
+clfx_graph_probe_counts (ClfxGraph *g, const char *name, cl_mem buf, int n,
+                         ClfxError *error)
+{
+  return probe_read (g, name, buf, 0, n, true, error);
 }

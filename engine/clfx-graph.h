@@ -49,8 +49,11 @@ typedef struct
    * fixed (tables), beyond the source and result themselves. */
   size_t bytes_per_pixel;
   size_t bytes_fixed;
-  /* The result at one position depends on statistics of the whole image
-   * (a first pass over every tile computes them). */
+  /* The result at one position depends on the whole image (statistics,
+   * a pyramid): the framework runs it in one piece, neither banded nor
+   * tiled, and says so when the image does not fit the device that way.
+   * (A first statistics pass over tiles is for the variants that need
+   * both.) */
   bool   whole_image_stats;
   /* The addressing mode (CLFX_ADDR_*) that decides texels outside the
    * source, for the tiles' halos and the kernels' reads. */
@@ -114,6 +117,7 @@ typedef struct
 {
   const char *kernel;   /* in the variant's program */
   const char *options;  /* build options beyond the images' (may be NULL) */
+  const char *program;  /* NULL: the variant's; else a shared block's */
   int         dims;     /* 1 or 2 */
   size_t      global[2];/* work-items; rounded up to the local size */
   size_t      local[2]; /* 0: the graph picks within the kernel's limit */
@@ -139,9 +143,13 @@ const ClfxPlan       *clfx_graph_plan (const ClfxGraph *g);
 const ClfxTile       *clfx_graph_tile (const ClfxGraph *g);
 /* Rows each work-item of a pixel kernel handles (a build option too). */
 int                   clfx_graph_rows_per_item (const ClfxGraph *g);
-/* The hardware sampler for this run (cached per context). */
+/* The hardware sampler for this run (cached per context), with the plan's
+ * addressing mode or another one. */
 cl_sampler            clfx_graph_sampler (ClfxGraph *g, bool normalized,
                                           bool linear, ClfxError *error);
+cl_sampler            clfx_graph_sampler_for (ClfxGraph *g, bool normalized,
+                                              int addressing, bool linear,
+                                              ClfxError *error);
 /* Whether the source reaches kernels as a buffer (CPU devices) rather
  * than an image: variants pick the kernel form that is fast there. */
 bool                  clfx_graph_source_is_buffer (const ClfxGraph *g);
@@ -157,6 +165,10 @@ cl_mem clfx_graph_buffer (ClfxGraph *g, const char *name, size_t bytes,
 /* A read-only table uploaded once per run (later tiles reuse it). */
 cl_mem clfx_graph_table (ClfxGraph *g, const char *name, const void *data,
                          size_t bytes, ClfxError *error);
+/* Fills bytes of buf with a pattern of pattern_size bytes (in order with
+ * the kernels). */
+bool clfx_graph_fill (ClfxGraph *g, cl_mem buf, const void *pattern,
+                      size_t pattern_size, size_t bytes, ClfxError *error);
 /* A read-only table for the current tile only (replaced by the next
  * upload of the same name). */
 cl_mem clfx_graph_upload (ClfxGraph *g, const char *name, const void *data,
@@ -194,13 +206,21 @@ typedef struct
 } ClfxProbes;
 
 /* Reads n floats from buf on the device and records them as probe
- * `name` (a later record of the same name replaces it). */
+ * `name` (a later record of the same name replaces it); _at from float
+ * `offset` on; _counts reads unsigned ints. */
 bool clfx_graph_probe (ClfxGraph *g, const char *name, cl_mem buf, int n,
                        ClfxError *error);
+bool clfx_graph_probe_at (ClfxGraph *g, const char *name, cl_mem buf,
+                          int offset, int n, ClfxError *error);
+bool clfx_graph_probe_counts (ClfxGraph *g, const char *name, cl_mem buf,
+                              int n, ClfxError *error);
 /* The CPU path's side: records n values; the tolerance is given here. */
 bool clfx_probes_add (ClfxProbes *probes, const char *name,
                       const double *values, int n, bool reference,
                       double abs_tol, double rel_tol, const char *basis);
+/* Compares each probe's two sides (same count; |d - r| <= abs_tol +
+ * rel_tol |r|; a side missing fails); true when all passed. */
+bool clfx_probes_compare (ClfxProbes *probes);
 void clfx_probes_clear (ClfxProbes *probes);
 
 /* ---- a variant ------------------------------------------------------------- */

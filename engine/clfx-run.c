@@ -124,32 +124,6 @@ clfx_run_on_context (ClfxContext *ctx, const ClfxParams *p,
 
 /* ---- validation ------------------------------------------------------------ */
 
-static void
-compare_probe (ClfxProbe *pr)
-{
-  pr->mismatches = 0;
-  pr->max_abs = 0;
-  pr->worst = 0;
-  pr->passed = pr->device && pr->reference
-               && pr->n_device == pr->n_reference;
-  for (int i = 0; pr->passed && i < pr->n_device; i++)
-    {
-      double e = pr->reference[i], a = pr->device[i], d = fabs (a - e);
-      bool   ok = (isnan (e) && isnan (a))
-                  || (isinf (e) && a == e)
-                  || d <= pr->abs_tol + pr->rel_tol * fabs (e);
-      if (! (d <= pr->max_abs))
-        {
-          pr->max_abs = isnan (d) ? INFINITY : d;
-          pr->worst = i;
-        }
-      if (! ok)
-        pr->mismatches++;
-    }
-  if (pr->mismatches)
-    pr->passed = false;
-}
-
 bool
 clfx_run_validate (const ClfxParams *p, const ClfxImage *src,
                    const ClfxImage *dst, ClfxRunResult *r, ClfxError *error)
@@ -188,12 +162,8 @@ clfx_run_validate (const ClfxParams *p, const ClfxImage *src,
   clfx_validate_bounded (ref, lo.data ? &lo : NULL, hi.data ? &hi : NULL,
                          dst, r->tolerance.abs_tol, r->tolerance.rel_tol,
                          &r->validation);
-  for (int i = 0; i < r->probes.n; i++)
-    {
-      compare_probe (&r->probes.probes[i]);
-      if (! r->probes.probes[i].passed)
-        r->validation.passed = false;
-    }
+  if (! clfx_probes_compare (&r->probes))
+    r->validation.passed = false;
   r->validated = true;
   ok = true;
 out:

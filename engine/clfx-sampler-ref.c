@@ -236,3 +236,21 @@ clfx_ref_read (const ClfxImage *img, ClfxSamplerDesc s, float x, float y,
       out[c] = clfx_bilerp (t00[c], t10[c], t01[c], t11[c], a, b);
   }
 }
+
+void
+clfx_ref_store (ClfxImage *dst, int x, int y, float v[4], bool premul,
+                bool encode)
+{
+  int   n = dst->channels == 4 ? 3 : 1;
+  float a = v[n];
+
+  for (int c = 0; premul && c < n; c++)
+    v[c] = a > 0.0f ? v[c] / a : 0.0f;
+  for (int c = 0; c < dst->channels; c++)
+    {
+      if (encode)
+        clfx_image_set_linear (dst, x, y, c, v[c]);
+      else
+        clfx_image_set (dst, x, y, c, v[c]);
+    }
+}

@@ -38,6 +38,12 @@ void clfx_ref_read (const ClfxImage *img, ClfxSamplerDesc s, float x, float y,
  * formats with alpha, 0,0,0,1 without), as CLK_ADDRESS_CLAMP gives it. */
 void clfx_ref_texel (const ClfxImage *img, int i, int j, float out[4]);
 
+/* A result pixel as the kernels' clfx_store writes it: colour divided by
+ * alpha again where the path premultiplied, encoded where the data are
+ * sRGB-encoded and the path decoded, rounded as clfx_image_set rounds. */
+void clfx_ref_store (ClfxImage *dst, int x, int y, float v[4], bool premul,
+                     bool encode);
+
 /* A texel as the kernels' clfx_fetch returns it: index i, j addressed with
  * clfx_address (border: 0), decoded and premultiplied as s says. */
 void clfx_ref_fetch (const ClfxImage *img, ClfxSamplerDesc s, int i, int j,

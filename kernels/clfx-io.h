@@ -2,8 +2,8 @@
  *
  * Build options (the engine derives them from the images' own formats,
  * clfx-graph.c): CLFX_DEPTH and CLFX_CHANNELS of the result,
- * CLFX_GA_IN_RGBA (gray or gray+alpha carried as RGBA on devices without
- * CL_R/CL_RG), CLFX_SRGB (colour is sRGB-encoded: decode on read, encode
+ * CLFX_GA_IN_RGBA (gray+alpha carried as RGBA on devices without CL_RG;
+ * clfx_canonical brings texels to one layout), CLFX_SRGB (colour is sRGB-encoded: decode on read, encode
  * on store) and CLFX_PREMUL (straight alpha that a mixing kernel weighs
  * colour by: multiply on read, divide on store).  A kernel that only moves
  * texels (nearest) is built with both off and copies them bit for bit.
@@ -62,13 +62,21 @@
 #define CLFX_DST_ARGS \
   __global uchar *dst, long dst_offset, long dst_pitch, int4 dst_rect
 
-/* Gray+alpha carried as RGBA (gray, gray, gray, alpha): alpha is w. */
-#if CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA
-#define CLFX_ALPHA(v) ((v).w)
+/* Texels reach kernels in one layout whatever the image format: colour in
+ * x (and y, z for RGBA), alpha in w for RGBA and in y for gray+alpha, the
+ * missing channels 0 and 1 as CL_R and CL_RG reads give them.  Gray
+ * carried as RGBA (gray, gray, gray, alpha) is brought to it on read. */
+inline float4
+clfx_canonical (float4 v)
+{
+#if CLFX_CHANNELS == 1
+  return (float4) (v.x, 0.0f, 0.0f, 1.0f);
+#elif CLFX_CHANNELS == 2 && CLFX_GA_IN_RGBA
+  return (float4) (v.x, v.w, 0.0f, 1.0f);
 #else
-#define CLFX_ALPHA(v) ((v).y)
+  return v;
 #endif
-#define CLFX_HAS_ALPHA (CLFX_CHANNELS == 2 || CLFX_CHANNELS == 4)
+}
 
 /* sRGB-encoded colour channels to linear light; alpha is never encoded. */
 inline float4
@@ -76,13 +84,13 @@ clfx_decode (float4 v)
 {
 #if CLFX_SRGB && CLFX_DEPTH == CLFX_DEPTH_CODE_U8
   v.x = clfx_srgb_decode_unorm8 (v.x);
-#if CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA
+#if CLFX_CHANNELS == 4
   v.y = clfx_srgb_decode_unorm8 (v.y);
   v.z = clfx_srgb_decode_unorm8 (v.z);
 #endif
 #elif CLFX_SRGB
   v.x = clfx_srgb_decode (v.x);
-#if CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA
+#if CLFX_CHANNELS == 4
   v.y = clfx_srgb_decode (v.y);
   v.z = clfx_srgb_decode (v.z);
 #endif
@@ -96,7 +104,7 @@ clfx_decode (float4 v)
 inline float4
 clfx_premul (float4 v)
 {
-#if CLFX_PREMUL && (CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA)
+#if CLFX_PREMUL && CLFX_CHANNELS == 4
   v.xyz *= v.w;
 #elif CLFX_PREMUL && CLFX_CHANNELS == 2
   v.x *= v.y;
@@ -107,7 +115,7 @@ clfx_premul (float4 v)
 inline float4
 clfx_unpremul (float4 v)
 {
-#if CLFX_PREMUL && (CLFX_CHANNELS == 4 || CLFX_GA_IN_RGBA)
+#if CLFX_PREMUL && CLFX_CHANNELS == 4
   v.xyz = v.w > 0.0f ? v.xyz / v.w : (float3) (0.0f);
 #elif CLFX_PREMUL && CLFX_CHANNELS == 2
   v.x = v.y > 0.0f ? v.x / v.y : 0.0f;
@@ -171,7 +179,7 @@ inline float4
 clfx_texel (read_only image2d_t img, long pitch, int i, int j)
 {
   (void) pitch;
-  return read_imagef (img, (int2) (i, j));
+  return clfx_canonical (read_imagef (img, (int2) (i, j)));
 }
 #endif
 
@@ -225,11 +233,7 @@ clfx_store (__global uchar *dst, long offset, long pitch, int x, int y,
 {
   __global uchar *row = dst + offset + (long) y * pitch;
   v = clfx_unpremul (v);
-#if CLFX_CHANNELS == 2 && ! CLFX_GA_IN_RGBA
-  float2 ga = v.xy;
-#else
-  float2 ga = v.xw;
-#endif
+  float2 ga = v.xy; /* gray+alpha, in the canonical layout */
 #if CLFX_SRGB && CLFX_DEPTH == CLFX_DEPTH_CODE_U8
 #if CLFX_CHANNELS == 4
   ((__global uchar4 *) row)[x]

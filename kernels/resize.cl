@@ -81,7 +81,8 @@ resize_sample (CLFX_SRC_ARGS (src), sampler_t smp, CLFX_DST_ARGS,
             float cy = by + (sub.s2 + (float) j * sub.s3);
 #if ! CLFX_SRC_BUFFER
             if (hw)
-              acc += read_imagef (src, smp, (float2) (cx, cy));
+              acc += clfx_canonical (read_imagef (src, smp,
+                                                  (float2) (cx, cy)));
             else
 #endif
               acc += texel_sample (CLFX_SRC (src),

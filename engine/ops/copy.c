@@ -24,7 +24,7 @@ copy_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
   const ClfxTile *t = clfx_graph_tile (g);
   int             rows = clfx_graph_rows_per_item (g);
-  ClfxLaunch      l = { "copy_image", NULL, 2,
+  ClfxLaunch      l = { "copy_image", NULL, NULL, 2,
                         { (size_t) t->out.width,
                           (size_t) ((t->out.height + rows - 1) / rows) },
                         { 0, 0 } };

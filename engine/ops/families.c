@@ -3,6 +3,8 @@
  * parity matrix) is generated from these rows. */
 #include "clfx-params.h"
 
+#include "../blocks/clfx-blocks.h"
+
 #include "../../kernels/clfx-common.h"
 
 const ClfxChoice clfx_addressing_choices[] = {
@@ -160,8 +162,9 @@ const ClfxFamily clfx_family_copy = {
   NULL,
 };
 
-static const ClfxFamily *const all_families[] = { &clfx_family_resize,
-                                                  &clfx_family_copy, NULL };
+static const ClfxFamily *const all_families[] = {
+  &clfx_family_resize, &clfx_family_copy, &clfx_family_blocks, NULL
+};
 
 const ClfxFamily *const *
 clfx_families (void)

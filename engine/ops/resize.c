@@ -411,23 +411,10 @@ kernel_sample (const ClfxImage *img, const State *st, float u, float v,
   }
 }
 
-/* A result pixel: divided by alpha again where the filter premultiplied,
- * encoded where the data are sRGB, rounded as clfx_store() rounds. */
 static void
 store_result (ClfxImage *dst, const State *st, int x, int y, float v[4])
 {
-  int   n = dst->channels == 4 ? 3 : 1;
-  float a = v[n];
-
-  for (int c = 0; st->premul && c < n; c++)
-    v[c] = a > 0.0f ? v[c] / a : 0.0f;
-  for (int c = 0; c < dst->channels; c++)
-    {
-      if (st->decode)
-        clfx_image_set_linear (dst, x, y, c, v[c]);
-      else
-        clfx_image_set (dst, x, y, c, v[c]);
-    }
+  clfx_ref_store (dst, x, y, v, st->premul, st->decode);
 }
 
 static void
@@ -641,7 +628,7 @@ launch_sample (ClfxGraph *g, const State *st, ClfxError *error)
   cl_int2         nsub = { { st->x.nsub, st->y.nsub } };
   cl_float4       sub = { { st->x.first, st->x.step, st->y.first,
                             st->y.step } };
-  ClfxLaunch      l = { "resize_sample", NULL, 2,
+  ClfxLaunch      l = { "resize_sample", NULL, NULL, 2,
                         { (size_t) t->out.width,
                           (size_t) ((t->out.height + rows - 1) / rows) },
                         { 0, 0 } };
@@ -689,10 +676,10 @@ launch_filter (ClfxGraph *g, const State *st, const Tables *tb, int dw,
                              t->in.height } };
   cl_mem          inter = clfx_graph_image (g, "intermediate", t->out.width,
                                             t->in.height, error);
-  ClfxLaunch      lh = { "resize_filter_h", NULL, 2,
+  ClfxLaunch      lh = { "resize_filter_h", NULL, NULL, 2,
                          { (size_t) t->out.width, (size_t) t->in.height },
                          { 0, 0 } };
-  ClfxLaunch      lv = { "resize_filter_v", NULL, 2,
+  ClfxLaunch      lv = { "resize_filter_v", NULL, NULL, 2,
                          { (size_t) t->out.width, (size_t) t->out.height },
                          { 0, 0 } };
 
@@ -786,7 +773,7 @@ launch_tile (ClfxGraph *g, const State *st, const Tables *tb, int dw, int dh,
                                      org_y);
     size_t     tile_bytes = (size_t) span_w * (size_t) span_h * 16;
     size_t     rows_bytes = (size_t) span_h * 16 * 16;
-    ClfxLaunch l = { "resize_filter_tile", NULL, 2,
+    ClfxLaunch l = { "resize_filter_tile", NULL, NULL, 2,
                      { (size_t) n_ox * 16, (size_t) n_oy * 16 },
                      { 16, 16 } };
 
