@@ -173,7 +173,7 @@ bad_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   cl_mem           inter = clfx_graph_image (g, "inter", 4, 4, error);
   cl_mem           table = clfx_graph_buffer (g, "table", 64, error);
   cl_long          wide = 3;
-  ClfxLaunch       l = { "resize_filter_v", NULL, 2, { 4, 4 }, { 0, 0 } };
+  ClfxLaunch       l = { "resize_filter_v", NULL, NULL, 2, { 4, 4 }, { 0, 0 } };
 
   if (! inter || ! table)
     return false;
