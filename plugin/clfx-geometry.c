@@ -307,9 +307,12 @@ clfx_geometry_apply (ClfxCall *call,
   GimpChannel *selection;
   GError      *restore_error = NULL;
   gboolean     ok = TRUE;
+  gint64       t0 = g_get_monotonic_time ();
 
   if (! clfx_call_backup (call, error))
     return FALSE;
+  g_debug ("copies of %u drawables made in %.1f ms", call->jobs->len,
+           (g_get_monotonic_time () - t0) / 1000.0);
   gimp_image_undo_group_start (call->image);
   selection = clfx_selection_set_aside (call->image);
   for (guint i = 0; ok && i < call->jobs->len; i++)
@@ -338,5 +341,7 @@ clfx_geometry_apply (ClfxCall *call,
   clfx_selection_restore (call->image, selection);
   gimp_image_undo_group_end (call->image);
   clfx_call_drop_backups (call);
+  g_debug ("applied in %.1f ms (copies included)",
+           (g_get_monotonic_time () - t0) / 1000.0);
   return ok;
 }

@@ -260,6 +260,8 @@ clfx_dialog_page_switched (GtkNotebook *notebook,
 {
   (void) notebook;
   (void) page;
+  g_debug ("the %s tab is shown", page_num == 1 ? "Diagnostics"
+                                                : "Settings");
   if (page_num == 1)
     clfx_diagnostics_shown (ui);
 }

@@ -73,14 +73,24 @@ void
 clfx_preview_reply (ClfxUi        *ui,
                     ClfxWorkReply *reply)
 {
+  /* G_MESSAGES_DEBUG=clfx: the dialog test reads the order of these. */
   if (reply->started)
-    gtk_label_set_text (GTK_LABEL (ui->preview_caption),
-                        reply->cold ? _("Building OpenCL kernels…")
-                                    : _("Updating the preview…"));
+    {
+      if (reply->cold)
+        g_debug ("preview: building OpenCL kernels");
+      gtk_label_set_text (GTK_LABEL (ui->preview_caption),
+                          reply->cold ? _("Building OpenCL kernels…")
+                                      : _("Updating the preview…"));
+    }
   else if (reply->ok)
-    clfx_preview_show (ui, &reply->result, &reply->run);
+    {
+      g_debug ("preview: shown (%.1f ms)", reply->run.timings.total_ms);
+      clfx_preview_show (ui, &reply->result, &reply->run);
+    }
   else
-    clfx_preview_failed (ui, reply->error.message);
+    {
+      clfx_preview_failed (ui, reply->error.message);
+    }
 }
 
 static void
