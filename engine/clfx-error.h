@@ -44,7 +44,7 @@ void clfx_error_clear (ClfxError *error);
  * "return clfx_error_set (...)" reads as a failure. */
 bool clfx_error_set (ClfxError *error, ClfxErrorCode code, const char *fmt, ...)
   __attribute__ ((format (printf, 3, 4)));
-/* "clCreateImage (resize src): CL_OUT_OF_RESOURCES at engine/clfx-image.c:88" */
+/* "clCreateImage (source): CL_OUT_OF_RESOURCES at engine/clfx-exec.c:88" */
 bool clfx_error_set_cl (ClfxError *error, cl_int status, const char *call,
                         const char *what, const char *file, int line);
 

@@ -25,16 +25,29 @@ run_slice (void *arg)
   return NULL;
 }
 
+/* Threads to use: $CLFX_THREADS, else the online CPUs; read once. */
+static long           thread_count;
+static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
+
+static void
+read_thread_count (void)
+{
+  const char *env = getenv ("CLFX_THREADS");
+
+  thread_count = env ? strtol (env, NULL, 10) : sysconf (_SC_NPROCESSORS_ONLN);
+}
+
 void
 clfx_parallel_rows (int rows, void (*fn) (void *data, int y0, int y1),
                     void *data)
 {
-  const char *env = getenv ("CLFX_THREADS");
-  long        n = env ? strtol (env, NULL, 10) : sysconf (_SC_NPROCESSORS_ONLN);
+  long        n;
   pthread_t   tid[64];
   Slice       slice[64];
   bool        joined[64] = { false };
 
+  pthread_once (&thread_once, read_thread_count);
+  n = thread_count;
   if (n < 1)
     n = 1;
   if (n > 64)

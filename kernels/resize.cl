@@ -21,6 +21,11 @@
  * are clamped to the edge (clfx_address does that for `none`). */
 #include "clfx-io.h"
 
+/* Rows per work-item of the horizontal pass through a buffer. */
+#ifndef CLFX_HB_ROWS
+#define CLFX_HB_ROWS 4
+#endif
+
 /* In-kernel sampling at (u, v), in texels. */
 inline float4
 texel_sample (CLFX_SRC_ARGS (src), float u, float v, int linear)
@@ -138,6 +143,77 @@ resize_filter_v (read_only image2d_t inter, CLFX_DST_ARGS,
     for (int k = 0; k < ntaps; k++)
       acc += weights[(long) k * dst_h + y]
              * read_imagef (inter, (int2) (gx, j0 + k - in_y));
+  CLFX_STORE (x, y, acc);
+}
+
+/* The same two passes with the intermediate in a buffer (inter_w float4
+ * per row), for CPU devices: there an image read or write is a call
+ * through a format switch, and the vertical pass's loads of consecutive
+ * result columns become one vector load.  Taps inside the source skip the
+ * addressing. */
+__kernel void
+resize_filter_hb (CLFX_SRC_ARGS (src), __global float4 *inter,
+                  __global const int *start, __global const float *weights,
+                  int ntaps, int dst_w, int4 span)
+{
+  int gx = get_global_id (0), r0 = get_global_id (1) * CLFX_HB_ROWS;
+  int x = span.x + gx;
+
+  if (gx >= span.z || r0 >= span.w)
+    return;
+
+  int  i0 = start[x];
+  int  r1 = min (r0 + CLFX_HB_ROWS, span.w);
+  bool inside = (src_flags & CLFX_SRC_TILED)
+                || (i0 >= 0 && i0 + ntaps <= src_view.z && span.y + r0 >= 0
+                    && span.y + r1 <= src_view.w);
+  /* Each work-item makes CLFX_HB_ROWS rows of one column: its tap
+   * positions and weights are loaded once for all of them.  The loops
+   * inside the source read without addressing, a branch taken by whole
+   * work-groups but at the borders. */
+  if (i0 == INT_MIN)
+    {
+      for (int r = r0; r < r1; r++)
+        inter[(long) r * span.z + gx] = (float4) (0.0f);
+      return;
+    }
+  if (inside)
+    for (int r = r0; r < r1; r++)
+      {
+        float4 acc = (float4) (0.0f);
+        for (int k = 0; k < ntaps; k++)
+          acc += weights[(long) k * dst_w + x]
+                 * clfx_fetch_inside (CLFX_SRC (src), i0 + k, span.y + r);
+        inter[(long) r * span.z + gx] = acc;
+      }
+  else
+    for (int r = r0; r < r1; r++)
+      {
+        float4 acc = (float4) (0.0f);
+        for (int k = 0; k < ntaps; k++)
+          acc += weights[(long) k * dst_w + x]
+                 * clfx_fetch (CLFX_SRC (src), i0 + k, span.y + r);
+        inter[(long) r * span.z + gx] = acc;
+      }
+}
+
+__kernel void
+resize_filter_vb (__global const float4 *inter, CLFX_DST_ARGS,
+                  __global const int *start, __global const float *weights,
+                  int ntaps, int dst_h, int in_y)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+  int x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int    j0 = start[y];
+  float4 acc = (float4) (0.0f);
+  if (j0 != INT_MIN)
+    for (int k = 0; k < ntaps; k++)
+      acc += weights[(long) k * dst_h + y]
+             * inter[(long) (j0 + k - in_y) * dst_rect.z + gx];
   CLFX_STORE (x, y, acc);
 }
 
