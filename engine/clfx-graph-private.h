@@ -38,6 +38,12 @@ struct ClfxGraph
   int                rows_per_item;
   ClfxGraphMem      *mems;
   int                n_mems, cap_mems;
+  /* Objects replaced by a larger one or a later piece's: released when
+   * the run ends, not while queued kernels may still read them (some
+   * drivers, NVIDIA's, wait for those kernels in the release, which would
+   * stall the stream). */
+  cl_mem            *retired;
+  int                n_retired, cap_retired;
   ClfxProbes        *probes; /* NULL: probes are not recorded */
 };
 

@@ -115,9 +115,13 @@ clfx_graph_release (ClfxGraph *g)
   for (int i = 0; i < g->n_mems; i++)
     if (g->mems[i].mem)
       clReleaseMemObject (g->mems[i].mem);
+  for (int i = 0; i < g->n_retired; i++)
+    clReleaseMemObject (g->retired[i]);
   free (g->mems);
+  free (g->retired);
   g->mems = NULL;
-  g->n_mems = g->cap_mems = 0;
+  g->retired = NULL;
+  g->n_mems = g->cap_mems = g->n_retired = g->cap_retired = 0;
 }
 
 const ClfxDeviceInfo *
@@ -333,9 +337,16 @@ new_mem (ClfxGraph *g, const char *name, ClfxError *error)
 
   if (m)
     {
-      /* Replaced: queued commands keep the old one alive. */
       if (m->mem)
-        clReleaseMemObject (m->mem);
+        {
+          if (! clfx_array_reserve (&g->retired, &g->cap_retired,
+                                    g->n_retired + 1, sizeof *g->retired))
+            {
+              clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+              return NULL;
+            }
+          g->retired[g->n_retired++] = m->mem;
+        }
       m->mem = NULL;
       return m;
     }
