@@ -416,31 +416,10 @@ fail:
   return NULL;
 }
 
-cl_mem
-clfx_graph_table (ClfxGraph *g, const char *name, const void *data,
-                  size_t bytes, ClfxError *error)
-{
-  ClfxGraphMem *m = find_mem (g, name);
-  cl_mem        mem;
-
-  if (m && m->mem && m->table)
-    return m->mem;
-  if (! (m = new_mem (g, name, error)))
-    return NULL;
-  CLFX_CREATE (mem, error, fail, name, clCreateBuffer, g->ctx->context,
-               CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes ? bytes : 4,
-               (void *) data);
-  m->mem = mem;
-  m->bytes = bytes;
-  m->table = true;
-  return mem;
-fail:
-  return NULL;
-}
-
-cl_mem
-clfx_graph_upload (ClfxGraph *g, const char *name, const void *data,
-                   size_t bytes, ClfxError *error)
+/* A read-only buffer holding a copy of data, made under name. */
+static cl_mem
+copied_buffer (ClfxGraph *g, const char *name, const void *data,
+               size_t bytes, bool table, ClfxError *error)
 {
   ClfxGraphMem *m = new_mem (g, name, error);
   cl_mem        mem;
@@ -452,9 +431,28 @@ clfx_graph_upload (ClfxGraph *g, const char *name, const void *data,
                (void *) data);
   m->mem = mem;
   m->bytes = bytes;
+  m->table = table;
   return mem;
 fail:
   return NULL;
+}
+
+cl_mem
+clfx_graph_table (ClfxGraph *g, const char *name, const void *data,
+                  size_t bytes, ClfxError *error)
+{
+  ClfxGraphMem *m = find_mem (g, name);
+
+  if (m && m->mem && m->table)
+    return m->mem;
+  return copied_buffer (g, name, data, bytes, true, error);
+}
+
+cl_mem
+clfx_graph_upload (ClfxGraph *g, const char *name, const void *data,
+                   size_t bytes, ClfxError *error)
+{
+  return copied_buffer (g, name, data, bytes, false, error);
 }
 
 /* ---- probes ---------------------------------------------------------------- */

@@ -667,50 +667,30 @@ tables_upload (ClfxGraph *g, const State *st, int dw, int dh, Tables *t,
                                        error));
 }
 
-/* The two passes with a buffer between them (CPU devices). */
-static bool
-launch_filter_buffer (ClfxGraph *g, const State *st, const Tables *tb,
-                      int dw, int dh, ClfxError *error)
-{
-  const ClfxTile *t = clfx_graph_tile (g);
-  cl_int4         span = { { t->out.x, t->in.y, t->out.width,
-                             t->in.height } };
-  cl_mem          inter = clfx_graph_buffer (g, "intermediate rows",
-                                             (size_t) t->out.width
-                                               * (size_t) t->in.height * 16,
-                                             error);
-  ClfxLaunch      lh = { "resize_filter_hb", NULL, NULL, 2,
-                         { (size_t) t->out.width,
-                           (size_t) (t->in.height + 3) / 4 },
-                         { 0, 0 } };
-  ClfxLaunch      lv = { "resize_filter_vb", NULL, NULL, 2,
-                         { (size_t) t->out.width, (size_t) t->out.height },
-                         { 0, 0 } };
-
-  return inter
-         && CLFX_LAUNCH (g, &lh, error, CLFX_SRC, CLFX_ARG (inter),
-                         CLFX_ARG (tb->sx), CLFX_ARG (tb->wx),
-                         CLFX_INT (st->x.ntaps), CLFX_INT (dw),
-                         CLFX_ARG (span))
-         && CLFX_LAUNCH (g, &lv, error, CLFX_ARG (inter), CLFX_DST,
-                         CLFX_ARG (tb->sy), CLFX_ARG (tb->wy),
-                         CLFX_INT (st->y.ntaps), CLFX_INT (dh),
-                         CLFX_INT (t->in.y));
-}
-
+/* The two passes with an intermediate between them: a float image (the
+ * texture path), or on CPU devices (`buffer`) a buffer, whose horizontal
+ * pass makes four rows per work-item (CLFX_HB_ROWS). */
 static bool
 launch_filter (ClfxGraph *g, const State *st, const Tables *tb, int dw,
-               int dh, ClfxError *error)
+               int dh, bool buffer, ClfxError *error)
 {
   const ClfxTile *t = clfx_graph_tile (g);
   cl_int4         span = { { t->out.x, t->in.y, t->out.width,
                              t->in.height } };
-  cl_mem          inter = clfx_graph_image (g, "intermediate", t->out.width,
-                                            t->in.height, error);
-  ClfxLaunch      lh = { "resize_filter_h", NULL, NULL, 2,
-                         { (size_t) t->out.width, (size_t) t->in.height },
+  cl_mem          inter
+    = buffer ? clfx_graph_buffer (g, "intermediate rows",
+                                  (size_t) t->out.width
+                                    * (size_t) t->in.height * 16, error)
+             : clfx_graph_image (g, "intermediate", t->out.width,
+                                 t->in.height, error);
+  ClfxLaunch      lh = { buffer ? "resize_filter_hb" : "resize_filter_h",
+                         NULL, NULL, 2,
+                         { (size_t) t->out.width,
+                           (size_t) (buffer ? (t->in.height + 3) / 4
+                                            : t->in.height) },
                          { 0, 0 } };
-  ClfxLaunch      lv = { "resize_filter_v", NULL, NULL, 2,
+  ClfxLaunch      lv = { buffer ? "resize_filter_vb" : "resize_filter_v",
+                         NULL, NULL, 2,
                          { (size_t) t->out.width, (size_t) t->out.height },
                          { 0, 0 } };
 
@@ -856,10 +836,10 @@ resize_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
    * (and first touched): the tiled kernel is faster there. */
   if (clfx_graph_source_is_buffer (g)
       && (double) rp->width * st->y.size <= (double) st->x.size * st->y.size)
-    return launch_filter_buffer (g, st, &tb, rp->width, rp->height, error);
+    return launch_filter (g, st, &tb, rp->width, rp->height, true, error);
   if ((bands = tile_bands (g, st, rp->width, rp->height, &local_bytes)))
     return launch_tile (g, st, &tb, rp->width, rp->height, bands, error);
-  return launch_filter (g, st, &tb, rp->width, rp->height, error);
+  return launch_filter (g, st, &tb, rp->width, rp->height, false, error);
 }
 
 /* ---- tolerance ----------------------------------------------------------- */
