@@ -4,8 +4,6 @@
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
-#include <string.h>
-
 #include "clfx-args.h"
 #include "clfx-call.h"
 #include "clfx-dialog.h"

@@ -13,8 +13,6 @@
  * All or nothing, as for geometry: each drawable is copied before the
  * image changes, and when a merge fails the drawables already merged get
  * their pixels back from the copies inside the same undo group. */
-#include <string.h>
-
 #include "clfx-call.h"
 #include "clfx-drawable-io.h"
 #include "clfx-plugin.h"

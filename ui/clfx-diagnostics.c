@@ -6,7 +6,6 @@
  * curve) and the timings, and copies the JSON report or the Script-Fu
  * call to the clipboard. */
 #include <math.h>
-#include <stdlib.h>
 
 #include "clfx-diagnostics-private.h"
 

@@ -1,7 +1,6 @@
 /* clfx-ui.c: the dialog's state and its way from the procedure config to
  * an engine request on a small copy of the drawable. */
 #include <math.h>
-#include <string.h>
 
 #include <gegl.h>
 

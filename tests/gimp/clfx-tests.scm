@@ -200,3 +200,17 @@
       (newline)
       (clfx-mark name outcome))
     (gimp-image-delete img)))
+
+; A call given as text (the dialog's Script-Fu copy), run as it is on
+; input: call is (lambda (img drw) ...).  Writes <name>.png like
+; clfx-resize-case; the call itself names its report file.
+(define (clfx-call-case name input call)
+  (let* ((img (gimp-file-load RUN-NONINTERACTIVE input))
+         (drw (clfx-first-drawable img)))
+    (if (catch #f (call img drw))
+        (begin
+          (gimp-image-resize-to-layers img)
+          (clfx-export img name)
+          (clfx-mark name "ok"))
+        (clfx-mark name "error"))
+    (gimp-image-delete img)))

@@ -2,7 +2,7 @@
 # run-gimp-tests.sh: the plug-in inside a real gimp-console-3.0, in batch,
 # with a throwaway profile.  TAP on stdout.
 #
-#   run-gimp-tests.sh PLUGIN CLFX_BENCH PNG_COMPARE SCM_DIR WORK_DIR
+#   run-gimp-tests.sh PLUGIN CLFX_BENCH PNG_COMPARE SCM_DIR WORK_DIR SCRIPT_FU_CALL
 #
 # One GIMP start runs every case (GIMP takes about 10 s to start): resizes
 # whose exported pixels are compared with clfx-bench's CPU reference on the
@@ -15,7 +15,7 @@
 # included, as an error.
 set -u
 
-plugin=$1 bench=$2 compare=$3 scm_dir=$4 work=$5
+plugin=$1 bench=$2 compare=$3 scm_dir=$4 work=$5 sfcall=$6
 gimp=${CLFX_GIMP_CONSOLE:-gimp-console-3.0}
 device=${CLFX_TEST_DEVICE:-auto}
 selftest_device=${CLFX_TEST_DEVICE:-pocl}
@@ -121,6 +121,13 @@ photo-rose rose.png none 35 23
 photo-rose-a98 rose.png a98 35 23
 CASES
 
+# The dialog's "Copy Script-Fu call" text for these values, generated
+# from the family's rows; the batch runs it as it is.
+sf_values="width=70 height=50 zoom-x=0.8 zoom-y=0.9 filter=cubic
+           addressing=mirrored-repeat target=layer device=$device"
+sf_call=$("$sfcall" resize "$out/script-fu-call.json" $sf_values)
+ok $? "the Script-Fu call text for $(echo $sf_values)"
+
 # name input prep expected-message call-arguments.  The unknown choice
 # name goes positionally: with a #:addressing keyword, GIMP 3.0.4's
 # Script-Fu only logs a GObject CRITICAL and calls with the default.
@@ -156,6 +163,8 @@ CASES
   done < "$work/photo-cases"
   printf '(clfx-fault-case "fault-apply" "%s/rgba8.png" "%s/alpha8.png" 32 24)\n' \
     "$in" "$in"
+  printf '(clfx-call-case "script-fu-call" "%s/rgb8.png" (lambda (img drw) %s))\n' \
+    "$in" "$sf_call"
   printf '(clfx-selftest-case "selftest" "%s")\n' "$selftest_device"
 } > "$work/cases.scm"
 
@@ -258,6 +267,27 @@ while read -r name input prep w h; do
   fi
   [ -z "$err" ] || echo "$err" | tail -3 | diag
 done < "$work/photo-cases"
+
+# The copied Script-Fu call did the resize its values say.
+marked script-fu-call ok
+ok $? "script-fu-call: the copied call ran"
+"$bench" --device reference --input "$in/rgb8.png" \
+  --output "$out/script-fu-call.ref.png" resize --width 70 --height 50 \
+  --zoom-x 0.8 --zoom-y 0.9 --filter cubic --addressing mirrored-repeat \
+  >/dev/null 2>"$out/script-fu-call.bench.err"
+result=$("$compare" "$out/script-fu-call.png" "$out/script-fu-call.ref.png" 1 2>&1)
+ok $? "script-fu-call: pixels match the CPU reference ($result)"
+err=$(python3 - "$out/script-fu-call.json" <<'PY' 2>&1
+import json, sys
+p = json.load(open(sys.argv[1]))["parameters"]
+want = {"width": 70, "height": 50, "zoom-x": 0.8, "zoom-y": 0.9,
+        "filter": "cubic", "addressing": "mirrored-repeat",
+        "normalized-coords": True, "target": "layer", "validate": True}
+assert all(p[k] == v for k, v in want.items()), p
+PY
+)
+ok $? "script-fu-call: the report has the values the text was made from"
+[ -z "$err" ] || echo "$err" | tail -3 | diag
 
 # All or nothing: the second layer's apply step fails; the first layer
 # was already resized and written, and must be back as it was.
