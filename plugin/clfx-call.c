@@ -306,7 +306,7 @@ clfx_call_run (const ClfxFamily    *family,
        && clfx_call_check_jobs (&call, error);
   if (ok)
     {
-      gimp_progress_init (gettext (family->title));
+      gimp_progress_init (clfx_translate (family->title));
       ok = clfx_call_engine (&call, error)
            /* Before the image changes, so that failing to write it leaves
             * the image as it was. */

@@ -33,7 +33,7 @@ clfx_choice_from_spec (const ClfxParamSpec *spec)
   /* The id is the index in the row: the engine's value for a choice. */
   for (gint i = 0; spec->choices[i].nick; i++)
     gimp_choice_add (choice, spec->choices[i].nick, i,
-                     gettext (spec->choices[i].label), NULL);
+                     clfx_translate (spec->choices[i].label), NULL);
   return choice;
 }
 
@@ -41,7 +41,8 @@ static void
 clfx_add_row_argument (GimpProcedure       *procedure,
                        const ClfxParamSpec *s)
 {
-  const gchar *label = gettext (s->label), *blurb = gettext (s->blurb);
+  const gchar *label = clfx_translate (s->label);
+  const gchar *blurb = clfx_translate (s->blurb);
 
   switch (s->type)
     {
@@ -125,11 +126,16 @@ clfx_procedure_new_family (GimpPlugIn       *plug_in,
   gimp_procedure_set_sensitivity_mask (procedure,
                                        GIMP_PROCEDURE_SENSITIVE_DRAWABLE
                                        | GIMP_PROCEDURE_SENSITIVE_DRAWABLES);
-  gimp_procedure_set_menu_label (procedure, gettext (family->menu_label));
-  for (gint i = 0; family->menu_paths && family->menu_paths[i]; i++)
-    gimp_procedure_add_menu_path (procedure, family->menu_paths[i]);
-  gimp_procedure_set_documentation (procedure, gettext (family->blurb),
-                                    gettext (family->help),
+  /* A family without a menu label is called from scripts only. */
+  if (family->menu_label)
+    {
+      gimp_procedure_set_menu_label (procedure,
+                                     clfx_translate (family->menu_label));
+      for (gint i = 0; family->menu_paths && family->menu_paths[i]; i++)
+        gimp_procedure_add_menu_path (procedure, family->menu_paths[i]);
+    }
+  gimp_procedure_set_documentation (procedure, clfx_translate (family->blurb),
+                                    clfx_translate (family->help),
                                     family->procedure);
   gimp_procedure_set_attribution (procedure, CLFX_AUTHORS, CLFX_COPYRIGHT,
                                   CLFX_DATE);

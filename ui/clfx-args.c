@@ -28,6 +28,12 @@ clfx_error_status (const GError *error)
   return GIMP_PDB_EXECUTION_ERROR;
 }
 
+const gchar *
+clfx_translate (const char *text)
+{
+  return text && *text ? gettext (text) : "";
+}
+
 gchar *
 clfx_engine_text (char    *text,
                   GError **error)

@@ -20,6 +20,10 @@ void              clfx_set_gerror         (GError         **error,
 /* CALLING_ERROR for bad arguments, EXECUTION_ERROR for the rest. */
 GimpPDBStatusType clfx_error_status       (const GError    *error);
 
+/* A string of the family table in the user's language; NULL and ""
+ * (whose translation is the catalog's header) are given back as "". */
+const gchar *     clfx_translate          (const char      *text);
+
 /* The engine's text (malloc'ed, NULL when it ran out of memory) as GLib
  * memory: the one place engine text crosses over.  Frees text. */
 gchar *           clfx_engine_text        (char            *text,

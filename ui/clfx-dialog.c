@@ -198,7 +198,7 @@ clfx_dialog_groups (ClfxUi    *ui,
       box_id = g_strdup_printf ("clfx-%s-box", f->groups[g].id);
       gimp_procedure_dialog_fill_box_list (ui->dialog, box_id, names);
       clfx_dialog_frame (ui->dialog, f->groups[g].id,
-                         gettext (f->groups[g].title), frames);
+                         clfx_translate (f->groups[g].title), frames);
       g_free (box_id);
       g_list_free (names);
     }
@@ -307,7 +307,7 @@ clfx_dialog_run (GimpProcedure       *procedure,
   /* The preview reads the drawable's buffer; gegl_init is idempotent. */
   gegl_init (NULL, NULL);
   dialog = gimp_procedure_dialog_new (procedure, config,
-                                      gettext (family->title));
+                                      clfx_translate (family->title));
   ui = clfx_ui_new (GIMP_PROCEDURE_DIALOG (dialog), family, config,
                     drawables);
   clfx_dialog_build (ui);
