@@ -14,7 +14,8 @@
 #   clfx    + plug-in-clfx-resize to half size, linear, target image
 # The plug-in's report (engine timings) is kept in OUTDIR, with every
 # run's time (gimp-speed-runs.txt) and the plug-in's own account of each
-# resize (gimp-speed-clfx.txt: GIMP's transfers and the engine, from
+# resize (gimp-speed-clfx.txt: GIMP's transfers, the engine, the copies
+# that make the apply step all or nothing and the apply step itself, from
 # G_MESSAGES_DEBUG=clfx).  One untimed resize per depth first fills the
 # OpenCL driver's kernel cache, as any earlier use would have.
 set -euo pipefail
