@@ -181,7 +181,7 @@ clfx_call_engine (ClfxCall *call,
   return TRUE;
 }
 
-/* ---- all or nothing ------------------------------------------------------ */
+/* ---- all or nothing ----------------------------------------------------- */
 
 gboolean
 clfx_call_fault (ClfxJob *job,

@@ -23,7 +23,7 @@ clfx_family_of_procedure (const gchar *name)
   return NULL;
 }
 
-/* ---- declaring arguments from the family table --------------------------- */
+/* ---- declaring arguments from the family table -------------------------- */
 
 static GimpChoice *
 clfx_choice_from_spec (const ClfxParamSpec *spec)

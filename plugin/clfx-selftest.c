@@ -19,7 +19,8 @@
 typedef struct
 {
   const gchar *family;
-  gchar       *name;     /* the sweep's values: "linear/clamp/normalized-coords" */
+  /* The sweep's values: "linear/clamp/no-normalized-coords". */
+  gchar       *name;
   ClfxDepth    depth;
   gint         channels;
   ClfxTransfer transfer;

@@ -52,7 +52,7 @@ clfx_engine_text (char    *text,
   return copy;
 }
 
-/* ---- reading a config ---------------------------------------------------- */
+/* ---- reading a config --------------------------------------------------- */
 
 static gboolean
 clfx_args_read_row (GimpProcedureConfig *config,
@@ -191,7 +191,7 @@ clfx_args_report_extra (const ClfxArgs *args,
   return (gchar **) g_ptr_array_free (pairs, FALSE);
 }
 
-/* ---- Script-Fu ------------------------------------------------------------- */
+/* ---- Script-Fu ---------------------------------------------------------- */
 
 static void
 clfx_append_scheme_string (GString     *s,

@@ -252,7 +252,7 @@ clfx_heat_map_show (ClfxDiagnostics *d,
   g_object_unref (pixbuf);
 }
 
-/* ---- execution ------------------------------------------------------------- */
+/* ---- execution ---------------------------------------------------------- */
 
 static void
 clfx_execution_set (ClfxDiagnostics *d,

@@ -118,7 +118,7 @@ clfx_ui_free (ClfxUi *ui)
   g_free (ui);
 }
 
-/* ---- config to engine values --------------------------------------------- */
+/* ---- config to engine values -------------------------------------------- */
 
 gboolean
 clfx_ui_read_args (ClfxUi   *ui,

@@ -56,7 +56,7 @@ clfx_worker_unref (ClfxWorker *w)
   g_free (w);
 }
 
-/* ---- replies ------------------------------------------------------------- */
+/* ---- replies ------------------------------------------------------------ */
 
 static gboolean
 clfx_worker_deliver (gpointer data)
@@ -104,7 +104,7 @@ clfx_delivery_post (ClfxDelivery *d)
                    clfx_delivery_free);
 }
 
-/* ---- the thread ---------------------------------------------------------- */
+/* ---- the thread --------------------------------------------------------- */
 
 /* The settings that decide which kernels a run builds: the choices and
  * switches (sizes and factors are kernel arguments, not build options). */
@@ -224,7 +224,7 @@ clfx_worker_main (gpointer data)
   return NULL;
 }
 
-/* ---- the GTK thread's side ------------------------------------------------- */
+/* ---- the GTK thread's side ---------------------------------------------- */
 
 ClfxWorker *
 clfx_worker_new (const ClfxImage *source,
