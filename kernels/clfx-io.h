@@ -78,11 +78,21 @@ clfx_canonical (float4 v)
 #endif
 }
 
+/* 8-bit sRGB codes read from a buffer are decoded where they are loaded,
+ * straight from the integer code into the table (clfx_texel). */
+#if CLFX_SRC_BUFFER && CLFX_SRGB && CLFX_SRGB_TABLES \
+  && CLFX_DEPTH == CLFX_DEPTH_CODE_U8
+#define CLFX_DECODED_AT_LOAD 1
+#else
+#define CLFX_DECODED_AT_LOAD 0
+#endif
+
 /* sRGB-encoded colour channels to linear light; alpha is never encoded. */
 inline float4
 clfx_decode (float4 v)
 {
-#if CLFX_SRGB && CLFX_DEPTH == CLFX_DEPTH_CODE_U8
+#if CLFX_DECODED_AT_LOAD
+#elif CLFX_SRGB && CLFX_DEPTH == CLFX_DEPTH_CODE_U8
   v.x = clfx_srgb_decode_unorm8 (v.x);
 #if CLFX_CHANNELS == 4
   v.y = clfx_srgb_decode_unorm8 (v.y);
@@ -132,7 +142,19 @@ inline float4
 clfx_texel (__global const uchar *p, long pitch, int i, int j)
 {
   __global const uchar *row = p + (long) j * pitch;
-#if CLFX_DEPTH == CLFX_DEPTH_CODE_U8
+#if CLFX_DECODED_AT_LOAD
+#if CLFX_CHANNELS == 4
+  uchar4 c = vload4 (i, row);
+  float4 v = (float4) (clfx_srgb_decode_u8[c.x], clfx_srgb_decode_u8[c.y],
+                       clfx_srgb_decode_u8[c.z], (float) c.w * (1.0f / 255.0f));
+#elif CLFX_CHANNELS == 2
+  uchar2 c = vload2 (i, row);
+  float4 v = (float4) (clfx_srgb_decode_u8[c.x],
+                       (float) c.y * (1.0f / 255.0f), 0.0f, 1.0f);
+#else
+  float4 v = (float4) (clfx_srgb_decode_u8[row[i]], 0.0f, 0.0f, 1.0f);
+#endif
+#elif CLFX_DEPTH == CLFX_DEPTH_CODE_U8
 #if CLFX_CHANNELS == 4
   uchar4 c = vload4 (i, row);
   float4 v = convert_float4 (c) * (1.0f / 255.0f);

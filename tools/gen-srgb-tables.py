@@ -100,6 +100,27 @@ def main():
     for i in range(0, 256, 4):
         row = ", ".join(vals[i:i + 4])
         print("  %s%s \\" % (row, "," if i + 4 < 256 else ""))
+    # The code at each point g / 4096 of [0, 1]: a value in [g, g + 1) /
+    # 4096 has a code between coarse[g] and coarse[g + 1], which differ by
+    # at most MAX_STEP (asserted), so the encode needs at most that many
+    # threshold comparisons after one lookup.
+    grid = 4096
+    coarse = []
+    for g in range(grid + 1):
+        v = struct.unpack("f", struct.pack("f", g / grid))[0]
+        coarse.append(sum(1 for t in thr if v >= t))
+    step = max(coarse[g + 1] - coarse[g] for g in range(grid))
+    assert step <= 2, step
+    print()
+    print("/* COARSE value g: the code of g / %d (g = 0 .. %d); codes in a cell"
+          % (grid, grid))
+    print(" * differ by at most CLFX_SRGB_COARSE_STEP. */")
+    print("#define CLFX_SRGB_COARSE_GRID %d" % grid)
+    print("#define CLFX_SRGB_COARSE_STEP %d" % step)
+    print("#define CLFX_SRGB_COARSE_U8_VALUES \\")
+    for i in range(0, grid + 1, 16):
+        row = ", ".join(str(c) for c in coarse[i:i + 16])
+        print("  %s%s \\" % (row, "," if i + 16 < grid + 1 else ""))
     print()
     print("#endif")
 

@@ -515,6 +515,23 @@ test_srgb_tables (void)
           "first float of its code (%d off)", bad_threshold);
   tap_ok (bad_round_trip == 0, "sRGB: decode then encode gives every code "
           "back (%d off)", bad_round_trip);
+  {
+    int bad_coarse = 0;
+    for (int g = 0; g <= CLFX_SRGB_COARSE_GRID; g++)
+      {
+        float v = (float) g / CLFX_SRGB_COARSE_GRID;
+        int   c = 0;
+        for (int j = 0; j < 255; j++)
+          c += v >= clfx_srgb_encode_u8[j];
+        bad_coarse += c != clfx_srgb_coarse_u8[g]
+                      || (g > 0 && clfx_srgb_coarse_u8[g]
+                                     - clfx_srgb_coarse_u8[g - 1]
+                                   > CLFX_SRGB_COARSE_STEP);
+      }
+    tap_ok (bad_coarse == 0 && CLFX_SRGB_COARSE_STEP == 1,
+            "sRGB: the coarse encode table holds each grid point's code, "
+            "one code apart at most (%d off)", bad_coarse);
+  }
   tap_ok (fabs (clfx_srgb_to_linear (clfx_linear_to_srgb (0.2)) - 0.2)
             < 1e-15
             && fabs (clfx_srgb_to_linear (-0.01) + 0.01 / 12.92) < 1e-15,
