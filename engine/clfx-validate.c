@@ -79,6 +79,21 @@ inside_envelope (const Sample *s)
                                                         + s->t;
 }
 
+/* Keeps the largest difference so far and where it was. */
+static void
+note_worst (ClfxValidation *v, double *worst, double d, int x, int y, int c,
+            double e, double a)
+{
+  if (! (d > *worst))
+    return;
+  *worst = d;
+  v->worst.x = x;
+  v->worst.y = y;
+  v->worst.channel = c;
+  v->worst.expected = e;
+  v->worst.actual = a;
+}
+
 void
 clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
                        const ClfxImage *hi, const ClfxImage *actual,
@@ -123,15 +138,10 @@ clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
               }
             if (! isfinite (e) || ! isfinite (a))
               {
-                if (! same_value (e, a, 0) && worst < INFINITY)
-                  {
-                    worst = INFINITY;
-                    v->worst.x = x;
-                    v->worst.y = y;
-                    v->worst.channel = c;
-                    v->worst.expected = e;
-                    v->worst.actual = a;
-                  }
+                /* A NaN or Inf where another value belongs is the worst
+                 * difference there is. */
+                if (! same_value (e, a, 0))
+                  note_worst (v, &worst, INFINITY, x, y, c, e, a);
                 continue;
               }
             d = fabs (a - e);
@@ -143,15 +153,7 @@ clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
               v->max_abs = d;
             if (d / fmax (fabs (e), 1e-6) > v->max_rel)
               v->max_rel = d / fmax (fabs (e), 1e-6);
-            if (d > worst)
-              {
-                worst = d;
-                v->worst.x = x;
-                v->worst.y = y;
-                v->worst.channel = c;
-                v->worst.expected = e;
-                v->worst.actual = a;
-              }
+            note_worst (v, &worst, d, x, y, c, e, a);
           }
       }
   v->rmse = finite ? sqrt (sq / (double) finite) : 0.0;
