@@ -212,10 +212,12 @@ clfx_context_pinned_image (ClfxContext *ctx, ClfxImage *img, int width,
   PinnedImage *pi;
   size_t       bytes;
 
-  /* The shape checks and the size arithmetic of a heap image. */
-  if (! clfx_host_image_alloc (img, 1, 1, channels, depth, error))
-    return false;
-  clfx_host_image_free (img);
+  memset (img, 0, sizeof *img);
+  if ((channels != 1 && channels != 2 && channels != 4)
+      || depth >= CLFX_N_DEPTHS)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "%d channels of depth %d: not an image layout",
+                           channels, (int) depth);
   if (width <= 0 || height <= 0
       || (size_t) width > SIZE_MAX / ((size_t) channels * 4)
                             / (size_t) height)
