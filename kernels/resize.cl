@@ -168,33 +168,21 @@ resize_filter_hb (CLFX_SRC_ARGS (src), __global float4 *inter,
                 || (i0 >= 0 && i0 + ntaps <= src_view.z && span.y + r0 >= 0
                     && span.y + r1 <= src_view.w);
   /* Each work-item makes CLFX_HB_ROWS rows of one column: its tap
-   * positions and weights are loaded once for all of them.  The loops
-   * inside the source read without addressing, a branch taken by whole
-   * work-groups but at the borders. */
-  if (i0 == INT_MIN)
+   * positions and weights are loaded once for all of them. */
+  for (int r = r0; r < r1; r++)
     {
-      for (int r = r0; r < r1; r++)
-        inter[(long) r * span.z + gx] = (float4) (0.0f);
-      return;
+      int    j = span.y + r;
+      float4 acc = (float4) (0.0f);
+      if (i0 != INT_MIN)
+        for (int k = 0; k < ntaps; k++)
+          {
+            float  w = weights[(long) k * dst_w + x];
+            float4 v = inside ? clfx_fetch_inside (CLFX_SRC (src), i0 + k, j)
+                              : clfx_fetch (CLFX_SRC (src), i0 + k, j);
+            acc += w * v;
+          }
+      inter[(long) r * span.z + gx] = acc;
     }
-  if (inside)
-    for (int r = r0; r < r1; r++)
-      {
-        float4 acc = (float4) (0.0f);
-        for (int k = 0; k < ntaps; k++)
-          acc += weights[(long) k * dst_w + x]
-                 * clfx_fetch_inside (CLFX_SRC (src), i0 + k, span.y + r);
-        inter[(long) r * span.z + gx] = acc;
-      }
-  else
-    for (int r = r0; r < r1; r++)
-      {
-        float4 acc = (float4) (0.0f);
-        for (int k = 0; k < ntaps; k++)
-          acc += weights[(long) k * dst_w + x]
-                 * clfx_fetch (CLFX_SRC (src), i0 + k, span.y + r);
-        inter[(long) r * span.z + gx] = acc;
-      }
 }
 
 __kernel void
