@@ -28,6 +28,22 @@ parse_size (const char *s, size_t *out)
   return true;
 }
 
+/* The index of variable name's value among names (the enum's order,
+ * "auto" first); 0 when it is unset or not understood (and said). */
+static int
+parse_choice (const char *name, const char *const *names, char *w, size_t n)
+{
+  const char *v = getenv (name);
+
+  if (! v || ! *v)
+    return 0;
+  for (int i = 0; names[i]; i++)
+    if (! strcmp (v, names[i]))
+      return i;
+  warn (w, n, name, v);
+  return 0;
+}
+
 void
 clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
 {
@@ -48,24 +64,12 @@ clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
   t->zero_copy_off = v && ! strcmp (v, "off");
   v = getenv ("CLFX_RESIZE_TWO_PASS");
   t->two_pass = v && *v == '1';
-  if ((v = getenv ("CLFX_SAMPLER")) && *v)
-    {
-      if (! strcmp (v, "hardware"))
-        t->sampler = CLFX_SAMPLER_HARDWARE;
-      else if (! strcmp (v, "kernel"))
-        t->sampler = CLFX_SAMPLER_KERNEL;
-      else if (strcmp (v, "auto"))
-        warn (warning, warning_len, "CLFX_SAMPLER", v);
-    }
-  if ((v = getenv ("CLFX_SOURCE")) && *v)
-    {
-      if (! strcmp (v, "image"))
-        t->source = CLFX_SOURCE_IMAGE;
-      else if (! strcmp (v, "buffer"))
-        t->source = CLFX_SOURCE_BUFFER;
-      else if (strcmp (v, "auto"))
-        warn (warning, warning_len, "CLFX_SOURCE", v);
-    }
+  t->sampler = (ClfxSamplerPolicy) parse_choice (
+    "CLFX_SAMPLER", (const char *[]) { "auto", "hardware", "kernel", NULL },
+    warning, warning_len);
+  t->source = (ClfxSourceForm) parse_choice (
+    "CLFX_SOURCE", (const char *[]) { "auto", "image", "buffer", NULL },
+    warning, warning_len);
   if ((v = getenv ("CLFX_TILE")) && *v)
     {
       int w = 0, h = 0;

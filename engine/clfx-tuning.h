@@ -10,6 +10,7 @@
 extern "C" {
 #endif
 
+/* In the order of the variables' values (clfx-tuning.c). */
 typedef enum
 {
   CLFX_SAMPLER_AUTO,     /* the hardware sampler where it is the fast path:

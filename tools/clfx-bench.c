@@ -468,6 +468,9 @@ run_device (const Options *o, const ClfxParams *p, ClfxImage *src,
   *ctx_out = ctx;
   ctx->guard_bytes = o->guard;
   r->n_devices = 1 + ctx->n_peers;
+  snprintf (r->notes, sizeof r->notes, "%s", ctx->tuning_note);
+  if (ctx->tuning_note[0])
+    printf ("note: %s\n", ctx->tuning_note);
   printf ("device: %s (%s, driver %s)%s\n", ctx->device.name,
           ctx->device.platform_name, ctx->device.driver,
           ctx->n_peers ? " and its peers" : "");
