@@ -12,6 +12,21 @@
 /* ---- plans ------------------------------------------------------------- */
 
 bool
+clfx_plan_premultiplies (bool mixes, const ClfxImage *src)
+{
+  /* Straight alpha is weighed in only where pixels mix; a variant that
+   * copies texels passes them bit for bit. */
+  return mixes && src->straight_alpha
+         && (src->channels == 2 || src->channels == 4);
+}
+
+bool
+clfx_plan_decodes (bool mixes, const ClfxImage *src)
+{
+  return mixes && src->transfer == CLFX_TRC_SRGB;
+}
+
+bool
 clfx_plan_make (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                 ClfxError *error)
 {
@@ -32,10 +47,8 @@ clfx_plan_make (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                              "the result would be %dx%d", plan->width,
                              plan->height);
     }
-  /* Straight alpha is weighed in only where pixels mix; a variant that
-   * copies texels passes them bit for bit. */
-  plan->premultiply = plan->mixes && src->straight_alpha
-                      && (src->channels == 2 || src->channels == 4);
+  plan->premultiply = clfx_plan_premultiplies (plan->mixes, src);
+  plan->decode = clfx_plan_decodes (plan->mixes, src);
   return true;
 }
 
@@ -104,7 +117,7 @@ clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
             "-DCLFX_SRC_BUFFER=%d -DCLFX_SRGB_TABLES=%d",
             (int) dst->depth, dst->channels,
             gray_in_rgba && dst->channels == 2 ? 1 : 0, rows,
-            plan->mixes && src->transfer == CLFX_TRC_SRGB ? 1 : 0,
+            plan->decode ? 1 : 0,
             plan->premultiply ? 1 : 0, src_buffer ? 1 : 0,
             plan->srgb_tables ? 1 : 0);
 }

@@ -63,6 +63,7 @@ typedef struct
    * light (mixes = false copies texels as they are). */
   bool   premultiply;
   bool   mixes;
+  bool   decode;      /* mixes sRGB-encoded data: linear light */
   /* Use the hardware sampler (the variant asks for `sampler_ok` and the
    * framework decides): filled in by the framework before run_cl. */
   bool   sampler_ok;
@@ -263,6 +264,13 @@ struct ClfxVariant
 
 /* The variant's plan, checked against the families' common rules (result
  * size at least 1x1), with the source's alpha and transfer curve in it. */
+/* The two rules every variant shares, for a variant that mixes pixels or
+ * not: straight alpha is weighed in (premultiply), sRGB is decoded to
+ * linear light.  clfx_plan_make applies them to the plan; variants that
+ * need them while planning call them too. */
+bool clfx_plan_premultiplies (bool mixes, const ClfxImage *src);
+bool clfx_plan_decodes (bool mixes, const ClfxImage *src);
+
 bool clfx_plan_make (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                      ClfxError *error);
 void clfx_plan_clear (ClfxPlan *plan);

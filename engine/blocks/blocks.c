@@ -363,8 +363,9 @@ enum { B_SEPCONV, B_REDUCE, B_HISTOGRAM, B_PYRAMID };
 static ClfxSamplerDesc
 fetch_desc (const ClfxPlan *plan, const ClfxImage *src)
 {
+  (void) src;
   return (ClfxSamplerDesc) { true, plan->addressing, false, plan->premultiply,
-                             src->transfer == CLFX_TRC_SRGB };
+                             plan->decode };
 }
 
 static int
@@ -493,7 +494,7 @@ blocks_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
 {
   const BlocksParams *bp = CLFX_PARAMS_OF (p, BlocksParams);
   ClfxSamplerDesc     s = fetch_desc (plan, src);
-  bool                encode = src->transfer == CLFX_TRC_SRGB;
+  bool                encode = plan->decode;
   ClfxRect            whole = { 0, 0, src->width, src->height };
   ClfxRect            halo = { -bp->radius, -bp->radius,
                                src->width + 2 * bp->radius,
@@ -584,7 +585,7 @@ blocks_tolerance (const ClfxParams *p, const ClfxPlan *plan,
     clfx_tol_sum (tol, "pyramid: two 4-tap blends (weights 1/2, 1/4, 3/4 "
                   "exact in the sampler's 8 fractional bits)", 8, 1.0,
                   max_abs);
-  if (src->transfer == CLFX_TRC_SRGB)
+  if (plan->decode)
     clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
   clfx_tol_store (tol, dst->depth, false);
 }

@@ -251,9 +251,8 @@ resize_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   st->guard = rp->addressing == CLFX_ADDR_NONE;
   /* Nearest copies texels and never averages them (no supersampling):
    * straight colour and sRGB values pass untouched, bit for bit. */
-  st->premul = mixes && src->straight_alpha
-               && (src->channels == 2 || src->channels == 4);
-  st->decode = mixes && src->transfer == CLFX_TRC_SRGB;
+  st->premul = clfx_plan_premultiplies (mixes, src);
+  st->decode = clfx_plan_decodes (mixes, src);
   plan->state = st;
   plan->free_state = state_free;
   if (! axis_setup (&st->x, src->width, rp->width, rp->zoom_x, st, error)
