@@ -11,6 +11,9 @@
  * resize_filter_h / resize_filter_v: cubic and lanczos3 as two separable
  *   passes, each tap one texel from clfx_fetch.  Tap positions and weights
  *   come from the host, already widened for antialiasing.
+ * resize_filter_hb / resize_filter_vb: the same through a buffer, for CPU
+ *   devices; resize_filter_fb: both in one kernel per result pixel, for
+ *   linear shrinks there.
  * resize_filter_tile: both passes in one launch where a 16 x 16 tile's
  *   source footprint fits in local memory.
  *
@@ -202,6 +205,47 @@ resize_filter_vb (__global const float4 *inter, CLFX_DST_ARGS,
     for (int k = 0; k < ntaps; k++)
       acc += weights[(long) k * dst_h + y]
              * inter[(long) (j0 + k - in_y) * dst_rect.z + gx];
+  CLFX_STORE (x, y, acc);
+}
+
+/* Both passes in one kernel, per result pixel, for CPU devices when
+ * shrinking with few taps: the two-pass form writes and reads back an
+ * intermediate half as large as the source, which on PoCL costs more than
+ * reading each texel a few times.  The same sums in the same order as
+ * filter_hb/filter_vb: each row's taps, then the rows. */
+__kernel void
+resize_filter_fb (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
+                  __global const int *start_x, __global const float *wx,
+                  int ntx, __global const int *start_y,
+                  __global const float *wy, int nty, int dst_w, int dst_h)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+  int x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int    i0 = start_x[x], j0 = start_y[y];
+  float4 acc = (float4) (0.0f);
+  if (i0 != INT_MIN && j0 != INT_MIN)
+    {
+      bool inside = (src_flags & CLFX_SRC_TILED)
+                    || (i0 >= 0 && i0 + ntx <= src_view.z && j0 >= 0
+                        && j0 + nty <= src_view.w);
+      for (int ky = 0; ky < nty; ky++)
+        {
+          float4 row = (float4) (0.0f);
+          if (inside)
+            for (int kx = 0; kx < ntx; kx++)
+              row += wx[(long) kx * dst_w + x]
+                     * clfx_fetch_inside (CLFX_SRC (src), i0 + kx, j0 + ky);
+          else
+            for (int kx = 0; kx < ntx; kx++)
+              row += wx[(long) kx * dst_w + x]
+                     * clfx_fetch (CLFX_SRC (src), i0 + kx, j0 + ky);
+          acc += wy[(long) ky * dst_h + y] * row;
+        }
+    }
   CLFX_STORE (x, y, acc);
 }
 

@@ -79,10 +79,47 @@ axis_alloc (Axis *a, int dst, ClfxError *error)
   return true;
 }
 
+/* Drops the leading and trailing taps that weigh 0 for every result
+ * pixel (the tables are built on a footprint that is a little wider than
+ * the kernel's support: a 2x linear shrink has 2 taps per axis, not 4;
+ * cubic's end taps fall on its zeros).  Sums lose only +0 terms. */
+static void
+axis_trim (Axis *a, int dst)
+{
+  int lead = a->ntaps, trail = a->ntaps, n;
+
+  for (int d = 0; d < dst; d++)
+    {
+      const float *w = a->weights + (size_t) d * (size_t) a->ntaps;
+      int          l = 0, t = 0;
+      if (a->start[d] == INT_MIN)
+        continue;
+      while (l < a->ntaps && w[l] == 0.0f)
+        l++;
+      while (t < a->ntaps - l && w[a->ntaps - 1 - t] == 0.0f)
+        t++;
+      lead = l < lead ? l : lead;
+      trail = t < trail ? t : trail;
+    }
+  n = a->ntaps - lead - trail;
+  if (lead + trail == 0 || n < 1)
+    return;
+  for (int d = 0; d < dst; d++)
+    {
+      memmove (a->weights + (size_t) d * (size_t) n,
+               a->weights + (size_t) d * (size_t) a->ntaps + lead,
+               (size_t) n * sizeof (float));
+      if (a->start[d] != INT_MIN)
+        a->start[d] += lead;
+    }
+  a->ntaps = n;
+}
+
 /* Tap-major copy of the weights (k * n + d), as the kernels read them. */
 static void
 axis_transpose (Axis *a, int dst)
 {
+  axis_trim (a, dst);
   for (int d = 0; d < dst; d++)
     for (int k = 0; k < a->ntaps; k++)
       a->weights_t[(size_t) k * (size_t) dst + (size_t) d]
@@ -704,6 +741,23 @@ launch_filter (ClfxGraph *g, const State *st, const Tables *tb, int dw,
                          CLFX_INT (t->in.y));
 }
 
+/* Both passes in one kernel, per result pixel (CPU devices, linear
+ * shrinks: see resize_cl). */
+static bool
+launch_fused (ClfxGraph *g, const State *st, const Tables *tb, int dw, int dh,
+              ClfxError *error)
+{
+  const ClfxTile *t = clfx_graph_tile (g);
+  ClfxLaunch      l = { "resize_filter_fb", NULL, NULL, 2,
+                        { (size_t) t->out.width, (size_t) t->out.height },
+                        { 0, 0 } };
+
+  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_ARG (tb->sx),
+                      CLFX_ARG (tb->wx), CLFX_INT (st->x.ntaps),
+                      CLFX_ARG (tb->sy), CLFX_ARG (tb->wy),
+                      CLFX_INT (st->y.ntaps), CLFX_INT (dw), CLFX_INT (dh));
+}
+
 /* The source footprint of groups of `run` results along an axis, over
  * [d0, d1): the largest one (returned, in texels) and, when `origins` is
  * given, where each group's starts (its smallest first tap; 0 for groups
@@ -826,16 +880,22 @@ resize_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
     return launch_sample (g, st, error);
   if (! tables_upload (g, st, rp->width, rp->height, &tb, error))
     return false;
-  /* CPU devices: two passes through a buffer where the intermediate is
-   * no larger than the source (shrinking rows): on PoCL a 4096x4096 RGBA
-   * float shrink to half took 125 ms (linear) and 284 ms (cubic) in the
-   * tiled kernel, whose local-memory tile and barriers are only copies
-   * and loop splits there, and 65 ms and 92 ms in two passes.  Enlarging,
-   * the intermediate would be twice the source, written and read again
-   * (and first touched): the tiled kernel is faster there. */
+  /* CPU devices, shrinking rows: the tiled kernel's local-memory tile
+   * and barriers are only copies and loop splits there (4096x4096 RGBA
+   * float to half on PoCL: 125 ms linear, 284 ms cubic).  Cubic and
+   * lanczos3 run in two passes through a buffer (92 ms), linear in one
+   * kernel per result pixel, whose few taps cost less than the
+   * intermediate (20 ms; two passes: 65 ms).  Cubic's taps per pixel grow
+   * with the square of the shrink factor: one kernel took 1.4-2.5x the
+   * two passes' time at every shrink measured.  Enlarging, the
+   * intermediate would be twice the source, written and read again (and
+   * first touched): the tiled kernel is faster there, and than one kernel
+   * per pixel (linear 4096 to 8192: 259 ms, 291 ms so). */
   if (clfx_graph_source_is_buffer (g)
       && (double) rp->width * st->y.size <= (double) st->x.size * st->y.size)
-    return launch_filter (g, st, &tb, rp->width, rp->height, true, error);
+    return st->filter == CLFX_RESAMPLE_LINEAR
+             ? launch_fused (g, st, &tb, rp->width, rp->height, error)
+             : launch_filter (g, st, &tb, rp->width, rp->height, true, error);
   if ((bands = tile_bands (g, st, rp->width, rp->height, &local_bytes)))
     return launch_tile (g, st, &tb, rp->width, rp->height, bands, error);
   return launch_filter (g, st, &tb, rp->width, rp->height, false, error);

@@ -19,6 +19,7 @@
 
 #include "../device.h"
 #include "clfx-common.h"
+#include "clfx-graph-private.h"
 #include "clfx-run.h"
 
 typedef struct
@@ -35,7 +36,7 @@ static const Size sizes[] = {
   { 3000, 17, 700, 40, "3000x17, 4.3x shrink in x" },
 };
 
-static int n_cases, n_tiled, n_two_pass;
+static int n_cases, n_tiled, n_two_pass, n_fused;
 
 static const ClfxParamSpec *
 row (const char *name)
@@ -106,6 +107,7 @@ one_case (ClfxContext *ctx, const ClfxImage *src, const ClfxParams *p,
       /* resize_filter_v, or resize_filter_vb through a buffer */
       n_two_pass += strncmp (r.timings.kernels[k].name, "resize_filter_v",
                              15) == 0;
+      n_fused += strcmp (r.timings.kernels[k].name, "resize_filter_fb") == 0;
     }
   case_name (name, sizeof name, p, src, what);
   if (! tap_ok (ok && r.validation.passed, "%s", name))
@@ -503,6 +505,10 @@ main (void)
   tap_ok (n_tiled > 0 && n_two_pass > 0,
           "both the tiled and the two-pass cubic/lanczos kernels ran (%d "
           "tiled, %d two-pass cases)", n_tiled, n_two_pass);
+  /* CPU devices read sources as buffers and shrink linear in one kernel. */
+  if (clfx_context_source_buffer (ctx))
+    tap_ok (n_fused > 0, "the one-kernel linear shrink ran (%d cases)",
+            n_fused);
 
   /* Tiles: forced small (the halos cross tile borders everywhere), the
    * bytes of the untiled run; the same for streamed bands through staging
