@@ -60,6 +60,7 @@ clfx_context_new (const ClfxDeviceInfo *device, ClfxError *error)
       clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
       return NULL;
     }
+  ctx->refs = 1;
   ctx->device = *device;
   clfx_tuning_read (&ctx->tuning, ctx->tuning_note, sizeof ctx->tuning_note);
   CLFX_CREATE (ctx->context, error, fail, device->name, clCreateContext,
@@ -100,7 +101,7 @@ release_pinned (ClfxContext *ctx, ClfxPinned *p)
 void
 clfx_context_free (ClfxContext *ctx)
 {
-  if (! ctx)
+  if (! ctx || --ctx->refs > 0)
     return;
   for (int i = 0; i < ctx->n_peers; i++)
     clfx_context_free (ctx->peers[i]);

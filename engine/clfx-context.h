@@ -59,6 +59,8 @@ typedef struct
   ClfxKernelTime *kernels;
   int             n_kernels;
   bool            zero_copy;    /* the device used host memory in place */
+  bool            pinned;       /* source and result were pinned memory of
+                                 * the context: no staging copies */
   int             pieces;       /* bands or tiles the run took */
   bool            tiled;        /* tiles (sub-images), not bands */
   bool            sampler;      /* the hardware sampler filtered */
@@ -119,6 +121,10 @@ typedef struct
 typedef struct ClfxContext ClfxContext;
 struct ClfxContext
 {
+  /* clfx_context_free drops one reference; pinned host images hold one
+   * each, so that their memory outlives a context its owner let go (a run
+   * that failed on it, a fallback that still reads the image). */
+  int              refs;
   ClfxDeviceInfo   device;
   ClfxTuning       tuning;
   char             tuning_note[256]; /* tuning variables not understood */
@@ -229,6 +235,10 @@ cl_mem clfx_context_staging_buffer (ClfxContext *ctx, int dir, int slot);
 bool clfx_context_pinned_image (ClfxContext *ctx, ClfxImage *img, int width,
                                 int height, int channels, ClfxDepth depth,
                                 ClfxError *error);
+/* Whether images in pinned memory of ctx would save copies: the device
+ * does not work in host memory (a discrete GPU), so that other host
+ * memory goes through staging. */
+bool clfx_context_wants_pinned (const ClfxContext *ctx);
 /* Whether img's pixels are pinned memory of ctx. */
 bool clfx_context_owns_pinned (const ClfxContext *ctx, const ClfxImage *img);
 

@@ -625,6 +625,7 @@ stream_run (DevRun *r)
   s.pitch = s.row + s.guard;
   s.pinned_dst = clfx_context_owns_pinned (ctx, r->dst) && ! s.guard
                  && ! ctx->zero_copy && r->dst->stride == s.row;
+  r->t.pinned = s.pinned_src && s.pinned_dst;
   if (! (s.result = result_buffer (ctx, r->dst, s.r0, s.r1, s.guard,
                                    &s.in_place, error)))
     goto out;

@@ -88,6 +88,7 @@ clfx_timings_merge (ClfxTimings *a, const ClfxTimings *b)
   a->tiled |= b->tiled;
   a->sampler |= b->sampler;
   a->zero_copy |= b->zero_copy;
+  a->pinned |= b->pinned;
   a->devices += b->devices;
   for (int i = 0; i < b->n_kernels; i++)
     {

@@ -318,6 +318,24 @@ run_reference (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
   return true;
 }
 
+static bool
+result_alloc (const ClfxRunOptions *opt, ClfxImage *dst, int dw, int dh,
+              const ClfxImage *src, ClfxError *error)
+{
+  ClfxContext *ctx = opt->context ? *opt->context : NULL;
+  ClfxError    ignored = { 0 };
+
+  /* Pinned memory is an optimisation: when there is too little of it,
+   * the result goes to the heap and through staging (the report's
+   * data_path says which). */
+  if (opt->pinned_result && ctx && clfx_context_wants_pinned (ctx)
+      && clfx_context_pinned_image (ctx, dst, dw, dh, src->channels,
+                                    src->depth, &ignored))
+    return true;
+  return clfx_host_image_alloc (dst, dw, dh, src->channels, src->depth,
+                                error);
+}
+
 bool
 clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
           const ClfxRunOptions *opt, ClfxRunResult *r, ClfxError *error)
@@ -331,8 +349,7 @@ clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
   memset (dst, 0, sizeof *dst);
   /* Argument errors are the caller's, whatever the device: no fallback. */
   if (! clfx_run_check (p, src, &dw, &dh, error)
-      || ! clfx_host_image_alloc (dst, dw, dh, src->channels, src->depth,
-                                  error))
+      || ! result_alloc (opt, dst, dw, dh, src, error))
     return false;
   dst->straight_alpha = src->straight_alpha;
   dst->transfer = src->transfer;
@@ -496,11 +513,13 @@ report_execution (ClfxJson *j, const ClfxRunResult *r)
   const ClfxTimings *t = &r->timings;
 
   /* How the pixels reached the device: "staged" through pinned memory,
+   * "pinned" straight from and into the caller's pinned images,
    * "zero-copy" where the device works in host memory, "host" for the
    * CPU path. */
   clfx_json_string (j, "data_path",
                     r->path != CLFX_PATH_OPENCL ? "host"
                     : t->zero_copy             ? "zero-copy"
+                    : t->pinned                ? "pinned"
                                                : "staged");
   clfx_json_begin_object (j, "execution");
   clfx_json_string (j, "mode", r->path != CLFX_PATH_OPENCL ? "host"

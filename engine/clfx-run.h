@@ -29,6 +29,11 @@ typedef struct
    * that fails on it frees it and sets it to NULL.  The caller frees what
    * is left with clfx_context_free. */
   ClfxContext **context;
+  /* Make the result in pinned memory of *context when that saves copies
+   * (clfx_context_wants_pinned), so that the caller reads it from where
+   * the download wrote it; heap memory when there is no context yet or
+   * pinned memory runs out. */
+  bool          pinned_result;
 } ClfxRunOptions;
 
 /* Which path made the result. */

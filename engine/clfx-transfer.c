@@ -201,6 +201,7 @@ pinned_image_release (ClfxPixelOwner *owner)
   PinnedImage *pi = (PinnedImage *) owner;
 
   pinned_free (pi->ctx, &pi->pinned, NULL);
+  clfx_context_free (pi->ctx); /* its reference */
   free (pi);
 }
 
@@ -235,6 +236,7 @@ clfx_context_pinned_image (ClfxContext *ctx, ClfxImage *img, int width,
       return false;
     }
   memset (pi->pinned.ptr, 0, bytes);
+  ctx->refs++;
   img->width = width;
   img->height = height;
   img->channels = channels;
@@ -243,6 +245,12 @@ clfx_context_pinned_image (ClfxContext *ctx, ClfxImage *img, int width,
   img->data = pi->pinned.ptr;
   img->owner = &pi->owner;
   return true;
+}
+
+bool
+clfx_context_wants_pinned (const ClfxContext *ctx)
+{
+  return ! ctx->zero_copy;
 }
 
 bool

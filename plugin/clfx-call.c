@@ -45,8 +45,6 @@ clfx_call_clear (ClfxCall *call)
         clfx_host_image_free (&clfx_call_job (call, i)->result);
       g_array_free (call->jobs, TRUE);
     }
-  if (call->opening)
-    call->context = g_thread_join (call->opening);
   clfx_context_free (call->context);
   clfx_args_clear (&call->args);
   g_free (call->report);
@@ -120,22 +118,25 @@ clfx_call_run_job (ClfxCall *call,
                    GError  **error)
 {
   ClfxRunOptions opt = { call->args.device, call->args.validate != FALSE, 0,
-                         &call->context };
+                         &call->context, TRUE };
   ClfxRunResult  r;
   ClfxImage      src;
   ClfxError      e = { 0 };
   gboolean       ok;
-  gint64         t0 = g_get_monotonic_time (), t1;
+  gint64         t0, t1;
 
-  if (! clfx_drawable_read (job->drawable, &job->format, &job->read, &src,
-                            error))
+  /* A discrete GPU copies host memory through pinned staging buffers;
+   * pixels that GIMP writes straight into pinned memory of the context
+   * (and results downloaded straight into it) skip those copies. */
+  t0 = g_get_monotonic_time ();
+  if (! clfx_drawable_read (job->drawable, &job->format, &job->read,
+                            call->context
+                                && clfx_context_wants_pinned (call->context)
+                              ? call->context
+                              : NULL,
+                            &src, error))
     return FALSE;
   t1 = g_get_monotonic_time ();
-  if (call->opening)
-    {
-      call->context = g_thread_join (call->opening);
-      call->opening = NULL;
-    }
   ok = clfx_run (&job->params, &src, &job->result, &opt, &r, &e);
   /* Where the time goes (G_MESSAGES_DEBUG=clfx): the engine's report has
    * its own part only, GIMP's transfers are measured here. */
@@ -152,26 +153,19 @@ clfx_call_run_job (ClfxCall *call,
   return ok;
 }
 
-/* Device enumeration and context creation cost 0.1 s and more (PoCL's
- * start, a GPU driver's context); reading pixels out of GIMP leaves the
- * plug-in waiting on GIMP, so the context is made meanwhile.  A failure
- * leaves NULL: clfx_run then tries once more itself and reports why
- * (and falls back where the device request allows). */
-static gpointer
-clfx_open_context (gpointer device)
-{
-  ClfxError e = { 0 };
-
-  return clfx_run_context_new (device, NULL, &e);
-}
-
 static gboolean
 clfx_call_engine (ClfxCall *call,
                   GError  **error)
 {
+  ClfxError e = { 0 };
+
+  /* One context for every job.  It is made before any pixel is read (a
+   * discrete GPU's pixels are read into its pinned memory, see
+   * clfx_call_run_job).  A failure leaves NULL: clfx_run then tries once
+   * more itself and reports why (and falls back where the device request
+   * allows). */
   if (! clfx_device_is_reference (call->args.device))
-    call->opening = g_thread_new ("clfx-opencl", clfx_open_context,
-                                  call->args.device);
+    call->context = clfx_run_context_new (call->args.device, NULL, &e);
   for (guint i = 0; i < call->jobs->len; i++)
     {
       if (! clfx_call_run_job (call, clfx_call_job (call, i), error))

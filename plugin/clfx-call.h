@@ -46,7 +46,6 @@ typedef struct
   gchar            *report;        /* the first job's report */
   ClfxContext      *context;       /* one for every job (clfx_run reuses
                                     * it) */
-  GThread          *opening;       /* makes it while GIMP sends pixels */
   /* GEOMETRY */
   gboolean          whole_image;   /* target image: canvas and layers */
   gint              width, height;         /* the canvas after */

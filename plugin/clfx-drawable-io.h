@@ -10,10 +10,13 @@
 G_BEGIN_DECLS
 
 /* Reads rect of the drawable into a new image (free with
- * clfx_host_image_free) with pf's layout, alpha and transfer curve. */
+ * clfx_host_image_free) with pf's layout, alpha and transfer curve: in
+ * pinned memory of `pinned` when given and there is enough of it (the
+ * device then reads the pixels where GIMP wrote them), else on the heap. */
 gboolean clfx_drawable_read    (GimpDrawable          *drawable,
                                 const ClfxPixelFormat *pf,
                                 const GeglRectangle   *rect,
+                                ClfxContext           *pinned,
                                 ClfxImage             *image,
                                 GError               **error);
 

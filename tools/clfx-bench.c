@@ -570,7 +570,7 @@ run (const Options *o, const ClfxParams *p)
   ClfxImage      src = { 0 }, dst = { 0 };
   ClfxError      error = { 0 };
   ClfxRunResult  r;
-  ClfxRunOptions ropt = { o->device, o->validate, o->guard, NULL };
+  ClfxRunOptions ropt = { o->device, o->validate, o->guard, NULL, false };
   ClfxContext   *ctx = NULL;
   int            file_channels = 4, status = 1, dw, dh;
   char          *json = NULL;

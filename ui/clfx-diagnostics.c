@@ -287,6 +287,9 @@ clfx_execution_show (ClfxUi              *ui,
                       g_strdup (! cl           ? _("host memory")
                                 : t->zero_copy ? _("zero-copy (the device "
                                                    "works in host memory)")
+                                : t->pinned    ? _("pinned memory (GIMP's "
+                                                   "pixels read and written "
+                                                   "in place)")
                                                : _("staged through pinned "
                                                    "memory")));
   clfx_execution_set (d, E_TRANSFER,

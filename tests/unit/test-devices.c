@@ -123,8 +123,8 @@ main (void)
              && run (one, &params[1], &src, &heap, &ta, &e)
              && clfx_run_on_context (one, &params[1], &pin_src, &pin_dst,
                                      &tb, NULL, NULL, &e);
-        tap_ok (ok && tb.stage_ms == 0.0 && tb.pieces > 1
-                  && ! memcmp (heap.data, pin_dst.data, heap.stride * 41),
+        tap_ok (ok && tb.stage_ms == 0.0 && tb.pieces > 1 && tb.pinned
+                  && ! ta.pinned && ! memcmp (heap.data, pin_dst.data, heap.stride * 41),
                 "pinned images stream in %d bands without staging copies, "
                 "the bytes of ordinary memory%s%s", tb.pieces,
                 ok ? "" : ": ", ok ? "" : e.message);
@@ -137,9 +137,56 @@ main (void)
     clfx_timings_clear (&tb);
     clfx_host_image_free (&heap);
   }
+  /* The plug-in's way: a source in pinned memory of a context that
+   * stages (a discrete GPU; here CLFX_ZERO_COPY=off's), the result made
+   * there by clfx_run, the report saying "pinned".  The owner lets the
+   * context go before the images: they keep it alive (ASan checks). */
+  {
+    ClfxContext   *own = clfx_context_new (&one->device, &e);
+    ClfxRunOptions opt = { "auto", true, 0, &own, true };
+    ClfxRunResult  r;
+    ClfxTimings    th;
+    ClfxImage      pin_src = { 0 }, dst = { 0 }, heap = { 0 };
+    char          *json = NULL;
+    bool           ok = own != NULL;
+
+    memset (&r, 0, sizeof r);
+    memset (&th, 0, sizeof th);
+    if (ok)
+      {
+        own->zero_copy = false;
+        ok = clfx_context_wants_pinned (own)
+             && clfx_context_pinned_image (own, &pin_src, src.width,
+                                           src.height, 4, CLFX_DEPTH_U8, &e);
+      }
+    if (ok)
+      {
+        memcpy (pin_src.data, src.data, src.stride * (size_t) src.height);
+        pin_src.transfer = src.transfer;
+        pin_src.straight_alpha = src.straight_alpha;
+        ok = clfx_run (&params[1], &pin_src, &dst, &opt, &r, &e)
+             && (json = clfx_report_json (&params[1], &pin_src, &opt, &r,
+                                          NULL));
+      }
+    clfx_context_free (own);
+    set_tuning (one, true, false);
+    ok = ok && run (one, &params[1], &src, &heap, &th, &e);
+    tap_ok (ok && clfx_context_owns_pinned (own, &dst) && r.validation.passed
+              && strstr (json, "\"data_path\":\"pinned\"")
+              && ! memcmp (heap.data, dst.data, heap.stride * 41),
+            "clfx_run makes the result in the context's pinned memory; "
+            "the report says pinned; the images outlive their context%s%s",
+            ok ? "" : ": ", ok ? "" : e.message);
+    free (json);
+    clfx_run_result_clear (&r);
+    clfx_timings_clear (&th);
+    clfx_host_image_free (&dst);
+    clfx_host_image_free (&pin_src);
+    clfx_host_image_free (&heap);
+  }
   /* Through the front door, validated, with the report saying so. */
   {
-    ClfxRunOptions opt = { "all", true, 0, NULL };
+    ClfxRunOptions opt = { "all", true, 0, NULL, false };
     ClfxRunResult  r;
     ClfxImage      dst;
     char          *json = NULL;

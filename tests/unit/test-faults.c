@@ -42,8 +42,8 @@ run_with_fault (const char *call, const char *fault, const char *what,
                 const ClfxParams *p, const ClfxImage *src,
                 const ClfxImage *src_copy, const ClfxImage *expect)
 {
-  ClfxRunOptions explicit_dev = { device_name, false, 64, NULL };
-  ClfxRunOptions auto_dev = { "auto", false, 64, NULL };
+  ClfxRunOptions explicit_dev = { device_name, false, 64, NULL, false };
+  ClfxRunOptions auto_dev = { "auto", false, 64, NULL, false };
   ClfxRunResult  r;
   ClfxImage      dst;
   ClfxError      e = { 0 };
@@ -101,7 +101,7 @@ static void
 fault_every_call (const char *what, const char *const *env,
                   const ClfxParams *p, const ClfxImage *src)
 {
-  ClfxRunOptions opt = { device_name, false, 64, NULL };
+  ClfxRunOptions opt = { device_name, false, 64, NULL, false };
   ClfxRunResult  r;
   ClfxImage      expect, dst, src_copy;
   ClfxError      e = { 0 };
@@ -250,7 +250,7 @@ argument_checks (const ClfxImage *src)
 
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     {
-      ClfxRunOptions opt = { device_name, false, 0, NULL };
+      ClfxRunOptions opt = { device_name, false, 0, NULL, false };
       ClfxParams     p;
       ClfxRunResult  r;
       ClfxImage      dst;
@@ -341,7 +341,7 @@ main (void)
   setenv ("CLFX_FAULT", "clCreateBuffer=CL_OUT_OF_RESOURCES@3", 1);
   clfx_fault_reset ();
   {
-    ClfxRunOptions o = { device_name, false, 0, NULL };
+    ClfxRunOptions o = { device_name, false, 0, NULL, false };
     ClfxRunResult  r;
     ClfxImage      dst;
     memset (&e, 0, sizeof e);
@@ -360,7 +360,7 @@ main (void)
    * forgotten when one fails on it (the next run starts afresh). */
   {
     ClfxContext   *shared = NULL, *first;
-    ClfxRunOptions o = { device_name, false, 0, &shared };
+    ClfxRunOptions o = { device_name, false, 0, &shared, false };
     ClfxRunResult  r;
     ClfxImage      dst, expect;
     bool           ok;
