@@ -230,6 +230,7 @@ double clfx_strtod (const char *s, char **end);
 /* The families. */
 extern const ClfxFamily clfx_family_resize;
 extern const ClfxFamily clfx_family_copy;
+extern const ClfxFamily clfx_family_filter;
 
 #ifdef __cplusplus
 }

@@ -7,8 +7,11 @@
  * addressing decides, as it would for the whole drawable.  Only the
  * selection's bounds go into the shadow buffer, merged with undo through
  * the selection, so that a feathered selection blends the result with
- * the original.  A variant that needs whole-image statistics gets them
- * over the region it runs on, which is what it is shown.
+ * the original.  A variant that runs in one piece (a recursion along
+ * whole lines, whole-image statistics) reads the whole drawable, as
+ * GEGL's operations ask for their whole input there: an IIR gaussian's
+ * edge values are the first and last pixels of the drawable's rows and
+ * columns, not of the selection's.
  *
  * All or nothing, as for geometry: each drawable is copied before the
  * image changes, and when a merge fails the drawables already merged get
@@ -40,6 +43,12 @@ clfx_shadow_region (ClfxJob *job,
   y0 = MAX (0, job->write.y - MAX (0, plan.halo[1]));
   x1 = MIN (dw, job->write.x + job->write.width + MAX (0, plan.halo[2]));
   y1 = MIN (dh, job->write.y + job->write.height + MAX (0, plan.halo[3]));
+  if (plan.whole_image_stats)
+    {
+      x0 = y0 = 0;
+      x1 = dw;
+      y1 = dh;
+    }
   clfx_plan_clear (&plan);
   job->read = *GEGL_RECTANGLE (x0, y0, x1 - x0, y1 - y0);
   return TRUE;

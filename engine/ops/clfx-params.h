@@ -18,6 +18,32 @@ typedef struct
   int    target;      /* plug-in only: 0 the selected layers, 1 the image */
 } ClfxResizeParams;
 
+/* filter: the variant is a choice (CLFX_FILTER_*, the order of the
+ * family's variants); each variant reads its own fields. */
+enum
+{
+  CLFX_FILTER_GAUSSIAN,
+  CLFX_FILTER_BOX,
+  CLFX_N_FILTER
+};
+/* gaussian's method per axis, GEGL's: auto = FIR below sigma 1, IIR from 1. */
+enum
+{
+  CLFX_GAUSS_AUTO,
+  CLFX_GAUSS_FIR,
+  CLFX_GAUSS_IIR
+};
+
+typedef struct
+{
+  int    filter;     /* CLFX_FILTER_* */
+  double std_dev_x;  /* gaussian */
+  double std_dev_y;
+  int    method;     /* gaussian: CLFX_GAUSS_* */
+  int    radius;     /* box */
+  int    addressing; /* the edge handling: CLFX_ADDR_* */
+} ClfxFilterParams;
+
 /* copy (internal): the pass-through roofline, no parameters. */
 typedef struct
 {
@@ -26,6 +52,8 @@ typedef struct
 
 extern const ClfxVariant clfx_variant_resize;
 extern const ClfxVariant clfx_variant_copy;
+extern const ClfxVariant clfx_variant_gaussian;
+extern const ClfxVariant clfx_variant_box;
 
 /* The addressing modes, in CLFX_ADDR_* order (resize's sampler choice, and
  * the edge handling of the families to come). */

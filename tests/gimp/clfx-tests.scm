@@ -201,6 +201,26 @@
       (clfx-mark name outcome))
     (gimp-image-delete img)))
 
+; A filter that must succeed: call is (lambda (img drw) ...) running
+; plug-in-clfx-filter with its report-file at <name>.json; writes
+; <name>.png (the image after the call) and <name>.ret.json (the returned
+; report).  The selection stays where the case made it.
+(define (clfx-filter-case name input prep call)
+  (let* ((img (gimp-file-load RUN-NONINTERACTIVE input))
+         (drw (clfx-first-drawable img)))
+    (clfx-prepare img prep)
+    (let ((report (catch #f (call img drw))))
+      (if report
+          (begin
+            (let ((port (open-output-file (clfx-path name ".ret.json"))))
+              (display report port)
+              (close-output-port port))
+            (clfx-unprepare img prep)
+            (clfx-export img name)
+            (clfx-mark name "ok"))
+          (clfx-mark name "error")))
+    (gimp-image-delete img)))
+
 ; A call given as text (the dialog's Script-Fu copy), run as it is on
 ; input: call is (lambda (img drw) ...).  Writes <name>.png like
 ; clfx-resize-case; the call itself names its report file.

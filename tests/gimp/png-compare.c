@@ -7,7 +7,9 @@
  *       (default 0), 1 when not, 2 on errors.  --premultiplied compares
  *       colour multiplied by alpha (what the pixel shows: colour under a
  *       small alpha, once divided by it, may tip to the next code; under
- *       alpha 0 it is meaningless).
+ *       alpha 0 it is meaningless).  --inside X,Y,W,H compares only that
+ *       rectangle, --outside X,Y,W,H only what lies outside it (a filter
+ *       within a selection; written before --premultiplied).
  *   png-compare --opaque IN OUT CHANNELS
  *       writes IN with alpha set to opaque, as RGB (3) or RGBA (4).
  *   png-compare --size FILE
@@ -44,13 +46,29 @@ sample (const ClfxImage *img, int x, int y, int c, int premultiplied)
   return nearbyint (v * code_max (img));
 }
 
+/* Which pixels compare counts: all, those inside rect or those
+ * outside it. */
+typedef struct
+{
+  int mode; /* 0 all, 1 inside, -1 outside */
+  int x, y, w, h;
+} Region;
+
+static int
+counted (const Region *r, int x, int y)
+{
+  int in = x >= r->x && y >= r->y && x < r->x + r->w && y < r->y + r->h;
+
+  return r->mode == 0 || (r->mode > 0) == in;
+}
+
 static int
 compare (const char *a_path, const char *b_path, double max_diff,
-         int premultiplied)
+         int premultiplied, const Region *region)
 {
   ClfxImage a, b;
   ClfxError e = { 0 };
-  double    worst = 0, sum = 0;
+  double    worst = 0, sum = 0, n = 0;
   int       wx = 0, wy = 0, wc = 0, status = 2;
 
   if (! clfx_image_read (a_path, &a, NULL, &e))
@@ -75,11 +93,12 @@ compare (const char *a_path, const char *b_path, double max_diff,
     }
   for (int y = 0; y < a.height; y++)
     for (int x = 0; x < a.width; x++)
-      for (int c = 0; c < a.channels; c++)
+      for (int c = 0; c < a.channels && counted (region, x, y); c++)
         {
           double d = fabs (sample (&a, x, y, c, premultiplied)
                            - sample (&b, x, y, c, premultiplied));
           sum += d;
+          n++;
           if (d > worst)
             {
               worst = d;
@@ -91,8 +110,9 @@ compare (const char *a_path, const char *b_path, double max_diff,
   printf ("%dx%d %d ch %s: max diff %.3f at (%d,%d) ch %d, mean %.4f "
           "(allowed %g)\n", a.width, a.height, a.channels,
           clfx_depth_name (a.depth), worst, wx, wy, wc,
-          sum / ((double) a.width * a.height * a.channels), max_diff);
-  status = worst <= max_diff + 1e-6 ? 0 : 1;
+          n > 0 ? sum / n : 0.0, max_diff);
+  /* A region that holds no pixel compares nothing: an error. */
+  status = n == 0 ? 2 : worst <= max_diff + 1e-6 ? 0 : 1;
 out:
   clfx_host_image_free (&a);
   clfx_host_image_free (&b);
@@ -190,10 +210,24 @@ print_range (const char *path)
 int
 main (int argc, char **argv)
 {
-  int premultiplied = argc > 1 && ! strcmp (argv[argc - 1], "--premultiplied");
+  int    premultiplied = argc > 1
+                         && ! strcmp (argv[argc - 1], "--premultiplied");
+  Region region = { 0, 0, 0, 0, 0 };
 
   if (premultiplied)
     argc--;
+  if (argc > 3 && (! strcmp (argv[argc - 2], "--inside")
+                   || ! strcmp (argv[argc - 2], "--outside")))
+    {
+      region.mode = ! strcmp (argv[argc - 2], "--inside") ? 1 : -1;
+      if (sscanf (argv[argc - 1], "%d,%d,%d,%d", &region.x, &region.y,
+                  &region.w, &region.h) != 4)
+        {
+          fprintf (stderr, "png-compare: %s wants X,Y,W,H\n", argv[argc - 2]);
+          return 2;
+        }
+      argc -= 2;
+    }
   if (argc == 5 && ! strcmp (argv[1], "--opaque"))
     return make_opaque (argv[2], argv[3], atoi (argv[4]));
   if (argc == 3 && ! strcmp (argv[1], "--size"))
@@ -204,8 +238,9 @@ main (int argc, char **argv)
     return print_range (argv[2]);
   if (argc == 3 || argc == 4)
     return compare (argv[1], argv[2], argc == 4 ? atof (argv[3]) : 0.0,
-                    premultiplied);
-  fprintf (stderr, "usage: png-compare A B [MAXDIFF] [--premultiplied]\n"
+                    premultiplied, &region);
+  fprintf (stderr, "usage: png-compare A B [MAXDIFF] [--inside|--outside "
+                   "X,Y,W,H] [--premultiplied]\n"
                    "       png-compare --opaque IN OUT 3|4\n"
                    "       png-compare --size FILE\n"
                    "       png-compare --checkerboard WIDTH HEIGHT OUT\n"

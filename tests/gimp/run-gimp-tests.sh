@@ -138,6 +138,20 @@ bad-addressing-name|rgb8|none|Invalid value for argument 8|POSITIONAL 32 24 1.0 
 bad-repeat-unnormalized|rgb8|none|needs normalized coordinates|#:width 32 #:height 24 #:addressing "repeat" #:normalized-coords #f
 bad-device|rgb8|none|no OpenCL device matches 'nosuchdevice'|#:width 32 #:height 24 #:device "nosuchdevice"
 bad-interactive-no-display|rgb8|none|interactive mode needs a display|#:run-mode RUN-INTERACTIVE #:width 32 #:height 24
+bad-filter-edges-none|rgba8|none|not available for filters yet|FILTER #:filter "box" #:addressing "none"
+bad-filter-iir-repeat|rgb8|selection|use method fir|FILTER #:filter "gaussian" #:std-dev-x 3.0 #:addressing "repeat"
+CASES
+
+# Filters through the shadow buffer: name input prep clfx-bench options |
+# the procedure's arguments.  The selection (10,8 20x16) cases must change
+# nothing outside it and equal the whole-image filter inside it: the FIR
+# reads its halo around the selection, the IIR whole rows and columns, as
+# GEGL's gaussian-blur does in GIMP.
+cat > "$work/filter-cases" <<'CASES'
+filter-iir-alpha rgba8 none --filter gaussian --std-dev-x 2.5 --std-dev-y 1.5|#:filter "gaussian" #:std-dev-x 2.5 #:std-dev-y 1.5
+filter-fir-selection rgb8 selection --filter gaussian --method fir --std-dev-x 1.5 --std-dev-y 2.0|#:filter "gaussian" #:method "fir" #:std-dev-x 1.5 #:std-dev-y 2.0
+filter-iir-selection rgba8 selection --filter gaussian --std-dev-x 3 --std-dev-y 3 --addressing clamp|#:filter "gaussian" #:std-dev-x 3.0 #:std-dev-y 3.0 #:addressing "clamp"
+filter-box-alpha alpha8 none --filter box --radius 2 --addressing mirrored-repeat|#:filter "box" #:radius 2 #:addressing "mirrored-repeat"
 CASES
 
 {
@@ -147,14 +161,22 @@ CASES
       "$addr" "$norm"
   done < "$work/resize-cases"
   while IFS='|' read -r name input prep msg args; do
+    proc=plug-in-clfx-resize
     case $args in
+      FILTER*) proc=plug-in-clfx-filter
+               call="#:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) ${args#FILTER }" ;;
       POSITIONAL*) call="RUN-NONINTERACTIVE img (vector drw) ${args#POSITIONAL }" ;;
       *run-mode*) call="#:image img #:drawables (vector drw) $args" ;;
       *) call="#:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) $args" ;;
     esac
-    printf '(clfx-bad-case "%s" "%s/%s.png" "%s" (lambda (img drw) (plug-in-clfx-resize %s)))\n' \
-      "$name" "$in" "$input" "$prep" "$call"
+    printf '(clfx-bad-case "%s" "%s/%s.png" "%s" (lambda (img drw) (%s %s)))\n' \
+      "$name" "$in" "$input" "$prep" "$proc" "$call"
   done < "$work/bad-cases"
+  while IFS='|' read -r head args; do
+    set -- $head
+    printf '(clfx-filter-case "%s" "%s/%s.png" "%s" (lambda (img drw) (plug-in-clfx-filter #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) %s #:device clfx-device #:validate #t #:report-file (clfx-path "%s" ".json"))))\n' \
+      "$1" "$in" "$2" "$3" "$args" "$1"
+  done < "$work/filter-cases"
   while read -r name input prep w h; do
     printf '(clfx-resize-case "%s" "%s/%s" "%s" "image" %s %s 1 "linear" "clamp-to-edge" #t)\n' \
       "$name" "$in" "$input" "$prep" "$w" "$h"
@@ -190,19 +212,19 @@ marked () { grep -q "^CLFX-CASE $1 $2\$" "$log"; }
 
 # The report: parses, names the device, validation passed, timings and
 # build records with their logs present.
-check_report () {
-  python3 - "$1" "$2" <<'PY'
+check_report () {  # check_report REPORT DRAWABLES [OPERATION]
+  python3 - "$1" "$2" "${3:-resize}" <<'PY'
 import json, sys
-path, drawables = sys.argv[1], sys.argv[2]
+path, drawables, operation = sys.argv[1], sys.argv[2], sys.argv[3]
 r = json.load(open(path))
-assert r["operation"] == "resize", "operation"
+assert r["operation"] == operation, "operation %r" % r["operation"]
 v = r["validation"]
 assert v is not None and v["passed"] is True, "validation %r" % v
 t = r["timings_ms"]
 assert t["total"] > 0 and len(t["kernels"]) > 0, "timings %r" % t
 assert len(r["build"]) > 0 and all("log" in b for b in r["build"]), "build"
 assert r["parameters"]["drawables"] == drawables, "drawables"
-assert r["parameters"]["target"] in ("layer", "image"), "target"
+assert operation != "resize" or r["parameters"]["target"] in ("layer", "image"), "target"
 assert r["data_path"] == "pinned", "data_path %r" % r["data_path"]
 PY
 }
@@ -230,6 +252,33 @@ while read -r name input prep target w h zoom filter addr norm maxdiff pm; do
     ok $? "$name: the selection is still there afterwards"
   fi
 done < "$work/resize-cases"
+
+while IFS='|' read -r head args; do
+  set -- $head
+  name=$1 input=$2 prep=$3
+  shift 3
+  marked "$name" ok
+  ok $? "$name: the plug-in succeeded"
+  "$bench" --device reference --input "$in/$input.png" \
+    --output "$out/$name.ref.png" filter "$@" >/dev/null 2>"$out/$name.bench.err"
+  if [ "$prep" = selection ]; then
+    result=$("$compare" "$out/$name.png" "$out/$name.ref.png" 1 \
+             --inside 10,8,20,16 --premultiplied 2>&1)
+    ok $? "$name: inside the selection, the whole-image filter ($result)"
+    result=$("$compare" "$out/$name.png" "$in/$input.png" 0 \
+             --outside 10,8,20,16 2>&1)
+    ok $? "$name: outside the selection, untouched ($result)"
+  else
+    result=$("$compare" "$out/$name.png" "$out/$name.ref.png" 1 \
+             --premultiplied 2>&1)
+    ok $? "$name: pixels match the CPU reference ($result)"
+  fi
+  err=$(check_report "$out/$name.json" 1 filter 2>&1)
+  ok $? "$name: report-file parses, validation passed, timings, build logs"
+  [ -z "$err" ] || echo "$err" | tail -3 | diag
+  cmp -s "$out/$name.json" "$out/$name.ret.json"
+  ok $? "$name: the returned report is the report-file's"
+done < "$work/filter-cases"
 
 while IFS='|' read -r name input prep msg args; do
   marked "$name" refused
@@ -316,16 +365,20 @@ done
 result=$(python3 - "$out/selftest.json" <<'PY' 2>&1
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert r["cases"] == 32 and r["fallback"] is None, r
-assert r["failed"] == 0 and r["passed"] == 32, r
+fams = [c["family"] for c in r["results"]]
+# resize: 4 filters x 5 addressing modes x normalized or not, less the
+# spec's forbidden pairs; filter: every variant and edge handling it takes.
+assert fams.count("resize") == 32 and fams.count("filter") == 6, fams
+assert r["cases"] == len(fams) and r["fallback"] is None, r
+assert r["failed"] == 0 and r["passed"] == r["cases"], r
 bad = [c for c in r["results"] if not (c["passed"] and "max_abs" in c)]
 assert not bad, bad
-print(r["device"])
+print("%d cases, %s" % (r["cases"], r["device"]))
 PY
 )
 status=$?
 marked selftest ok || status=1
-ok $status "selftest on $selftest_device: 32 cases validated and passed, failed 0 ($result)"
+ok $status "selftest on $selftest_device: every case validated and passed ($result)"
 
 echo "1..$n"
 [ $failed -eq 0 ]

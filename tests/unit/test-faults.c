@@ -287,7 +287,7 @@ main (void)
   ClfxContext   *ctx = test_context (&list, &skip);
   ClfxImage      src;
   ClfxError      e = { 0 };
-  ClfxParams     lanczos, linear, copy;
+  ClfxParams     lanczos, linear, copy, iir, fir;
 
   if (! ctx)
     return skip;
@@ -310,6 +310,12 @@ main (void)
   clfx_params_set (&linear, "filter", "linear", &e);
   clfx_params_set (&linear, "addressing", "mirrored-repeat", &e);
   clfx_params_defaults (&clfx_family_copy, &copy);
+  /* The filter family's graphs: the IIR (a buffer, tables, two lines of
+   * launches) and the FIR through the separable block. */
+  clfx_params_defaults (&clfx_family_filter, &iir);
+  clfx_params_set (&iir, "std-dev-x", "2", &e);
+  fir = iir;
+  clfx_params_set (&fir, "method", "fir", &e);
 
   fault_every_call ("lanczos3, one band", plain, &lanczos, &src);
   fault_every_call ("lanczos3, staged bands", staged, &lanczos, &src);
@@ -320,6 +326,8 @@ main (void)
   fault_every_call ("lanczos3, images in host memory", images, &lanczos,
                     &src);
   fault_every_call ("linear, image tiles", image_tiles, &linear, &src);
+  fault_every_call ("gaussian IIR, staged", staged, &iir, &src);
+  fault_every_call ("gaussian FIR, tiles", tiles, &fir, &src);
   /* Other codes, and a fault on the third call of a kind: the failure is
    * in the middle of the run, after earlier objects were made (they must
    * be released). */

@@ -1,0 +1,538 @@
+/* filter.c: the filter family's variants, with GEGL 0.4.62's semantics
+ * (docs/FILTERS.md).
+ *
+ * gaussian: gegl:gaussian-blur.  Horizontal then vertical, each axis with
+ *   its own method: FIR (the sampled Gaussian, ceil (6.5 sigma) taps made
+ *   odd) or IIR (Young and van Vliet's recursion with Triggs and Sdika's
+ *   boundary); auto takes FIR below sigma 1 and IIR from 1, as GEGL does.
+ * box: gegl:box-blur as the exact mean of the (2 radius + 1)^2 window
+ *   (GEGL's running sums drift; docs/FILTERS.md).
+ *
+ * Both work in linear light on premultiplied alpha (GEGL's RaGaBaA float)
+ * and compose the shared blocks: the source with its halo into a float
+ * image, separable convolution, store.  The IIR reads whole lines, so an
+ * IIR axis makes the run one piece.
+ *
+ * The CPU references are independent of the device plan: FIR as a direct
+ * 2-D sum in double (two double passes where the kernel is larger than
+ * 32 x 32 taps), the box as double prefix sums, the IIR in double. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/clfx-common.h"
+#include "../blocks/clfx-blocks.h"
+#include "../clfx-tolerance.h"
+#include "clfx-params.h"
+
+#define FILTER "filter"
+
+/* ---- the plan ------------------------------------------------------------ */
+
+typedef struct
+{
+  bool   iir;
+  int    n;       /* FIR taps (odd; 1: identity) */
+  float *k;       /* FIR taps, GEGL's: float, normalized by their double sum */
+  double coef[4]; /* IIR: B, a1, a2, a3 */
+  double m[9];    /* IIR: Triggs and Sdika's boundary matrix, row-major */
+} Axis;
+
+typedef struct
+{
+  int  variant;
+  bool edge_zero; /* addressing clamp: transparent outside */
+  Axis x, y;
+} State;
+
+static void
+state_free (void *data)
+{
+  State *st = data;
+
+  free (st->x.k);
+  free (st->y.k);
+  free (st);
+}
+
+/* GEGL's FIR: clen = ceil (6.5 sigma) (sigma as float), made odd; sigma
+ * up to 1e-5 is the identity. */
+static bool
+axis_fir (Axis *a, float sigma, ClfxError *error)
+{
+  double *g;
+  double  sum = 0.0;
+  int     half;
+
+  a->n = sigma <= 1e-5f ? 1 : (int) ceil ((double) sigma * 6.5);
+  a->n += (a->n + 1) % 2;
+  half = a->n / 2;
+  if (! (a->k = malloc ((size_t) a->n * sizeof *a->k))
+      || ! (g = malloc ((size_t) a->n * sizeof *g)))
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory for taps");
+  if (a->n == 1)
+    {
+      a->k[0] = 1.0f;
+      free (g);
+      return true;
+    }
+  for (int i = 0; i < a->n; i++)
+    {
+      double d = (double) (i - half);
+      a->k[i] = (float) (exp (-d * d / (2.0 * (double) sigma * sigma))
+                         / ((double) sigma * sqrt (2.0 * 3.14159265358979323846)));
+      sum += (double) a->k[i];
+    }
+  for (int i = 0; i < a->n; i++)
+    a->k[i] = (float) ((double) a->k[i] / sum);
+  free (g);
+  return true;
+}
+
+/* The box: 2 radius + 1 equal taps. */
+static bool
+axis_box (Axis *a, int radius, ClfxError *error)
+{
+  a->n = 2 * radius + 1;
+  if (! (a->k = malloc ((size_t) a->n * sizeof *a->k)))
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory for taps");
+  for (int i = 0; i < a->n; i++)
+    a->k[i] = (float) (1.0 / (double) a->n);
+  return true;
+}
+
+/* Young and van Vliet's constants for sigma (GEGL computes q from the
+ * float sigma) and Triggs and Sdika's matrix for the right boundary. */
+static void
+axis_iir (Axis *a, float sigma)
+{
+  const double K1 = 2.44413, K2 = 1.4281, K3 = 0.422205;
+  double       s = (double) sigma;
+  double q = s >= 2.5 ? 0.98711 * s - 0.96330
+                      : 3.97156 - 4.14554 * sqrt (1.0 - 0.26891 * s);
+  double b0 = 1.57825 + q * (K1 + q * (K2 + q * K3));
+  double b1 = q * (K1 + q * (2.0 * K2 + q * 3.0 * K3));
+  double b2 = -K2 * q * q - 3.0 * K3 * q * q * q;
+  double b3 = K3 * q * q * q;
+  double a1 = b1 / b0, a2 = b2 / b0, a3 = b3 / b0;
+  double c = 1.0 / ((1.0 + a1 - a2 + a3) * (1.0 + a2 + (a1 - a3) * a3));
+
+  a->iir = true;
+  a->coef[0] = 1.0 - (b1 + b2 + b3) / b0;
+  a->coef[1] = a1;
+  a->coef[2] = a2;
+  a->coef[3] = a3;
+  a->m[0] = c * (-a3 * (a1 + a3) - a2 + 1.0);
+  a->m[1] = c * (a3 + a1) * (a2 + a3 * a1);
+  a->m[2] = c * a3 * (a1 + a3 * a2);
+  a->m[3] = c * (a1 + a3 * a2);
+  a->m[4] = c * (1.0 - a2) * (a2 + a3 * a1);
+  a->m[5] = c * a3 * (1.0 - a3 * a1 - a3 * a3 - a2);
+  a->m[6] = c * (a3 * a1 + a2 + a1 * a1 - a2 * a2);
+  a->m[7] = c * (a1 * a2 + a3 * a2 * a2 - a1 * a3 * a3 - a3 * a3 * a3
+                 - a3 * a2 + a3);
+  a->m[8] = c * a3 * (a1 + a3 * a2);
+}
+
+static bool
+axis_gaussian (Axis *a, double std_dev, int method, ClfxError *error)
+{
+  float sigma = (float) std_dev;
+  bool  iir = method == CLFX_GAUSS_IIR
+              || (method == CLFX_GAUSS_AUTO && sigma >= 1.0f);
+
+  if (iir && sigma > 1e-5f)
+    {
+      axis_iir (a, sigma);
+      return true;
+    }
+  return axis_fir (a, sigma, error);
+}
+
+static int
+axis_half (const Axis *a)
+{
+  return a->iir ? 0 : a->n / 2;
+}
+
+static bool
+filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
+             ClfxError *error)
+{
+  const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+  State                  *st;
+  bool                    ok;
+
+  if (fp->addressing == CLFX_ADDR_NONE)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "edge handling none (outside taps left out) is "
+                           "not available for filters yet: use "
+                           "clamp-to-edge, clamp, repeat or mirrored-repeat");
+  if (! (st = calloc (1, sizeof *st)))
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  plan->state = st;
+  plan->free_state = state_free;
+  st->variant = fp->filter;
+  st->edge_zero = fp->addressing == CLFX_ADDR_CLAMP;
+  if (fp->filter == CLFX_FILTER_BOX)
+    ok = axis_box (&st->x, fp->radius, error)
+         && axis_box (&st->y, fp->radius, error);
+  else
+    ok = axis_gaussian (&st->x, fp->std_dev_x, fp->method, error)
+         && axis_gaussian (&st->y, fp->std_dev_y, fp->method, error);
+  if (! ok)
+    return false;
+  if ((st->x.iir || st->y.iir) && fp->addressing != CLFX_ADDR_CLAMP_TO_EDGE
+      && fp->addressing != CLFX_ADDR_CLAMP)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "the IIR gaussian (sigma 1 and more with method "
+                           "auto) handles edges as clamp-to-edge or clamp, "
+                           "as GEGL's does: use method fir for repeat or "
+                           "mirrored-repeat");
+  plan->width = src->width;
+  plan->height = src->height;
+  plan->addressing = fp->addressing;
+  plan->mixes = true;
+  plan->premultiply = clfx_plan_premultiplies (true, src);
+  plan->decode = clfx_plan_decodes (true, src);
+  plan->halo[0] = plan->halo[2] = axis_half (&st->x);
+  plan->halo[1] = plan->halo[3] = axis_half (&st->y);
+  /* A recursion along whole lines: one piece (no bands, no tiles). */
+  plan->whole_image_stats = st->x.iir || st->y.iir;
+  /* The loaded source, the intermediate and the result as float RGBA,
+   * and the IIR's forward values. */
+  plan->bytes_per_pixel = 16 * 4;
+  plan->bytes_fixed = sizeof (float) * (size_t) (st->x.n + st->y.n);
+  return true;
+}
+
+/* ---- OpenCL ---------------------------------------------------------------- */
+
+static bool
+launch_iir (ClfxGraph *g, const State *st, const Axis *a, cl_mem in,
+            cl_mem out, int w, int h, bool vertical, ClfxError *error)
+{
+  int        len = vertical ? h : w, lines = vertical ? w : h;
+  cl_double4 coef = { { a->coef[0], a->coef[1], a->coef[2], a->coef[3] } };
+  cl_mem     fwd, m;
+  ClfxLaunch l = { "filter_iir", NULL, NULL, 1, { (size_t) lines, 0 },
+                   { 0, 0 } };
+
+  if (! clfx_graph_device (g)->fp64)
+    return clfx_error_set (error, CLFX_ERR_UNSUPPORTED,
+                           "the IIR gaussian keeps its recursion in double, "
+                           "as GEGL does, and this device has no "
+                           "cl_khr_fp64: use method fir");
+  return (fwd = clfx_graph_buffer (g, "iir forward",
+                                   (size_t) w * (size_t) h * 16, error))
+         && (m = clfx_graph_table (g, vertical ? "iir matrix y"
+                                               : "iir matrix x",
+                                   a->m, sizeof a->m, error))
+         && CLFX_LAUNCH (g, &l, error, CLFX_ARG (in), CLFX_ARG (out),
+                         CLFX_ARG (fwd), CLFX_INT (len), CLFX_INT (lines),
+                         CLFX_INT (vertical), CLFX_ARG (coef), CLFX_ARG (m),
+                         CLFX_INT (st->edge_zero));
+}
+
+static bool
+filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
+{
+  const State    *st = clfx_graph_plan (g)->state;
+  const ClfxTile *t = clfx_graph_tile (g);
+  int             w = t->out.width, h = t->out.height;
+  static const float one = 1.0f;
+  cl_mem          img, out;
+
+  (void) p;
+  if (! (img = clfx_block_load (g, "source", &t->in, error)))
+    return false;
+  if (! st->x.iir && ! st->y.iir)
+    out = clfx_block_sepconv (g, "filtered", img, w, h, st->x.k, st->x.n,
+                              st->y.k, st->y.n, error);
+  else if (st->x.iir && st->y.iir)
+    out = (out = clfx_graph_image (g, "rows", w, h, error))
+              && launch_iir (g, st, &st->x, img, out, w, h, false, error)
+              && launch_iir (g, st, &st->y, out, img, w, h, true, error)
+            ? img
+            : NULL;
+  else if (st->x.iir)
+    /* Rows through the recursion, then the columns' taps (the source has
+     * their halo above and below). */
+    out = (out = clfx_graph_image (g, "rows", w, t->in.height, error))
+              && launch_iir (g, st, &st->x, img, out, w, t->in.height, false,
+                             error)
+            ? clfx_block_sepconv (g, "filtered", out, w, h, &one, 1, st->y.k,
+                                  st->y.n, error)
+            : NULL;
+  else
+    out = (out = clfx_block_sepconv (g, "filtered", img, w, h, st->x.k,
+                                     st->x.n, &one, 1, error))
+              && launch_iir (g, st, &st->y, out, img, w, h, true, error)
+            ? img
+            : NULL;
+  return out && clfx_block_store (g, out, t->out.x, t->out.y, error);
+}
+
+/* ---- CPU reference ------------------------------------------------------------ */
+
+/* One line of n RGBA values (stride apart) through the IIR, in double. */
+static void
+ref_iir_line (double *v, long stride, int n, const Axis *a, bool zero,
+              double *w)
+{
+  const double *b = a->coef, *m = a->m;
+
+  for (int c = 0; c < 4; c++)
+    {
+      double im = zero ? 0.0 : v[c], up = zero ? 0.0 : v[(long) (n - 1)
+                                                          * stride + c];
+      double w1 = im, w2 = im, w3 = im, n1, n2, n3, u0, u1, u2;
+      for (int i = 0; i < n; i++)
+        {
+          w[i] = b[0] * v[(long) i * stride + c] + b[1] * w1 + b[2] * w2
+                 + b[3] * w3;
+          w3 = w2;
+          w2 = w1;
+          w1 = w[i];
+        }
+      u0 = w1 - up;
+      u1 = w2 - up;
+      u2 = w3 - up;
+      n1 = m[0] * u0 + m[1] * u1 + m[2] * u2 + up;
+      n2 = m[3] * u0 + m[4] * u1 + m[5] * u2 + up;
+      n3 = m[6] * u0 + m[7] * u1 + m[8] * u2 + up;
+      for (int i = n - 1; i >= 0; i--)
+        {
+          double y = b[0] * w[i] + b[1] * n1 + b[2] * n2 + b[3] * n3;
+          v[(long) i * stride + c] = y;
+          n3 = n2;
+          n2 = n1;
+          n1 = y;
+        }
+    }
+}
+
+/* One axis of the double image d (dw x dh RGBA) in place: FIR taps or
+ * box (a correlation over n, shrinking that axis by n - 1) or the IIR. */
+static bool
+ref_axis (double **d, int *dw, int *dh, const Axis *a, bool vertical,
+          bool zero, bool box, ClfxError *error)
+{
+  int     w = *dw, h = *dh, n = a->iir ? 1 : a->n;
+  int     ow = vertical ? w : w - n + 1, oh = vertical ? h - n + 1 : h;
+  double *out, *line;
+
+  if (a->iir)
+    {
+      int len = vertical ? h : w;
+      if (! (line = malloc ((size_t) len * sizeof *line)))
+        return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+      for (int l = 0; l < (vertical ? w : h); l++)
+        ref_iir_line (*d + (vertical ? (size_t) l * 4 : (size_t) l * w * 4),
+                      vertical ? (long) w * 4 : 4, len, a, zero, line);
+      free (line);
+      return true;
+    }
+  if (! (out = calloc ((size_t) ow * (size_t) oh * 4, sizeof *out)))
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  for (int y = 0; y < oh; y++)
+    for (int x = 0; x < ow; x++)
+      for (int c = 0; c < 4; c++)
+        {
+          double acc = 0.0;
+          if (box)
+            {
+              /* The exact mean: a double sum over the window. */
+              for (int i = 0; i < n; i++)
+                acc += vertical ? (*d)[((size_t) (y + i) * w + x) * 4 + c]
+                                : (*d)[((size_t) y * w + x + i) * 4 + c];
+              acc /= n;
+            }
+          else
+            for (int i = 0; i < n; i++)
+              acc += (double) a->k[i]
+                     * (vertical ? (*d)[((size_t) (y + i) * w + x) * 4 + c]
+                                 : (*d)[((size_t) y * w + x + i) * 4 + c]);
+          out[((size_t) y * ow + x) * 4 + c] = acc;
+        }
+  free (*d);
+  *d = out;
+  *dw = ow;
+  *dh = oh;
+  return true;
+}
+
+static bool
+filter_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
+            ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
+{
+  const State    *st = plan->state;
+  ClfxSamplerDesc s = { true, plan->addressing, false, plan->premultiply,
+                        plan->decode };
+  int             hx = axis_half (&st->x), hy = axis_half (&st->y);
+  ClfxRect        rect = { -hx, -hy, src->width + 2 * hx,
+                           src->height + 2 * hy };
+  ClfxImage       img = { 0 }, out = { 0 };
+  bool            box = st->variant == CLFX_FILTER_BOX, ok = false;
+  double         *d = NULL;
+  int             dw = rect.width, dh = rect.height;
+
+  (void) p;
+  (void) probes;
+  if (! clfx_ref_block_load (src, s, &rect, &img, error))
+    return false;
+  /* Small FIR kernels: the direct 2-D sum (independent of the device's two
+   * passes); larger ones and the IIR: one axis after the other, in
+   * double. */
+  if (! box && ! st->x.iir && ! st->y.iir && st->x.n * st->y.n <= 1024)
+    {
+      ok = clfx_ref_sepconv (&img, src->width, src->height, st->x.k, st->x.n,
+                             st->y.k, st->y.n, &out, error);
+      if (ok)
+        clfx_ref_block_store (&out, 0, 0, dst, plan->premultiply,
+                              plan->decode);
+      goto done;
+    }
+  if (! (d = malloc ((size_t) dw * (size_t) dh * 4 * sizeof *d)))
+    {
+      clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+      goto done;
+    }
+  for (int y = 0; y < dh; y++)
+    for (int x = 0; x < dw; x++)
+      for (int c = 0; c < 4; c++)
+        d[((size_t) y * dw + x) * 4 + c]
+          = ((const float *) ((const char *) img.data + (size_t) y * img.stride))
+              [x * 4 + c];
+  if (! ref_axis (&d, &dw, &dh, &st->x, false, st->edge_zero, box, error)
+      || ! ref_axis (&d, &dw, &dh, &st->y, true, st->edge_zero, box, error))
+    goto done;
+  if (! clfx_host_image_alloc (&out, dw, dh, 4, CLFX_DEPTH_FLOAT, error))
+    goto done;
+  for (int y = 0; y < dh; y++)
+    for (int x = 0; x < dw; x++)
+      for (int c = 0; c < 4; c++)
+        clfx_image_set (&out, x, y, c, (float) d[((size_t) y * dw + x) * 4 + c]);
+  clfx_ref_block_store (&out, 0, 0, dst, plan->premultiply, plan->decode);
+  ok = true;
+done:
+  free (d);
+  clfx_host_image_free (&img);
+  clfx_host_image_free (&out);
+  return ok;
+}
+
+/* ---- tolerance ---------------------------------------------------------------- */
+
+/* Sum of |h| of an axis's filter (FIR: its taps; IIR: the impulse
+ * response of both passes, and of the forward pass alone in *forward). */
+static double
+axis_gain (const Axis *a, double *forward)
+{
+  double g = 0.0;
+
+  *forward = 1.0;
+  if (! a->iir)
+    {
+      for (int i = 0; i < a->n; i++)
+        g += fabs ((double) a->k[i]);
+      return g;
+    }
+  {
+    /* Long enough for the tails to vanish (poles at about 1 - 1/sigma). */
+    int     n = 4001, mid = n / 2;
+    double *v = calloc ((size_t) n * 4, sizeof *v);
+    double *w = malloc ((size_t) n * sizeof *w);
+    double  f = 0.0, w1 = 0, w2 = 0, w3 = 0;
+    if (! v || ! w)
+      {
+        free (v);
+        free (w);
+        return 2.0;
+      }
+    for (int i = 0; i < n; i++)
+      {
+        double x = i == mid ? 1.0 : 0.0;
+        double y = a->coef[0] * x + a->coef[1] * w1 + a->coef[2] * w2
+                   + a->coef[3] * w3;
+        f += fabs (y);
+        w3 = w2;
+        w2 = w1;
+        w1 = y;
+      }
+    v[(size_t) mid * 4] = 1.0;
+    ref_iir_line (v, 4, n, a, true, w);
+    for (int i = 0; i < n; i++)
+      g += fabs (v[(size_t) i * 4]);
+    free (v);
+    free (w);
+    *forward = f;
+    return g;
+  }
+}
+
+static void
+filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
+                  const ClfxDeviceInfo *dev, const ClfxImage *src,
+                  const ClfxImage *dst, ClfxTolerance *tol)
+{
+  const State *st = plan->state;
+  double       max_abs = 0.0, fx, fy;
+  double       gx = axis_gain (&st->x, &fx), gy = axis_gain (&st->y, &fy);
+
+  (void) p;
+  (void) dev;
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      for (int c = 0; c < src->channels; c++)
+        {
+          double v = fabs (clfx_image_get_linear (src, x, y, c));
+          if (isfinite (v) && v > max_abs)
+            max_abs = v;
+        }
+  clfx_tol_init (tol);
+  clfx_tol_read (tol, max_abs);
+  /* Each axis: FIR an n-term float sum; IIR one float rounding of each
+   * forward value (gain fx to it, then the backward pass's) and of the
+   * result, the recursion itself in double. */
+  if (st->x.iir)
+    clfx_tol_sum (tol, "IIR rows: forward values stored as float", 2,
+                  fx * gx, max_abs);
+  else
+    clfx_tol_sum (tol, "FIR rows", st->x.n + 1, gx, max_abs);
+  if (st->y.iir)
+    clfx_tol_sum (tol, "IIR columns: forward values stored as float", 2,
+                  fy * gx * gy, max_abs);
+  else
+    clfx_tol_sum (tol, "FIR columns", st->y.n + 1, gx * gy, max_abs);
+  clfx_tol_sum (tol, "the float image between the passes", 1, gx * gy,
+                max_abs);
+  if (plan->decode)
+    clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
+  clfx_tol_store (tol, dst->depth, false);
+}
+
+static const char *
+filter_describe (const ClfxParams *p)
+{
+  return clfx_param_get_nick (p, clfx_family_param (p->family, "filter"));
+}
+
+static const char *const uses_gaussian[] = { "filter", "std-dev-x",
+                                             "std-dev-y", "method",
+                                             "addressing", NULL };
+static const char *const uses_box[] = { "filter", "radius", "addressing",
+                                        NULL };
+
+#define VARIANT(id, blurb, uses)                                             \
+  { id, FILTER, blurb, uses, filter_plan, NULL, filter_cl, filter_cpu,       \
+    filter_tolerance, NULL, filter_describe }
+const ClfxVariant clfx_variant_gaussian
+  = VARIANT ("gaussian",
+             "Gaussian blur (GEGL's gaussian-blur: FIR below sigma 1, IIR "
+             "from 1)",
+             uses_gaussian);
+const ClfxVariant clfx_variant_box
+  = VARIANT ("box", "Box blur (the mean of a square window)", uses_box);
+#undef VARIANT

@@ -1,0 +1,217 @@
+/* test-filter.c: the filter family on the device against its CPU
+ * references (engine/ops/filter.c): every variant and method, every edge
+ * handling the variant accepts, every depth and layout, odd sizes, with a
+ * guard band around the result; tiles and bands bit for bit one piece;
+ * the refusals say what is wrong.  GEGL itself is the other side in
+ * tests/gegl/test-gegl.py. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../device.h"
+#include "clfx-params.h"
+#include "clfx-run.h"
+
+typedef struct
+{
+  const char *name;
+  const char *args[8]; /* name, value pairs, NULL-terminated */
+} Case;
+
+static const Case cases[] = {
+  { "gaussian auto 1.5 (IIR both)", { NULL } },
+  { "gaussian fir 0.5 x 3", { "method", "fir", "std-dev-x", "0.5",
+                              "std-dev-y", "3", NULL } },
+  { "gaussian auto 0.7 x 4 (FIR, IIR)", { "std-dev-x", "0.7", "std-dev-y",
+                                          "4", NULL } },
+  { "gaussian auto 6 x 0.3 (IIR, FIR)", { "std-dev-x", "6", "std-dev-y",
+                                          "0.3", NULL } },
+  { "gaussian iir 40", { "method", "iir", "std-dev-x", "40", "std-dev-y",
+                         "40", NULL } },
+  { "gaussian 0 x 2 (identity, IIR)", { "std-dev-x", "0", "std-dev-y", "2",
+                                        NULL } },
+  { "box 0", { "filter", "box", "radius", "0", NULL } },
+  { "box 3", { "filter", "box", "radius", "3", NULL } },
+  { "box 20", { "filter", "box", "radius", "20", NULL } },
+};
+
+static const char *const edges[] = { "clamp-to-edge", "clamp", "repeat",
+                                     "mirrored-repeat" };
+
+static bool
+params_for (const Case *c, const char *edge, ClfxParams *p, ClfxError *e)
+{
+  clfx_params_defaults (&clfx_family_filter, p);
+  for (int i = 0; c->args[i]; i += 2)
+    if (! clfx_params_set (p, c->args[i], c->args[i + 1], e))
+      return false;
+  return clfx_params_set (p, "addressing", edge, e);
+}
+
+static bool
+iir_case (const ClfxParams *p)
+{
+  const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+
+  return fp->filter == CLFX_FILTER_GAUSSIAN
+         && ((fp->method == CLFX_GAUSS_IIR
+              && (fp->std_dev_x > 1e-5 || fp->std_dev_y > 1e-5))
+             || (fp->method == CLFX_GAUSS_AUTO
+                 && (fp->std_dev_x >= 1.0 || fp->std_dev_y >= 1.0)));
+}
+
+static void
+one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
+     int channels, ClfxDepth depth, bool srgb)
+{
+  ClfxRunOptions opt = { NULL, true, 64, ctx, false };
+  ClfxParams     p;
+  ClfxRunResult  r;
+  ClfxImage      src, dst;
+  ClfxError      e = { 0 };
+  bool           ok, refused;
+
+  memset (&r, 0, sizeof r);
+  if (! params_for (c, edge, &p, &e))
+    {
+      tap_ok (false, "%s %s: %s", c->name, edge, e.message);
+      return;
+    }
+  clfx_host_image_alloc (&src, w, h, channels, depth, &e);
+  clfx_host_image_synthetic (&src, (unsigned) (w * 3 + h));
+  src.straight_alpha = channels != 1;
+  src.transfer = srgb ? CLFX_TRC_SRGB : CLFX_TRC_LINEAR;
+  (*ctx)->guard_bytes = 64;
+  ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
+  /* The IIR handles the edges as GEGL's does: clamp-to-edge and clamp. */
+  refused = iir_case (&p) && (! strcmp (edge, "repeat")
+                              || ! strcmp (edge, "mirrored-repeat"));
+  if (refused)
+    tap_ok (! ok && e.code == CLFX_ERR_INVALID
+              && strstr (e.message, "method fir"),
+            "%s %s: refused, naming the way out (%s)", c->name, edge,
+            e.message);
+  else
+    tap_ok (ok && r.path == CLFX_PATH_OPENCL && r.validation.passed,
+            "%s %s %dx%d ch%d %s%s: validated (max abs %g, tolerance %g)%s%s",
+            c->name, edge, w, h, channels, clfx_depth_name (depth),
+            srgb ? " srgb" : "", ok ? r.validation.max_abs : 0.0,
+            ok ? r.tolerance.abs_tol : 0.0, ok ? "" : ": ",
+            ok ? "" : e.message);
+  if (ok && ! r.validation.passed)
+    tap_diag ("%zu mismatches, worst (%d,%d) ch %d expected %g got %g (%s)",
+              r.validation.mismatches, r.validation.worst.x,
+              r.validation.worst.y, r.validation.worst.channel,
+              r.validation.worst.expected, r.validation.worst.actual,
+              r.tolerance.basis);
+  clfx_run_result_clear (&r);
+  if (ok)
+    clfx_host_image_free (&dst);
+  clfx_host_image_free (&src);
+}
+
+/* FIR variants in small tiles (their halos cross every tile border) and
+ * in bands: the bytes of one piece.  An IIR reads whole lines: one piece
+ * whatever the tuning, the same bytes. */
+static void
+pieces (ClfxContext *ctx)
+{
+  static const Case *const which[] = { &cases[1], &cases[7], &cases[0] };
+  ClfxContext *many = clfx_context_new (&ctx->device, NULL);
+
+  if (! many)
+    {
+      tap_ok (false, "a second context");
+      return;
+    }
+  for (int mode = 0; mode < 2; mode++)
+    for (size_t i = 0; i < sizeof which / sizeof which[0]; i++)
+      {
+        ClfxParams  p;
+        ClfxImage   src, a = { 0 }, b = { 0 };
+        ClfxTimings ta, tb;
+        ClfxError   e = { 0 };
+        bool        ok, iir;
+
+        memset (&ta, 0, sizeof ta);
+        memset (&tb, 0, sizeof tb);
+        many->tuning.tile_width = mode == 0 ? 23 : 0;
+        many->tuning.tile_height = mode == 0 ? 17 : 0;
+        many->tuning.band_bytes = mode == 1 ? 4096 : 0;
+        many->zero_copy = mode == 1 ? false : ctx->zero_copy;
+        params_for (which[i], "mirrored-repeat", &p, &e);
+        iir = iir_case (&p);
+        if (iir)
+          params_for (which[i], "clamp", &p, &e);
+        clfx_host_image_alloc (&src, 97, 61, 4, CLFX_DEPTH_U8, &e);
+        clfx_host_image_synthetic (&src, 9);
+        src.transfer = CLFX_TRC_SRGB;
+        src.straight_alpha = true;
+        ok = clfx_host_image_alloc (&a, 97, 61, 4, CLFX_DEPTH_U8, &e)
+             && clfx_host_image_alloc (&b, 97, 61, 4, CLFX_DEPTH_U8, &e)
+             && clfx_run_on_context (ctx, &p, &src, &a, &ta, NULL, NULL, &e)
+             && clfx_run_on_context (many, &p, &src, &b, &tb, NULL, NULL,
+                                     &e);
+        tap_ok (ok && (iir ? tb.pieces == 1 : tb.pieces > 1)
+                  && tb.tiled == (mode == 0 && ! iir)
+                  && ! memcmp (a.data, b.data, a.stride * 61),
+                "%s in %d %s: the bytes of one piece%s%s", which[i]->name,
+                tb.pieces, tb.tiled ? "tiles" : "bands", ok ? "" : ": ",
+                ok ? "" : e.message);
+        clfx_timings_clear (&ta);
+        clfx_timings_clear (&tb);
+        clfx_host_image_free (&src);
+        clfx_host_image_free (&a);
+        clfx_host_image_free (&b);
+      }
+  clfx_context_free (many);
+}
+
+/* What the family refuses, before any pixel moves. */
+static void
+refusals (void)
+{
+  ClfxParams p;
+  ClfxError  e = { 0 };
+
+  clfx_params_defaults (&clfx_family_filter, &p);
+  tap_ok (! clfx_params_set (&p, "filter", "gauss", &e)
+            && strstr (e.message, "gaussian") && strstr (e.message, "box"),
+          "a misspelt filter lists the real ones (%s)", e.message);
+  e = (ClfxError) { 0 };
+  tap_ok (! clfx_params_set (&p, "std-dev-x", "1501", &e),
+          "std-dev-x past 1500 is refused (%s)", e.message);
+  e = (ClfxError) { 0 };
+  tap_ok (! clfx_params_set (&p, "radius", "-1", &e),
+          "a negative radius is refused (%s)", e.message);
+}
+
+int
+main (void)
+{
+  ClfxDeviceList list;
+  int            skip = 0;
+  ClfxContext   *ctx = test_context (&list, &skip);
+  static const int sizes[][2] = { { 67, 45 }, { 1, 1 }, { 5, 130 } };
+
+  if (! ctx)
+    return skip;
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (size_t a = 0; a < sizeof edges / sizeof edges[0]; a++)
+      one (&ctx, &cases[c], edges[a], 67, 45, 4, CLFX_DEPTH_FLOAT, false);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (int d = 0; d < CLFX_N_DEPTHS; d++)
+      for (int layout = 0; layout < 3; layout++)
+        {
+          static const int channels[] = { 4, 2, 1 };
+          for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c += 3)
+            one (&ctx, &cases[c], "clamp-to-edge", sizes[s][0], sizes[s][1],
+                 channels[layout], (ClfxDepth) d, d < 2);
+        }
+  pieces (ctx);
+  refusals ();
+  clfx_context_free (ctx);
+  clfx_device_list_free (&list);
+  return tap_done ();
+}
