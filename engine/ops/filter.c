@@ -235,6 +235,73 @@ launch_iir (ClfxGraph *g, const State *st, const Axis *a, cl_mem in,
                          CLFX_INT (st->edge_zero));
 }
 
+/* Work-group shapes of filter_conv_h (FH_W x FH_R, a result each) and
+ * filter_conv_v (lanes x lanes, FPER results each): filter.cl. */
+#define FH_W 64
+#define FH_R 4
+#define F_LANES 16
+#define FPER 4
+
+static size_t
+round_up (size_t n, size_t m)
+{
+  return (n + m - 1) / m * m;
+}
+
+/* Both FIR axes in two passes straight from the source to the result
+ * (filter.cl), the taps' texels through local memory where the device
+ * reads images (GPUs) and they fit; CPU devices read their buffers
+ * directly (the _d kernels), where a work-group's copy is only a copy. */
+static bool
+launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
+{
+  const ClfxTile       *t = clfx_graph_tile (g);
+  const ClfxDeviceInfo *dev = clfx_graph_device (g);
+  int                   w = t->out.width, h = t->out.height;
+  int                   ih = h + st->y.n - 1;
+  size_t                lh = (size_t) (FH_W + st->x.n - 1) * FH_R * 16;
+  size_t                lv = (size_t) (F_LANES * FPER + st->y.n - 1)
+                             * F_LANES * 16;
+  bool                  local = ! clfx_graph_source_is_buffer (g)
+                                && lh + 1024 <= dev->local_mem
+                                && lv + 1024 <= dev->local_mem
+                                && dev->max_work_group >= 256;
+  cl_int4               rect = { { t->out.x, t->out.y - st->y.n / 2, w,
+                                   ih } };
+  cl_mem                inter, kx, ky;
+  ClfxLaunch            l_h = { local ? "filter_conv_h" : "filter_conv_hd",
+                                NULL, NULL, 2,
+                                { round_up ((size_t) w, FH_W),
+                                  round_up ((size_t) ih, FH_R) },
+                                { local ? FH_W : 0, local ? FH_R : 0 } };
+  ClfxLaunch            l_v = { "filter_conv_v", NULL, NULL, 2,
+                                { round_up ((size_t) w, F_LANES),
+                                  round_up ((size_t) (h + FPER - 1) / FPER,
+                                            F_LANES) },
+                                { F_LANES, F_LANES } };
+  ClfxLaunch            l_vd = { "filter_conv_vd", NULL, NULL, 2,
+                                 { (size_t) w, (size_t) h }, { 0, 0 } };
+
+  if (! (inter = clfx_graph_buffer (g, "rows", (size_t) w * (size_t) ih * 16,
+                                    error))
+      || ! (kx = clfx_graph_table (g, "taps x", st->x.k,
+                                   sizeof (float) * (size_t) st->x.n, error))
+      || ! (ky = clfx_graph_table (g, "taps y", st->y.k,
+                                   sizeof (float) * (size_t) st->y.n, error)))
+    return false;
+  if (local)
+    return CLFX_LAUNCH (g, &l_h, error, CLFX_SRC, CLFX_ARG (inter),
+                        CLFX_ARG (rect), CLFX_ARG (kx), CLFX_INT (st->x.n),
+                        CLFX_LOCAL (lh))
+           && CLFX_LAUNCH (g, &l_v, error, CLFX_ARG (inter), CLFX_INT (w),
+                           CLFX_INT (ih), CLFX_DST, CLFX_ARG (ky),
+                           CLFX_INT (st->y.n), CLFX_LOCAL (lv));
+  return CLFX_LAUNCH (g, &l_h, error, CLFX_SRC, CLFX_ARG (inter),
+                      CLFX_ARG (rect), CLFX_ARG (kx), CLFX_INT (st->x.n))
+         && CLFX_LAUNCH (g, &l_vd, error, CLFX_ARG (inter), CLFX_INT (w),
+                         CLFX_DST, CLFX_ARG (ky), CLFX_INT (st->y.n));
+}
+
 static bool
 filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
@@ -245,12 +312,11 @@ filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   cl_mem          img, out;
 
   (void) p;
+  if (! st->x.iir && ! st->y.iir)
+    return launch_conv (g, st, error);
   if (! (img = clfx_block_load (g, "source", &t->in, error)))
     return false;
-  if (! st->x.iir && ! st->y.iir)
-    out = clfx_block_sepconv (g, "filtered", img, w, h, st->x.k, st->x.n,
-                              st->y.k, st->y.n, error);
-  else if (st->x.iir && st->y.iir)
+  if (st->x.iir && st->y.iir)
     out = (out = clfx_graph_image (g, "rows", w, h, error))
               && launch_iir (g, st, &st->x, img, out, w, h, false, error)
               && launch_iir (g, st, &st->y, out, img, w, h, true, error)
