@@ -47,7 +47,8 @@ clfx_plan_make (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                              "the result would be %dx%d", plan->width,
                              plan->height);
     }
-  plan->premultiply = clfx_plan_premultiplies (plan->mixes, src);
+  plan->premultiply = ! plan->straight
+                      && clfx_plan_premultiplies (plan->mixes, src);
   plan->decode = clfx_plan_decodes (plan->mixes, src);
   return true;
 }

@@ -63,6 +63,10 @@ typedef struct
    * light (mixes = false copies texels as they are). */
   bool   premultiply;
   bool   mixes;
+  /* The variant mixes colour as it is stored, alpha aside (GEGL ops that
+   * work in straight "RGBA float", as edge-sobel): no premultiply, decode
+   * still.  Set by the variant. */
+  bool   straight;
   bool   decode;      /* mixes sRGB-encoded data: linear light */
   /* Use the hardware sampler (the variant asks for `sampler_ok` and the
    * framework decides): filled in by the framework before run_cl. */

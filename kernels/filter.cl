@@ -170,6 +170,56 @@ filter_conv_vd (__global const float4 *inter, int w, CLFX_DST_ARGS,
   CLFX_STORE (x, y, acc);
 }
 
+/* GEGL's edge-sobel, centred on the pixel (GEGL's reads one pixel up and
+ * left and leaves seams at its chunks' borders: docs/FILTERS.md), on
+ * straight colour in linear light; alpha is the centre's.  mode: bit 0
+ * horizontal, bit 1 vertical, bit 2 keep-sign.  The sums are GEGL's, in
+ * its order. */
+__kernel void
+filter_sobel (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, int mode)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  float4 tl = clfx_fetch (CLFX_SRC (src), x - 1, y - 1);
+  float4 t = clfx_fetch (CLFX_SRC (src), x, y - 1);
+  float4 tr = clfx_fetch (CLFX_SRC (src), x + 1, y - 1);
+  float4 l = clfx_fetch (CLFX_SRC (src), x - 1, y);
+  float4 c = clfx_fetch (CLFX_SRC (src), x, y);
+  float4 r = clfx_fetch (CLFX_SRC (src), x + 1, y);
+  float4 bl = clfx_fetch (CLFX_SRC (src), x - 1, y + 1);
+  float4 b = clfx_fetch (CLFX_SRC (src), x, y + 1);
+  float4 br = clfx_fetch (CLFX_SRC (src), x + 1, y + 1);
+  float4 h = (float4) (0.0f), v = (float4) (0.0f), g;
+
+  if (mode & 1)
+    {
+      h += (-1.0f * tl) + (1.0f * tr);
+      h += (-2.0f * l) + (2.0f * r);
+      h += (-1.0f * bl) + (1.0f * br);
+    }
+  if (mode & 2)
+    {
+      v += (1.0f * tl) + (2.0f * t) + (1.0f * tr);
+      v += (-1.0f * bl) + (-2.0f * b) + (-1.0f * br);
+    }
+  if ((mode & 3) == 3)
+    g = sqrt (h * h + v * v) / 5.656854f;
+  else if (mode & 4)
+    g = 0.5f + (h + v) / 8.0f;
+  else
+    g = fabs (h + v) / 4.0f;
+#if CLFX_CHANNELS == 4
+  g.w = c.w;
+#elif CLFX_CHANNELS == 2
+  g.y = c.y;
+#endif
+  CLFX_STORE (x, y, g);
+}
+
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 

@@ -24,6 +24,7 @@ enum
 {
   CLFX_FILTER_GAUSSIAN,
   CLFX_FILTER_BOX,
+  CLFX_FILTER_SOBEL,
   CLFX_N_FILTER
 };
 /* gaussian's method per axis, GEGL's: auto = FIR below sigma 1, IIR from 1. */
@@ -41,6 +42,9 @@ typedef struct
   double std_dev_y;
   int    method;     /* gaussian: CLFX_GAUSS_* */
   int    radius;     /* box */
+  bool   horizontal; /* sobel */
+  bool   vertical;
+  bool   keep_sign;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
 } ClfxFilterParams;
 
@@ -54,6 +58,7 @@ extern const ClfxVariant clfx_variant_resize;
 extern const ClfxVariant clfx_variant_copy;
 extern const ClfxVariant clfx_variant_gaussian;
 extern const ClfxVariant clfx_variant_box;
+extern const ClfxVariant clfx_variant_sobel;
 
 /* The addressing modes, in CLFX_ADDR_* order (resize's sampler choice, and
  * the edge handling of the families to come). */

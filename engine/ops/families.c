@@ -142,10 +142,11 @@ const ClfxFamily clfx_family_resize = {
 static const ClfxChoice filter_choices[] = {
   { "gaussian", CLFX_N_ ("Gaussian blur") },
   { "box", CLFX_N_ ("Box blur") },
+  { "sobel", CLFX_N_ ("Sobel edges") },
   { NULL, NULL }
 };
 _Static_assert (CLFX_FILTER_GAUSSIAN == 0 && CLFX_FILTER_BOX == 1
-                  && CLFX_N_FILTER == 2,
+                  && CLFX_FILTER_SOBEL == 2 && CLFX_N_FILTER == 3,
                 "filter_choices follows CLFX_FILTER_*");
 
 static const ClfxChoice method_choices[] = {
@@ -187,6 +188,16 @@ static const ClfxParamSpec filter_params[] = {
                       CLFX_N_ ("Half the window's side: the mean of (2 "
                                "radius + 1)^2 pixels"),
                       0, 1000, 4, 0, 100, CLFX_UNIT_DISTANCE, F_FILTER),
+  CLFX_PARAM_BOOL_ROW (F, horizontal, "horizontal", CLFX_N_ ("_Horizontal"),
+                       CLFX_N_ ("Sobel: the horizontal gradient"), 1,
+                       F_FILTER),
+  CLFX_PARAM_BOOL_ROW (F, vertical, "vertical", CLFX_N_ ("_Vertical"),
+                       CLFX_N_ ("Sobel: the vertical gradient"), 1, F_FILTER),
+  CLFX_PARAM_BOOL_ROW (F, keep_sign, "keep-sign", CLFX_N_ ("_Keep sign"),
+                       CLFX_N_ ("Sobel, one direction: keep negative "
+                                "gradients (0.5 + G / 8) rather than their "
+                                "magnitude (|G| / 4)"),
+                       1, F_FILTER),
   CLFX_PARAM_CHOICE_ROW (F, addressing, "addressing",
                          CLFX_N_ ("_Edge handling"),
                          CLFX_N_ ("Pixels outside the image: clamp-to-edge "
@@ -201,7 +212,8 @@ _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
                 "ClfxFilterParams fits ClfxParams");
 
 static const ClfxVariant *const filter_variants[] = { &clfx_variant_gaussian,
-                                                      &clfx_variant_box };
+                                                      &clfx_variant_box,
+                                                      &clfx_variant_sobel };
 static const char *const filter_sweep[] = { "filter", "addressing", NULL };
 
 /* Small windows keep the self-test quick; sigma 2 runs the IIR. */
@@ -213,6 +225,8 @@ filter_sweep_case (ClfxParams *p, int k)
   fp->std_dev_x = k % 2 ? 2.0 : 0.8;
   fp->std_dev_y = k % 2 ? 0.7 : 2.0;
   fp->radius = 2;
+  fp->horizontal = true;
+  fp->vertical = k % 3 != 0;
 }
 static const char *const filter_menus[] = { "<Image>/Filters/OpenCL", NULL };
 
@@ -224,10 +238,12 @@ const ClfxFamily clfx_family_filter = {
   CLFX_N_ ("Blur the selected layers with OpenCL kernels, as GIMP's own "
            "filters do"),
   CLFX_N_ ("Filters the selected layers (within the selection) with GEGL's "
-           "definitions, in linear light on premultiplied alpha: gaussian "
-           "(std-dev-x, std-dev-y, method auto/fir/iir as gegl:gaussian-"
-           "blur) and box (radius).  addressing is the edge handling.  With "
-           "device auto a missing OpenCL falls back to the CPU reference; "
+           "definitions, in linear light (the blurs on premultiplied "
+           "alpha): gaussian (std-dev-x, std-dev-y, method auto/fir/iir as "
+           "gegl:gaussian-blur), box (radius) and sobel (horizontal, "
+           "vertical, keep-sign as gegl:edge-sobel, centred).  addressing is "
+           "the edge handling.  With device auto a missing OpenCL falls back "
+           "to the CPU reference; "
            "validate compares with that reference.  Returns a JSON report "
            "(device, build logs, timings, validation)."),
   filter_menus,
@@ -239,7 +255,7 @@ const ClfxFamily clfx_family_filter = {
   sizeof (ClfxFilterParams),
   0,
   filter_variants,
-  2,
+  3,
   filter_sweep,
   filter_sweep_case,
 };

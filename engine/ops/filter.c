@@ -7,6 +7,8 @@
  *   boundary); auto takes FIR below sigma 1 and IIR from 1, as GEGL does.
  * box: gegl:box-blur as the exact mean of the (2 radius + 1)^2 window
  *   (GEGL's running sums drift; docs/FILTERS.md).
+ * sobel: gegl:edge-sobel, centred on the pixel (GEGL's is not), on
+ *   straight colour as GEGL's RGBA float.
  *
  * Both work in linear light on premultiplied alpha (GEGL's RaGaBaA float)
  * and compose the shared blocks: the source with its halo into a float
@@ -43,6 +45,7 @@ typedef struct
 {
   int  variant;
   bool edge_zero; /* addressing clamp: transparent outside */
+  int  sobel;     /* sobel: bit 0 horizontal, 1 vertical, 2 keep-sign */
   Axis x, y;
 } State;
 
@@ -175,7 +178,16 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->free_state = state_free;
   st->variant = fp->filter;
   st->edge_zero = fp->addressing == CLFX_ADDR_CLAMP;
-  if (fp->filter == CLFX_FILTER_BOX)
+  if (fp->filter == CLFX_FILTER_SOBEL)
+    {
+      /* A 3 x 3 stencil; GEGL's edge-sobel works on straight RGBA. */
+      st->sobel = (fp->horizontal ? 1 : 0) | (fp->vertical ? 2 : 0)
+                  | (fp->keep_sign ? 4 : 0);
+      st->x.n = st->y.n = 3;
+      plan->straight = true;
+      ok = true;
+    }
+  else if (fp->filter == CLFX_FILTER_BOX)
     ok = axis_box (&st->x, fp->radius, error)
          && axis_box (&st->y, fp->radius, error);
   else
@@ -194,7 +206,7 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->height = src->height;
   plan->addressing = fp->addressing;
   plan->mixes = true;
-  plan->premultiply = clfx_plan_premultiplies (true, src);
+  plan->premultiply = ! plan->straight && clfx_plan_premultiplies (true, src);
   plan->decode = clfx_plan_decodes (true, src);
   plan->halo[0] = plan->halo[2] = axis_half (&st->x);
   plan->halo[1] = plan->halo[3] = axis_half (&st->y);
@@ -312,6 +324,13 @@ filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   cl_mem          img, out;
 
   (void) p;
+  if (st->variant == CLFX_FILTER_SOBEL)
+    {
+      ClfxLaunch l = { "filter_sobel", NULL, NULL, 2,
+                       { (size_t) w, (size_t) h }, { 0, 0 } };
+      return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST,
+                          CLFX_INT (st->sobel));
+    }
   if (! st->x.iir && ! st->y.iir)
     return launch_conv (g, st, error);
   if (! (img = clfx_block_load (g, "source", &t->in, error)))
@@ -429,6 +448,43 @@ ref_axis (double **d, int *dw, int *dh, const Axis *a, bool vertical,
   return true;
 }
 
+/* GEGL's Sobel in double, centred. */
+static void
+ref_sobel (const ClfxImage *src, ClfxSamplerDesc s, int mode, ClfxImage *dst,
+           bool encode)
+{
+  int colour = src->channels == 4 ? 3 : 1;
+
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        float  p[3][3][4], out[4];
+        for (int j = 0; j < 3; j++)
+          for (int i = 0; i < 3; i++)
+            clfx_ref_fetch (src, s, x + i - 1, y + j - 1, p[j][i]);
+        for (int c = 0; c < colour; c++)
+          {
+            double h = 0.0, v = 0.0, g;
+            if (mode & 1)
+              h = -(double) p[0][0][c] + p[0][2][c] - 2.0 * p[1][0][c]
+                  + 2.0 * p[1][2][c] - p[2][0][c] + p[2][2][c];
+            if (mode & 2)
+              v = (double) p[0][0][c] + 2.0 * p[0][1][c] + p[0][2][c]
+                  - p[2][0][c] - 2.0 * p[2][1][c] - p[2][2][c];
+            if ((mode & 3) == 3)
+              g = sqrt (h * h + v * v) / sqrt (32.0);
+            else if (mode & 4)
+              g = 0.5 + (h + v) / 8.0;
+            else
+              g = fabs (h + v) / 4.0;
+            out[c] = (float) g;
+          }
+        for (int c = colour; c < 4; c++)
+          out[c] = p[1][1][c];
+        clfx_ref_store (dst, x, y, out, false, encode);
+      }
+}
+
 static bool
 filter_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
             ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
@@ -446,6 +502,11 @@ filter_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
 
   (void) p;
   (void) probes;
+  if (st->variant == CLFX_FILTER_SOBEL)
+    {
+      ref_sobel (src, s, st->sobel, dst, plan->decode);
+      return true;
+    }
   if (! clfx_ref_block_load (src, s, &rect, &img, error))
     return false;
   /* Small FIR kernels: the direct 2-D sum (independent of the device's two
@@ -544,8 +605,7 @@ filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
                   const ClfxImage *dst, ClfxTolerance *tol)
 {
   const State *st = plan->state;
-  double       max_abs = 0.0, fx, fy;
-  double       gx = axis_gain (&st->x, &fx), gy = axis_gain (&st->y, &fy);
+  double       max_abs = 0.0, fx = 1.0, fy = 1.0, gx = 1.0, gy = 1.0;
 
   (void) p;
   (void) dev;
@@ -559,6 +619,20 @@ filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
         }
   clfx_tol_init (tol);
   clfx_tol_read (tol, max_abs);
+  if (st->variant == CLFX_FILTER_SOBEL)
+    {
+      /* Two 6-term sums of weights up to 2 (sum |w| 8), scaled by at most
+       * 1/4, and sqrt (OpenCL C: 3 ulp) of up to twice the range. */
+      clfx_tol_sum (tol, "Sobel: two 6-term sums, then the scale", 13,
+                    8.0 / 4.0, max_abs);
+      clfx_tol_builtin (tol, "sqrt", 3.0, 2.0 * max_abs);
+      if (plan->decode)
+        clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
+      clfx_tol_store (tol, dst->depth, false);
+      return;
+    }
+  gx = axis_gain (&st->x, &fx);
+  gy = axis_gain (&st->y, &fy);
   /* Each axis: FIR an n-term float sum; IIR one float rounding of each
    * forward value (gain fx to it, then the backward pass's) and of the
    * result, the recursion itself in double. */
@@ -590,6 +664,8 @@ static const char *const uses_gaussian[] = { "filter", "std-dev-x",
                                              "addressing", NULL };
 static const char *const uses_box[] = { "filter", "radius", "addressing",
                                         NULL };
+static const char *const uses_sobel[] = { "filter", "horizontal", "vertical",
+                                          "keep-sign", "addressing", NULL };
 
 #define VARIANT(id, blurb, uses)                                             \
   { id, FILTER, blurb, uses, filter_plan, NULL, filter_cl, filter_cpu,       \
@@ -601,4 +677,7 @@ const ClfxVariant clfx_variant_gaussian
              uses_gaussian);
 const ClfxVariant clfx_variant_box
   = VARIANT ("box", "Box blur (the mean of a square window)", uses_box);
+const ClfxVariant clfx_variant_sobel
+  = VARIANT ("sobel", "Sobel edges (GEGL's edge-sobel, centred)",
+             uses_sobel);
 #undef VARIANT

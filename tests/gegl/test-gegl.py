@@ -232,7 +232,49 @@ u8_cases = [
     box(3),
 ]
 
-print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases))))
+print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 3)))
+def sobel_cases(tag, photo):
+    """GEGL's edge-sobel reads its centre one pixel up and left, and at the
+    first row and column of each chunk it processes reads transparent
+    black (docs/FILTERS.md): on a crop small enough to be one chunk,
+    GEGL(x, y) is clfx's centred Sobel at (x - 1, y - 1) away from the
+    first two rows and columns and the last one."""
+    full, fw, fh = gegl_load(photo, "RGB float")
+    w, h = min(fw, 96), min(fh, 64)
+    rgb = array.array("f")
+    rgb.frombytes(full.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, "RGB float",
+                           Gegl.AbyssPolicy.NONE))
+    buf = Gegl.Buffer.new("RGB float", 0, 0, w, h)
+    buf.set(Gegl.Rectangle.new(0, 0, w, h), "RGB float", rgb.tobytes())
+    src = os.path.join(work, tag + "-crop.pfm")
+    write_pfm(src, w, h, rgb)
+    bound = 1e-5 * max(abs(v) for v in rgb)
+    for name, args, props in (
+            ("sobel", [], {}),
+            ("sobel horizontal, sign", ["--vertical", "false"],
+             {"vertical": False}),
+            ("sobel vertical, magnitude",
+             ["--horizontal", "false", "--keep-sign", "false"],
+             {"horizontal": False, "keep-sign": False})):
+        out = os.path.join(work, "%s-%s.pfm" % (tag, name.replace(" ", "_")
+                                                .replace(",", "")))
+        good, msg = bench_run(src, out, ["--filter", "sobel"] + args)
+        if not good:
+            ok(False, "%s %s: clfx-bench failed: %s" % (tag, name, msg))
+            continue
+        ref = array.array("f")
+        ref.frombytes(gegl_apply(buf, w, h, "RGBA float", "gegl:edge-sobel",
+                                 props))
+        got = read_pfm(out)[2]
+        d = max(abs(got[((y - 1) * w + x - 1) * 3 + c]
+                    - ref[(y * w + x) * 4 + c])
+                for y in range(2, h - 1) for x in range(2, w - 1)
+                for c in range(3))
+        ok(d <= bound, "%s %dx%d crop %s, linear float, GEGL's one-pixel "
+           "shift undone: max |clfx - GEGL| %.3g (bound %.3g)"
+           % (tag, w, h, name, d, bound))
+
+
 def pixels(buf, w, h, fmt):
     return buf.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, fmt,
                    Gegl.AbyssPolicy.NONE)
@@ -286,4 +328,5 @@ for photo in photos:
 
     run_cases(tag, "8-bit sRGB RGBA", buf, w, h, "R'G'B'A u8", src, "-8.png",
               u8_cases, judge_u8)
+    sobel_cases(tag, photo)
 sys.exit(1 if failed else 0)

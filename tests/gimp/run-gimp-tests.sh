@@ -152,6 +152,7 @@ filter-iir-alpha rgba8 none --filter gaussian --std-dev-x 2.5 --std-dev-y 1.5|#:
 filter-fir-selection rgb8 selection --filter gaussian --method fir --std-dev-x 1.5 --std-dev-y 2.0|#:filter "gaussian" #:method "fir" #:std-dev-x 1.5 #:std-dev-y 2.0
 filter-iir-selection rgba8 selection --filter gaussian --std-dev-x 3 --std-dev-y 3 --addressing clamp|#:filter "gaussian" #:std-dev-x 3.0 #:std-dev-y 3.0 #:addressing "clamp"
 filter-box-alpha alpha8 none --filter box --radius 2 --addressing mirrored-repeat|#:filter "box" #:radius 2 #:addressing "mirrored-repeat"
+filter-sobel-alpha alpha8 none --filter sobel --keep-sign false --vertical false|#:filter "sobel" #:keep-sign #f #:vertical #f
 CASES
 
 {
@@ -368,7 +369,7 @@ r = json.load(open(sys.argv[1]))
 fams = [c["family"] for c in r["results"]]
 # resize: 4 filters x 5 addressing modes x normalized or not, less the
 # spec's forbidden pairs; filter: every variant and edge handling it takes.
-assert fams.count("resize") == 32 and fams.count("filter") == 6, fams
+assert fams.count("resize") == 32 and fams.count("filter") == 10, fams
 assert r["cases"] == len(fams) and r["fallback"] is None, r
 assert r["failed"] == 0 and r["passed"] == r["cases"], r
 bad = [c for c in r["results"] if not (c["passed"] and "max_abs" in c)]

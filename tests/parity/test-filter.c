@@ -34,6 +34,11 @@ static const Case cases[] = {
   { "box 0", { "filter", "box", "radius", "0", NULL } },
   { "box 3", { "filter", "box", "radius", "3", NULL } },
   { "box 20", { "filter", "box", "radius", "20", NULL } },
+  { "sobel", { "filter", "sobel", NULL } },
+  { "sobel horizontal, sign", { "filter", "sobel", "vertical", "false",
+                                NULL } },
+  { "sobel vertical, magnitude", { "filter", "sobel", "horizontal", "false",
+                                   "keep-sign", "false", NULL } },
 };
 
 /* The test device: a run that fails frees the context it ran on (it is
