@@ -326,8 +326,15 @@ filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   (void) p;
   if (st->variant == CLFX_FILTER_SOBEL)
     {
-      ClfxLaunch l = { "filter_sobel", NULL, NULL, 2,
-                       { (size_t) w, (size_t) h }, { 0, 0 } };
+      /* GPUs through a local tile of 16 x 16 results; CPU devices read
+       * their buffers directly. */
+      bool       local = ! clfx_graph_source_is_buffer (g)
+                         && clfx_graph_device (g)->max_work_group >= 256;
+      ClfxLaunch l = { local ? "filter_sobel_l" : "filter_sobel", NULL,
+                       NULL, 2,
+                       { local ? round_up ((size_t) w, 16) : (size_t) w,
+                         local ? round_up ((size_t) h, 16) : (size_t) h },
+                       { local ? 16 : 0, local ? 16 : 0 } };
       return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST,
                           CLFX_INT (st->sobel));
     }

@@ -131,7 +131,8 @@ one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
 static void
 pieces (ClfxContext *ctx)
 {
-  static const Case *const which[] = { &cases[1], &cases[7], &cases[0] };
+  static const Case *const which[] = { &cases[1], &cases[7], &cases[0],
+                                       &cases[9] };
   ClfxContext *many = clfx_context_new (&ctx->device, NULL);
 
   if (! many)
