@@ -264,9 +264,49 @@ filter_sobel_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, int mode)
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-/* coef = (B, a1, a2, a3); m: Triggs and Sdika's 3x3 matrix, row-major, in
- * m.s0-s8; edge_zero: the outside is 0 (GEGL's abyss none), else the
+/* One line of len texels through the recursion: READ(i) gives texel i
+ * (float4), WRITE(i, v) takes result i (double4); w: the line's forward
+ * values.  coef = (B, a1, a2, a3); m: Triggs and Sdika's 3x3 matrix,
+ * row-major; edge_zero: the outside is 0 (GEGL's abyss none), else the
  * line's end texels (GEGL's clamp). */
+#define IIR_LINE(READ, WRITE)                                                \
+  do                                                                         \
+    {                                                                        \
+      double4 im_ = (double4) (0.0), up_ = (double4) (0.0);                  \
+      if (! edge_zero)                                                       \
+        {                                                                    \
+          im_ = convert_double4 (READ (0));                                  \
+          up_ = convert_double4 (READ (len - 1));                            \
+        }                                                                    \
+      double4 w1 = im_, w2 = im_, w3 = im_;                                  \
+      for (int i = 0; i < len; i++)                                          \
+        {                                                                    \
+          double4 v = coef.s0 * convert_double4 (READ (i)) + coef.s1 * w1    \
+                      + coef.s2 * w2 + coef.s3 * w3;                         \
+          w[i] = convert_float4 (v);                                         \
+          w3 = w2;                                                           \
+          w2 = w1;                                                           \
+          w1 = v;                                                            \
+        }                                                                    \
+      /* The three values past the end, from the last three forward. */     \
+      double4 u0 = w1 - up_, u1 = w2 - up_, u2 = w3 - up_;                   \
+      double4 n1 = m[0] * u0 + m[1] * u1 + m[2] * u2 + up_;                  \
+      double4 n2 = m[3] * u0 + m[4] * u1 + m[5] * u2 + up_;                  \
+      double4 n3 = m[6] * u0 + m[7] * u1 + m[8] * u2 + up_;                  \
+      for (int i = len - 1; i >= 0; i--)                                     \
+        {                                                                    \
+          double4 v = coef.s0 * convert_double4 (w[i]) + coef.s1 * n1        \
+                      + coef.s2 * n2 + coef.s3 * n3;                         \
+          WRITE (i, v);                                                      \
+          n3 = n2;                                                           \
+          n2 = n1;                                                           \
+          n1 = v;                                                            \
+        }                                                                    \
+    }                                                                        \
+  while (0)
+
+/* Between float images (the mixed FIR / IIR cases): vertical = 0 runs the
+ * rows, 1 the columns. */
 __kernel void
 filter_iir (read_only image2d_t in, write_only image2d_t out,
             __global float4 *forward, int len, int lines, int vertical,
@@ -280,39 +320,57 @@ filter_iir (read_only image2d_t in, write_only image2d_t out,
   __global float4 *w = forward + (long) l * len;
   int2             first = vertical ? (int2) (l, 0) : (int2) (0, l);
   int2             step = vertical ? (int2) (0, 1) : (int2) (1, 0);
-  double4          iminus = (double4) (0.0), uplus = (double4) (0.0);
+#define READ_IMG(i) read_imagef (in, first + (i) * step)
+#define WRITE_IMG(i, v) write_imagef (out, first + (i) * step, convert_float4 (v))
+  IIR_LINE (READ_IMG, WRITE_IMG);
+#undef READ_IMG
+#undef WRITE_IMG
+}
 
-  if (! edge_zero)
-    {
-      iminus = convert_double4 (read_imagef (in, first));
-      uplus = convert_double4 (read_imagef (in, first + (len - 1) * step));
-    }
+/* Both axes IIR, through buffers: the source's rows (its whole width:
+ * the run is one piece) into `rows`, then `rows`' columns to the result;
+ * no float image to load or store (on PoCL an image write per texel cost
+ * more than the recursion itself: 850 ms for 1024x768). */
+__kernel void
+filter_iir_rows (CLFX_SRC_ARGS (src), __global float4 *rows,
+                 __global float4 *forward, int width, int height,
+                 double4 coef, __global const double *m, int edge_zero)
+{
+  int l = get_global_id (0), len = width;
 
-  double4 w1 = iminus, w2 = iminus, w3 = iminus;
-  for (int i = 0; i < len; i++)
-    {
-      double4 x = convert_double4 (read_imagef (in, first + i * step));
-      double4 v = coef.s0 * x + coef.s1 * w1 + coef.s2 * w2 + coef.s3 * w3;
-      w[i] = convert_float4 (v);
-      w3 = w2;
-      w2 = w1;
-      w1 = v;
-    }
+  if (l >= height)
+    return;
 
-  /* The three values past the end, from the last three forward values. */
-  double4 u0 = w1 - uplus, u1 = w2 - uplus, u2 = w3 - uplus;
-  double4 n1 = m[0] * u0 + m[1] * u1 + m[2] * u2 + uplus;
-  double4 n2 = m[3] * u0 + m[4] * u1 + m[5] * u2 + uplus;
-  double4 n3 = m[6] * u0 + m[7] * u1 + m[8] * u2 + uplus;
+  __global float4 *w = forward + (long) l * len;
+  __global float4 *out = rows + (long) l * len;
+#define READ_SRC(i) clfx_fetch_inside (CLFX_SRC (src), (i), l)
+#define WRITE_ROW(i, v) (out[i] = convert_float4 (v))
+  IIR_LINE (READ_SRC, WRITE_ROW);
+#undef READ_SRC
+#undef WRITE_ROW
+}
 
-  for (int i = len - 1; i >= 0; i--)
-    {
-      double4 v = coef.s0 * convert_double4 (w[i]) + coef.s1 * n1
-                  + coef.s2 * n2 + coef.s3 * n3;
-      write_imagef (out, first + i * step, convert_float4 (v));
-      n3 = n2;
-      n2 = n1;
-      n1 = v;
-    }
+__kernel void
+filter_iir_cols (__global const float4 *rows, __global float4 *forward,
+                 int width, int height, CLFX_DST_ARGS, double4 coef,
+                 __global const double *m, int edge_zero)
+{
+  int l = get_global_id (0), len = height;
+
+  if (l >= width)
+    return;
+
+  __global float4 *w = forward + (long) l * len;
+#define READ_COL(i) rows[(long) (i) * width + l]
+#define WRITE_DST(i, v)                                                      \
+  do                                                                         \
+    {                                                                        \
+      int x = CLFX_DST_X (l), y = CLFX_DST_Y (i);                            \
+      CLFX_STORE (x, y, convert_float4 (v));                                 \
+    }                                                                        \
+  while (0)
+  IIR_LINE (READ_COL, WRITE_DST);
+#undef READ_COL
+#undef WRITE_DST
 }
 #endif

@@ -222,6 +222,50 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
 /* ---- OpenCL ---------------------------------------------------------------- */
 
 static bool
+need_fp64 (ClfxGraph *g, ClfxError *error)
+{
+  if (clfx_graph_device (g)->fp64)
+    return true;
+  return clfx_error_set (error, CLFX_ERR_UNSUPPORTED,
+                         "the IIR gaussian keeps its recursion in double, "
+                         "as GEGL does, and this device has no "
+                         "cl_khr_fp64: use method fir");
+}
+
+/* Both axes IIR: the rows straight from the source, the columns straight
+ * to the result, through buffers (filter_iir_rows / _cols). */
+static bool
+launch_iir_both (ClfxGraph *g, const State *st, int w, int h,
+                 ClfxError *error)
+{
+  size_t     bytes = (size_t) w * (size_t) h * 16;
+  cl_double4 cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
+                      st->x.coef[3] } };
+  cl_double4 cy = { { st->y.coef[0], st->y.coef[1], st->y.coef[2],
+                      st->y.coef[3] } };
+  cl_mem     rows, fwd, mx, my;
+  ClfxLaunch lr = { "filter_iir_rows", NULL, NULL, 1, { (size_t) h, 0 },
+                    { 0, 0 } };
+  ClfxLaunch lc = { "filter_iir_cols", NULL, NULL, 1, { (size_t) w, 0 },
+                    { 0, 0 } };
+
+  return need_fp64 (g, error)
+         && (rows = clfx_graph_buffer (g, "iir rows", bytes, error))
+         && (fwd = clfx_graph_buffer (g, "iir forward", bytes, error))
+         && (mx = clfx_graph_table (g, "iir matrix x", st->x.m,
+                                    sizeof st->x.m, error))
+         && (my = clfx_graph_table (g, "iir matrix y", st->y.m,
+                                    sizeof st->y.m, error))
+         && CLFX_LAUNCH (g, &lr, error, CLFX_SRC, CLFX_ARG (rows),
+                         CLFX_ARG (fwd), CLFX_INT (w), CLFX_INT (h),
+                         CLFX_ARG (cx), CLFX_ARG (mx),
+                         CLFX_INT (st->edge_zero))
+         && CLFX_LAUNCH (g, &lc, error, CLFX_ARG (rows), CLFX_ARG (fwd),
+                         CLFX_INT (w), CLFX_INT (h), CLFX_DST, CLFX_ARG (cy),
+                         CLFX_ARG (my), CLFX_INT (st->edge_zero));
+}
+
+static bool
 launch_iir (ClfxGraph *g, const State *st, const Axis *a, cl_mem in,
             cl_mem out, int w, int h, bool vertical, ClfxError *error)
 {
@@ -231,12 +275,8 @@ launch_iir (ClfxGraph *g, const State *st, const Axis *a, cl_mem in,
   ClfxLaunch l = { "filter_iir", NULL, NULL, 1, { (size_t) lines, 0 },
                    { 0, 0 } };
 
-  if (! clfx_graph_device (g)->fp64)
-    return clfx_error_set (error, CLFX_ERR_UNSUPPORTED,
-                           "the IIR gaussian keeps its recursion in double, "
-                           "as GEGL does, and this device has no "
-                           "cl_khr_fp64: use method fir");
-  return (fwd = clfx_graph_buffer (g, "iir forward",
+  return need_fp64 (g, error)
+         && (fwd = clfx_graph_buffer (g, "iir forward",
                                    (size_t) w * (size_t) h * 16, error))
          && (m = clfx_graph_table (g, vertical ? "iir matrix y"
                                                : "iir matrix x",
@@ -340,15 +380,11 @@ filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
     }
   if (! st->x.iir && ! st->y.iir)
     return launch_conv (g, st, error);
+  if (st->x.iir && st->y.iir)
+    return launch_iir_both (g, st, w, h, error);
   if (! (img = clfx_block_load (g, "source", &t->in, error)))
     return false;
-  if (st->x.iir && st->y.iir)
-    out = (out = clfx_graph_image (g, "rows", w, h, error))
-              && launch_iir (g, st, &st->x, img, out, w, h, false, error)
-              && launch_iir (g, st, &st->y, out, img, w, h, true, error)
-            ? img
-            : NULL;
-  else if (st->x.iir)
+  if (st->x.iir)
     /* Rows through the recursion, then the columns' taps (the source has
      * their halo above and below). */
     out = (out = clfx_graph_image (g, "rows", w, t->in.height, error))
