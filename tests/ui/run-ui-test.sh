@@ -92,7 +92,14 @@ cat > "$WORK/ui.scm" <<SCM
           (plug-in-clfx-resize #:run-mode RUN-WITH-LAST-VALS #:image img
                                #:drawables (gimp-image-get-selected-drawables img)
                                #:width 10 #:height 10))
-        "$WORK/last-vals.json"))
+        "$WORK/last-vals.json")
+  ; A shadow-kind family's dialog: the filter with sobel chosen by the
+  ; call, OK pressed by the test.
+  (save (catch "cancelled or failed"
+          (plug-in-clfx-filter #:run-mode RUN-INTERACTIVE #:image img
+                               #:drawables (gimp-image-get-selected-drawables img)
+                               #:filter "sobel" #:vertical #f))
+        "$WORK/filter.json"))
 SCM
 
 Xvfb "$DISPLAY" -screen 0 1400x1000x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
@@ -109,7 +116,7 @@ gimp-3.0 -n --no-splash --batch-interpreter=plug-in-script-fu-eval \
   -b "(load \"$WORK/ui.scm\")" >"$LOG" 2>&1 &
 GIMP_PID=$!
 
-echo "1..9"
+echo "1..12"
 # Poll rather than `search --sync`: xdotool can exit on an X error when
 # one of GIMP's start-up windows vanishes while it is being searched.
 WIN=
@@ -164,6 +171,28 @@ for i in $(seq 120); do
 done
 sleep 1
 
+# The filter's dialog, then OK.
+WIN=
+for i in $(seq 120); do
+  WIN=$(xdotool search --name '^Filter \(OpenCL\)$' 2>/dev/null | head -1)
+  [ -n "$WIN" ] && break
+  sleep 0.5
+done
+if [ -n "$WIN" ]; then
+  echo "ok 5 - the filter's dialog appeared (window $WIN)"
+  xdotool windowactivate --sync "$WIN" 2>/dev/null
+  shot ui-filter.png 5 6
+  xdotool key alt+o
+  for i in $(seq 120); do
+    [ -s "$WORK/filter.json" ] && break
+    sleep 0.5
+  done
+else
+  echo "not ok 5 - the filter's dialog appeared"
+  echo "not ok 6 - screenshot ui-filter.png"
+  FAILED=1
+fi
+
 check_report ()  # check_report FILE NUMBER DESCRIPTION
 {
   if python3 - "$1" <<'PY' 2>"$WORK/check.log"
@@ -180,16 +209,32 @@ PY
     FAILED=1
   fi
 }
-check_report "$WORK/interactive.json" 5 \
+check_report "$WORK/interactive.json" 7 \
   "OK ran the resize with the dialog's values (report)"
-check_report "$WORK/last-vals.json" 6 \
+check_report "$WORK/last-vals.json" 8 \
   "RUN-WITH-LAST-VALS reused the dialog's values, not the arguments passed"
 
+if python3 - "$WORK/filter.json" <<'PY' 2>"$WORK/check.log"
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["parameters"]
+assert r["operation"] == "filter" and r["variant"] == "sobel", r["variant"]
+assert (p["filter"], p["vertical"], p["horizontal"]) == ("sobel", False,
+                                                         True), p
+PY
+then
+  echo "ok 9 - OK ran the filter with the dialog's values (report)"
+else
+  echo "not ok 9 - OK ran the filter with the dialog's values (report)"
+  sed 's/^/# /' "$WORK/check.log" "$WORK/filter.json" 2>/dev/null
+  FAILED=1
+fi
+
 if grep -E "CRITICAL|Plug-in crashed" "$LOG" >/dev/null; then
-  echo "not ok 7 - GIMP's output has no CRITICAL and no plug-in crash"
+  echo "not ok 10 - GIMP's output has no CRITICAL and no plug-in crash"
   FAILED=1
 else
-  echo "ok 7 - GIMP's output has no CRITICAL and no plug-in crash"
+  echo "ok 10 - GIMP's output has no CRITICAL and no plug-in crash"
 fi
 
 # Line numbers of the dialog's first debug lines of each kind.
@@ -198,15 +243,15 @@ building=$(first 'preview: building OpenCL kernels')
 shown=$(first 'preview: shown')
 tab=$(first 'the Diagnostics tab is shown')
 if [ -n "$building" ] && [ -n "$shown" ] && [ "$building" -lt "$shown" ]; then
-  echo "ok 8 - the preview said it was building OpenCL kernels, then showed"
+  echo "ok 11 - the preview said it was building OpenCL kernels, then showed"
 else
-  echo "not ok 8 - the preview said it was building OpenCL kernels, then showed"
+  echo "not ok 11 - the preview said it was building OpenCL kernels, then showed"
   FAILED=1
 fi
 if [ -n "$tab" ] && [ -n "$shown" ] && [ "$tab" -lt "$shown" ]; then
-  echo "ok 9 - the dialog took keys (Diagnostics opened) while the kernels built"
+  echo "ok 12 - the dialog took keys (Diagnostics opened) while the kernels built"
 else
-  echo "not ok 9 - the dialog took keys (Diagnostics opened) while the kernels built"
+  echo "not ok 12 - the dialog took keys (Diagnostics opened) while the kernels built"
   FAILED=1
 fi
 sed 's/^/# /' "$LOG"
