@@ -239,6 +239,14 @@ bool clfx_context_pinned_image (ClfxContext *ctx, ClfxImage *img, int width,
  * does not work in host memory (a discrete GPU), so that other host
  * memory goes through staging. */
 bool clfx_context_wants_pinned (const ClfxContext *ctx);
+/* A host image where transfers to ctx's device cost least: in pinned
+ * memory of ctx when that saves copies (clfx_context_wants_pinned) and
+ * there is enough of it, else on the heap (ctx NULL: the heap).  Pinned
+ * memory is an optimisation, so running out of it is no error; only the
+ * heap's failure is. */
+bool clfx_context_image_alloc (ClfxContext *ctx, ClfxImage *img, int width,
+                               int height, int channels, ClfxDepth depth,
+                               ClfxError *error);
 /* Whether img's pixels are pinned memory of ctx. */
 bool clfx_context_owns_pinned (const ClfxContext *ctx, const ClfxImage *img);
 

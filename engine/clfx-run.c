@@ -318,24 +318,6 @@ run_reference (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
   return true;
 }
 
-static bool
-result_alloc (const ClfxRunOptions *opt, ClfxImage *dst, int dw, int dh,
-              const ClfxImage *src, ClfxError *error)
-{
-  ClfxContext *ctx = opt->context ? *opt->context : NULL;
-  ClfxError    ignored = { 0 };
-
-  /* Pinned memory is an optimisation: when there is too little of it,
-   * the result goes to the heap and through staging (the report's
-   * data_path says which). */
-  if (opt->pinned_result && ctx && clfx_context_wants_pinned (ctx)
-      && clfx_context_pinned_image (ctx, dst, dw, dh, src->channels,
-                                    src->depth, &ignored))
-    return true;
-  return clfx_host_image_alloc (dst, dw, dh, src->channels, src->depth,
-                                error);
-}
-
 bool
 clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
           const ClfxRunOptions *opt, ClfxRunResult *r, ClfxError *error)
@@ -349,7 +331,11 @@ clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
   memset (dst, 0, sizeof *dst);
   /* Argument errors are the caller's, whatever the device: no fallback. */
   if (! clfx_run_check (p, src, &dw, &dh, error)
-      || ! result_alloc (opt, dst, dw, dh, src, error))
+      || ! clfx_context_image_alloc (opt->pinned_result && opt->context
+                                       ? *opt->context
+                                       : NULL,
+                                     dst, dw, dh, src->channels, src->depth,
+                                     error))
     return false;
   dst->straight_alpha = src->straight_alpha;
   dst->transfer = src->transfer;

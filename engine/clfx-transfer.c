@@ -254,6 +254,20 @@ clfx_context_wants_pinned (const ClfxContext *ctx)
 }
 
 bool
+clfx_context_image_alloc (ClfxContext *ctx, ClfxImage *img, int width,
+                          int height, int channels, ClfxDepth depth,
+                          ClfxError *error)
+{
+  ClfxError ignored = { 0 };
+
+  if (ctx && clfx_context_wants_pinned (ctx)
+      && clfx_context_pinned_image (ctx, img, width, height, channels, depth,
+                                    &ignored))
+    return true;
+  return clfx_host_image_alloc (img, width, height, channels, depth, error);
+}
+
+bool
 clfx_context_owns_pinned (const ClfxContext *ctx, const ClfxImage *img)
 {
   return img->owner && img->owner->release == pinned_image_release

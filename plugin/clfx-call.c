@@ -130,11 +130,7 @@ clfx_call_run_job (ClfxCall *call,
    * (and results downloaded straight into it) skip those copies. */
   t0 = g_get_monotonic_time ();
   if (! clfx_drawable_read (job->drawable, &job->format, &job->read,
-                            call->context
-                                && clfx_context_wants_pinned (call->context)
-                              ? call->context
-                              : NULL,
-                            &src, error))
+                            call->context, &src, error))
     return FALSE;
   t1 = g_get_monotonic_time ();
   ok = clfx_run (&job->params, &src, &job->result, &opt, &r, &e);

@@ -62,16 +62,11 @@ clfx_drawable_read (GimpDrawable          *drawable,
                     ClfxImage             *image,
                     GError               **error)
 {
-  ClfxError   e = { 0 }, ignored = { 0 };
+  ClfxError   e = { 0 };
   GeglBuffer *buffer;
   gint        band, end = rect->y + rect->height;
 
-  /* Pinned memory only saves copies; too little of it is no error. */
-  if (! (pinned
-         && clfx_context_pinned_image (pinned, image, rect->width,
-                                       rect->height, pf->channels,
-                                       pf->depth, &ignored))
-      && ! clfx_host_image_alloc (image, rect->width, rect->height,
+  if (! clfx_context_image_alloc (pinned, image, rect->width, rect->height,
                                   pf->channels, pf->depth, &e))
     {
       clfx_set_gerror (error, &e);

@@ -10,9 +10,10 @@
 G_BEGIN_DECLS
 
 /* Reads rect of the drawable into a new image (free with
- * clfx_host_image_free) with pf's layout, alpha and transfer curve: in
- * pinned memory of `pinned` when given and there is enough of it (the
- * device then reads the pixels where GIMP wrote them), else on the heap. */
+ * clfx_host_image_free) with pf's layout, alpha and transfer curve, made
+ * by clfx_context_image_alloc for `pinned` (may be NULL): in its pinned
+ * memory where that saves the device copies, so that it reads the pixels
+ * where GIMP wrote them. */
 gboolean clfx_drawable_read    (GimpDrawable          *drawable,
                                 const ClfxPixelFormat *pf,
                                 const GeglRectangle   *rect,

@@ -64,20 +64,17 @@ state_free (void *data)
 static bool
 axis_fir (Axis *a, float sigma, ClfxError *error)
 {
-  double *g;
-  double  sum = 0.0;
-  int     half;
+  double sum = 0.0;
+  int    half;
 
   a->n = sigma <= 1e-5f ? 1 : (int) ceil ((double) sigma * 6.5);
   a->n += (a->n + 1) % 2;
   half = a->n / 2;
-  if (! (a->k = malloc ((size_t) a->n * sizeof *a->k))
-      || ! (g = malloc ((size_t) a->n * sizeof *g)))
+  if (! (a->k = malloc ((size_t) a->n * sizeof *a->k)))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory for taps");
   if (a->n == 1)
     {
       a->k[0] = 1.0f;
-      free (g);
       return true;
     }
   for (int i = 0; i < a->n; i++)
@@ -89,7 +86,6 @@ axis_fir (Axis *a, float sigma, ClfxError *error)
     }
   for (int i = 0; i < a->n; i++)
     a->k[i] = (float) ((double) a->k[i] / sum);
-  free (g);
   return true;
 }
 

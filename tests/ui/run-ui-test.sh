@@ -119,12 +119,15 @@ GIMP_PID=$!
 echo "1..12"
 # Poll rather than `search --sync`: xdotool can exit on an X error when
 # one of GIMP's start-up windows vanishes while it is being searched.
-WIN=
-for i in $(seq 150); do
-  WIN=$(xdotool search --name '^Resize \(OpenCL\)$' 2>/dev/null | head -1)
-  [ -n "$WIN" ] && break
-  sleep 0.5
-done
+find_window ()  # find_window TITLE-REGEX TRIES: the window's id, or nothing
+{
+  for i in $(seq "$2"); do
+    w=$(xdotool search --name "$1" 2>/dev/null | head -1)
+    [ -n "$w" ] && { echo "$w"; return; }
+    sleep 0.5
+  done
+}
+WIN=$(find_window '^Resize \(OpenCL\)$' 150)
 if [ -z "$WIN" ]; then
   echo "not ok 1 - the dialog appeared"
   sed 's/^/# /' "$LOG"
@@ -172,12 +175,7 @@ done
 sleep 1
 
 # The filter's dialog, then OK.
-WIN=
-for i in $(seq 120); do
-  WIN=$(xdotool search --name '^Filter \(OpenCL\)$' 2>/dev/null | head -1)
-  [ -n "$WIN" ] && break
-  sleep 0.5
-done
+WIN=$(find_window '^Filter \(OpenCL\)$' 120)
 if [ -n "$WIN" ]; then
   echo "ok 5 - the filter's dialog appeared (window $WIN)"
   xdotool windowactivate --sync "$WIN" 2>/dev/null
