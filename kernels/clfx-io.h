@@ -78,6 +78,33 @@ clfx_canonical (float4 v)
 #endif
 }
 
+/* A canonical texel as RGBA (gray as (gray, gray, gray, alpha)), for
+ * kernels that work on GEGL's "RGBA float" whatever the layout, and
+ * back. */
+inline float4
+clfx_rgba (float4 v)
+{
+#if CLFX_CHANNELS == 1
+  return (float4) (v.x, v.x, v.x, 1.0f);
+#elif CLFX_CHANNELS == 2
+  return (float4) (v.x, v.x, v.x, v.y);
+#else
+  return v;
+#endif
+}
+
+inline float4
+clfx_from_rgba (float4 v)
+{
+#if CLFX_CHANNELS == 1
+  return (float4) (v.x, 0.0f, 0.0f, 1.0f);
+#elif CLFX_CHANNELS == 2
+  return (float4) (v.x, v.w, 0.0f, 1.0f);
+#else
+  return v;
+#endif
+}
+
 /* 8-bit sRGB codes read from a buffer are decoded where they are loaded,
  * straight from the integer code into the table (clfx_texel). */
 #if CLFX_SRC_BUFFER && CLFX_SRGB && CLFX_SRGB_TABLES \

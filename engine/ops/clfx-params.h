@@ -25,6 +25,8 @@ enum
   CLFX_FILTER_GAUSSIAN,
   CLFX_FILTER_BOX,
   CLFX_FILTER_SOBEL,
+  CLFX_FILTER_UNSHARP,
+  CLFX_FILTER_CONVOLVE,
   CLFX_N_FILTER
 };
 /* gaussian's method per axis, GEGL's: auto = FIR below sigma 1, IIR from 1. */
@@ -45,6 +47,14 @@ typedef struct
   bool   horizontal; /* sobel */
   bool   vertical;
   bool   keep_sign;
+  double std_dev;    /* unsharp: the blur's sigma */
+  double amount;     /* unsharp: GEGL's scale */
+  double threshold;  /* unsharp */
+  char   matrix[640]; /* convolve: 9, 25 or 49 numbers, row by row */
+  double divisor;    /* convolve */
+  double offset;
+  bool   normalize;
+  bool   alpha_weight;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
 } ClfxFilterParams;
 
@@ -59,6 +69,8 @@ extern const ClfxVariant clfx_variant_copy;
 extern const ClfxVariant clfx_variant_gaussian;
 extern const ClfxVariant clfx_variant_box;
 extern const ClfxVariant clfx_variant_sobel;
+extern const ClfxVariant clfx_variant_unsharp;
+extern const ClfxVariant clfx_variant_convolve;
 
 /* The addressing modes, in CLFX_ADDR_* order (resize's sampler choice, and
  * the edge handling of the families to come). */

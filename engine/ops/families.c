@@ -143,10 +143,13 @@ static const ClfxChoice filter_choices[] = {
   { "gaussian", CLFX_N_ ("Gaussian blur") },
   { "box", CLFX_N_ ("Box blur") },
   { "sobel", CLFX_N_ ("Sobel edges") },
+  { "unsharp", CLFX_N_ ("Unsharp mask (sharpen)") },
+  { "convolve", CLFX_N_ ("Convolution matrix") },
   { NULL, NULL }
 };
 _Static_assert (CLFX_FILTER_GAUSSIAN == 0 && CLFX_FILTER_BOX == 1
-                  && CLFX_FILTER_SOBEL == 2 && CLFX_N_FILTER == 3,
+                  && CLFX_FILTER_SOBEL == 2 && CLFX_FILTER_UNSHARP == 3
+                  && CLFX_FILTER_CONVOLVE == 4 && CLFX_N_FILTER == 5,
                 "filter_choices follows CLFX_FILTER_*");
 
 static const ClfxChoice method_choices[] = {
@@ -198,6 +201,47 @@ static const ClfxParamSpec filter_params[] = {
                                 "gradients (0.5 + G / 8) rather than their "
                                 "magnitude (|G| / 4)"),
                        1, F_FILTER),
+  CLFX_PARAM_DOUBLE_ROW (F, std_dev, "std-dev", CLFX_N_ ("Ra_dius"),
+                         CLFX_N_ ("Unsharp: standard deviation of the blur "
+                                  "in pixels (GEGL's std-dev, its "
+                                  "\"Radius\")"),
+                         0, 1500, 3, 0, 40, 2, CLFX_UNIT_DISTANCE, F_FILTER),
+  CLFX_PARAM_DOUBLE_ROW (F, amount, "amount", CLFX_N_ ("_Amount"),
+                         CLFX_N_ ("Unsharp: strength, out = in + amount "
+                                  "(in - blur) (GEGL's scale)"),
+                         0, 300, 0.5, 0, 10, 3, CLFX_UNIT_NONE, F_FILTER),
+  CLFX_PARAM_DOUBLE_ROW (F, threshold, "threshold", CLFX_N_ ("_Threshold"),
+                         CLFX_N_ ("Unsharp: sharpen only where the "
+                                  "difference's luminance is at least this "
+                                  "(GEGL's threshold mask)"),
+                         0, 1, 0, 0, 1, 3, CLFX_UNIT_NONE, F_FILTER),
+  CLFX_PARAM_STRING_ROW (F, matrix, "matrix", CLFX_N_ ("_Matrix"),
+                         CLFX_N_ ("Convolve: 9, 25 or 49 numbers (3x3, 5x5 "
+                                  "or 7x7), row by row; the number in row "
+                                  "r, column c weighs the pixel c - n/2 "
+                                  "across, r - n/2 down (not flipped, as "
+                                  "GIMP's Convolution Matrix)"),
+                         "0 0 0  0 1 0  0 0 0", F_FILTER),
+  CLFX_PARAM_DOUBLE_ROW (F, divisor, "divisor", CLFX_N_ ("_Divisor"),
+                         CLFX_N_ ("Convolve: the sum is divided by it "
+                                  "(unless normalize); 0 copies the image, "
+                                  "as GIMP's does"),
+                         -1000, 1000, 1, -1000, 1000, 3, CLFX_UNIT_NONE,
+                         F_FILTER),
+  CLFX_PARAM_DOUBLE_ROW (F, offset, "offset", CLFX_N_ ("O_ffset"),
+                         CLFX_N_ ("Convolve: added after dividing (unless "
+                                  "normalize), alpha included"),
+                         -1, 1, 0, -1, 1, 3, CLFX_UNIT_NONE, F_FILTER),
+  CLFX_PARAM_BOOL_ROW (F, normalize, "normalize", CLFX_N_ ("_Normalize"),
+                       CLFX_N_ ("Convolve: divide by the matrix's sum (by "
+                                "minus it, offset 1, when negative; offset "
+                                "0.5 when 0)"),
+                       1, F_FILTER),
+  CLFX_PARAM_BOOL_ROW (F, alpha_weight, "alpha-weight",
+                       CLFX_N_ ("Alpha-_weighting"),
+                       CLFX_N_ ("Convolve: weigh colour by alpha, so "
+                                "transparent pixels do not bleed in"),
+                       1, F_FILTER),
   CLFX_PARAM_CHOICE_ROW (F, addressing, "addressing",
                          CLFX_N_ ("_Edge handling"),
                          CLFX_N_ ("Pixels outside the image: clamp-to-edge "
@@ -211,9 +255,10 @@ static const ClfxParamSpec filter_params[] = {
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
                 "ClfxFilterParams fits ClfxParams");
 
-static const ClfxVariant *const filter_variants[] = { &clfx_variant_gaussian,
-                                                      &clfx_variant_box,
-                                                      &clfx_variant_sobel };
+static const ClfxVariant *const filter_variants[] = {
+  &clfx_variant_gaussian, &clfx_variant_box, &clfx_variant_sobel,
+  &clfx_variant_unsharp, &clfx_variant_convolve
+};
 static const char *const filter_sweep[] = { "filter", "addressing", NULL };
 
 /* Small windows keep the self-test quick; sigma 2 runs the IIR. */
@@ -235,13 +280,16 @@ const ClfxFamily clfx_family_filter = {
   "plug-in-clfx-filter",
   CLFX_N_ ("_Filter (OpenCL)..."),
   CLFX_N_ ("Filter (OpenCL)"),
-  CLFX_N_ ("Blur the selected layers with OpenCL kernels, as GIMP's own "
-           "filters do"),
+  CLFX_N_ ("Blur, sharpen or edge-detect the selected layers with OpenCL "
+           "kernels, as GIMP's own filters do"),
   CLFX_N_ ("Filters the selected layers (within the selection) with GEGL's "
            "definitions, in linear light (the blurs on premultiplied "
            "alpha): gaussian (std-dev-x, std-dev-y, method auto/fir/iir as "
-           "gegl:gaussian-blur), box (radius) and sobel (horizontal, "
-           "vertical, keep-sign as gegl:edge-sobel, centred).  addressing is "
+           "gegl:gaussian-blur), box (radius), sobel (horizontal, vertical, "
+           "keep-sign as gegl:edge-sobel, centred), unsharp (std-dev, "
+           "amount, threshold as gegl:unsharp-mask) and convolve (matrix, "
+           "divisor, offset, normalize, alpha-weight as GIMP's Convolution "
+           "Matrix, 3x3 to 7x7).  addressing is "
            "the edge handling.  With device auto a missing OpenCL falls back "
            "to the CPU reference; "
            "validate compares with that reference.  Returns a JSON report "
@@ -255,7 +303,7 @@ const ClfxFamily clfx_family_filter = {
   sizeof (ClfxFilterParams),
   0,
   filter_variants,
-  3,
+  (int) (sizeof filter_variants / sizeof filter_variants[0]),
   filter_sweep,
   filter_sweep_case,
 };

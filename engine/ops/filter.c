@@ -27,19 +27,13 @@
 #include "../blocks/clfx-blocks.h"
 #include "../clfx-tolerance.h"
 #include "clfx-params.h"
+#include "filter-common.h"
 
 #define FILTER "filter"
 
 /* ---- the plan ------------------------------------------------------------ */
 
-typedef struct
-{
-  bool   iir;
-  int    n;       /* FIR taps (odd; 1: identity) */
-  float *k;       /* FIR taps, GEGL's: float, normalized by their double sum */
-  double coef[4]; /* IIR: B, a1, a2, a3 */
-  double m[9];    /* IIR: Triggs and Sdika's boundary matrix, row-major */
-} Axis;
+typedef ClfxGaussAxis Axis;
 
 typedef struct
 {
@@ -49,13 +43,20 @@ typedef struct
   Axis x, y;
 } State;
 
+void
+clfx_gauss_axis_clear (ClfxGaussAxis *a)
+{
+  free (a->k);
+  a->k = NULL;
+}
+
 static void
 state_free (void *data)
 {
   State *st = data;
 
-  free (st->x.k);
-  free (st->y.k);
+  clfx_gauss_axis_clear (&st->x);
+  clfx_gauss_axis_clear (&st->y);
   free (st);
 }
 
@@ -134,8 +135,9 @@ axis_iir (Axis *a, float sigma)
   a->m[8] = c * a3 * (a1 + a3 * a2);
 }
 
-static bool
-axis_gaussian (Axis *a, double std_dev, int method, ClfxError *error)
+bool
+clfx_gauss_axis (ClfxGaussAxis *a, double std_dev, int method,
+                 ClfxError *error)
 {
   float sigma = (float) std_dev;
   bool  iir = method == CLFX_GAUSS_IIR
@@ -149,10 +151,44 @@ axis_gaussian (Axis *a, double std_dev, int method, ClfxError *error)
   return axis_fir (a, sigma, error);
 }
 
-static int
-axis_half (const Axis *a)
+int
+clfx_gauss_half (const ClfxGaussAxis *a)
 {
   return a->iir ? 0 : a->n / 2;
+}
+
+bool
+clfx_filter_edges_ok (int addressing, const char *variant, ClfxError *error)
+{
+  if (addressing != CLFX_ADDR_NONE)
+    return true;
+  return clfx_error_set (error, CLFX_ERR_INVALID,
+                         "edge handling none (outside taps left out) is not "
+                         "available for %s yet: use clamp-to-edge, clamp, "
+                         "repeat or mirrored-repeat",
+                         variant);
+}
+
+double
+clfx_filter_max_abs (const ClfxImage *src, double *min_alpha)
+{
+  int    ai = src->channels == 4 ? 3 : src->channels == 2 ? 1 : -1;
+  double max_abs = 0.0, lo = 1.0;
+
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      for (int c = 0; c < src->channels; c++)
+        {
+          double v = fabs (clfx_image_get_linear (src, x, y, c));
+          if (! isfinite (v))
+            continue;
+          max_abs = v > max_abs ? v : max_abs;
+          if (c == ai && v < lo)
+            lo = v;
+        }
+  if (min_alpha)
+    *min_alpha = lo;
+  return max_abs;
 }
 
 static bool
@@ -163,11 +199,12 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   State                  *st;
   bool                    ok;
 
-  if (fp->addressing == CLFX_ADDR_NONE)
-    return clfx_error_set (error, CLFX_ERR_INVALID,
-                           "edge handling none (outside taps left out) is "
-                           "not available for filters yet: use "
-                           "clamp-to-edge, clamp, repeat or mirrored-repeat");
+  if (! clfx_filter_edges_ok (fp->addressing,
+                              fp->filter == CLFX_FILTER_SOBEL ? "sobel"
+                              : fp->filter == CLFX_FILTER_BOX ? "box"
+                                                              : "gaussian",
+                              error))
+    return false;
   if (! (st = calloc (1, sizeof *st)))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;
@@ -187,8 +224,8 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     ok = axis_box (&st->x, fp->radius, error)
          && axis_box (&st->y, fp->radius, error);
   else
-    ok = axis_gaussian (&st->x, fp->std_dev_x, fp->method, error)
-         && axis_gaussian (&st->y, fp->std_dev_y, fp->method, error);
+    ok = clfx_gauss_axis (&st->x, fp->std_dev_x, fp->method, error)
+         && clfx_gauss_axis (&st->y, fp->std_dev_y, fp->method, error);
   if (! ok)
     return false;
   if ((st->x.iir || st->y.iir) && fp->addressing != CLFX_ADDR_CLAMP_TO_EDGE
@@ -204,8 +241,8 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->mixes = true;
   plan->premultiply = ! plan->straight && clfx_plan_premultiplies (true, src);
   plan->decode = clfx_plan_decodes (true, src);
-  plan->halo[0] = plan->halo[2] = axis_half (&st->x);
-  plan->halo[1] = plan->halo[3] = axis_half (&st->y);
+  plan->halo[0] = plan->halo[2] = clfx_gauss_half (&st->x);
+  plan->halo[1] = plan->halo[3] = clfx_gauss_half (&st->y);
   /* A recursion along whole lines: one piece (no bands, no tiles). */
   plan->whole_image_stats = st->x.iir || st->y.iir;
   /* The loaded source, the intermediate and the result as float RGBA,
@@ -261,26 +298,70 @@ launch_iir_both (ClfxGraph *g, const State *st, int w, int h,
                          CLFX_ARG (my), CLFX_INT (st->edge_zero));
 }
 
+/* The IIR along the rows (or columns) of float image `in` into `out`;
+ * name: the blur's, naming its matrix table (tables are kept by name). */
 static bool
-launch_iir (ClfxGraph *g, const State *st, const Axis *a, cl_mem in,
-            cl_mem out, int w, int h, bool vertical, ClfxError *error)
+launch_iir (ClfxGraph *g, const char *name, const Axis *a, cl_mem in,
+            cl_mem out, int w, int h, bool vertical, bool edge_zero,
+            ClfxError *error)
 {
   int        len = vertical ? h : w, lines = vertical ? w : h;
   cl_double4 coef = { { a->coef[0], a->coef[1], a->coef[2], a->coef[3] } };
   cl_mem     fwd, m;
-  ClfxLaunch l = { "filter_iir", NULL, NULL, 1, { (size_t) lines, 0 },
+  char       m_name[64];
+  ClfxLaunch l = { "filter_iir", NULL, FILTER, 1, { (size_t) lines, 0 },
                    { 0, 0 } };
 
+  snprintf (m_name, sizeof m_name, "%s iir matrix %c", name,
+            vertical ? 'y' : 'x');
   return need_fp64 (g, error)
          && (fwd = clfx_graph_buffer (g, "iir forward",
                                    (size_t) w * (size_t) h * 16, error))
-         && (m = clfx_graph_table (g, vertical ? "iir matrix y"
-                                               : "iir matrix x",
-                                   a->m, sizeof a->m, error))
+         && (m = clfx_graph_table (g, m_name, a->m, sizeof a->m, error))
          && CLFX_LAUNCH (g, &l, error, CLFX_ARG (in), CLFX_ARG (out),
                          CLFX_ARG (fwd), CLFX_INT (len), CLFX_INT (lines),
                          CLFX_INT (vertical), CLFX_ARG (coef), CLFX_ARG (m),
-                         CLFX_INT (st->edge_zero));
+                         CLFX_INT (edge_zero));
+}
+
+/* Any pair of axes between float images: FIR axes through the separable
+ * block, IIR axes through filter_iir (an IIR axis has no halo).  The
+ * intermediates are named after `name` (the graph keeps memory by name,
+ * so two blurs of one run need two names). */
+cl_mem
+clfx_gauss_blur (ClfxGraph *g, const char *name, const ClfxGaussAxis *x,
+                 const ClfxGaussAxis *y, cl_mem in, int w, int h,
+                 bool edge_zero, ClfxError *error)
+{
+  static const float one = 1.0f;
+  int                ih = h + 2 * clfx_gauss_half (y);
+  char               rows_name[64];
+  cl_mem             rows, out;
+
+  snprintf (rows_name, sizeof rows_name, "%s rows", name);
+  if (! x->iir && ! y->iir)
+    return clfx_block_sepconv (g, name, in, w, h, x->k, x->n, y->k, y->n,
+                               error);
+  if (x->iir)
+    {
+      /* Rows through the recursion (with the columns' halo), then the
+       * columns. */
+      if (! (rows = clfx_graph_image (g, rows_name, w, ih, error))
+          || ! launch_iir (g, name, x, in, rows, w, ih, false, edge_zero,
+                           error))
+        return NULL;
+      if (! y->iir)
+        return clfx_block_sepconv (g, name, rows, w, h, &one, 1, y->k, y->n,
+                                   error);
+    }
+  else if (! (rows = clfx_block_sepconv (g, rows_name, in, w, h, x->k, x->n,
+                                         &one, 1, error)))
+    return NULL;
+  return (out = clfx_graph_image (g, name, w, h, error))
+             && launch_iir (g, name, y, rows, out, w, h, true, edge_zero,
+                            error)
+           ? out
+           : NULL;
 }
 
 /* Work-group shapes of filter_conv_h (FH_W x FH_R, a result each) and
@@ -356,7 +437,6 @@ filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   const State    *st = clfx_graph_plan (g)->state;
   const ClfxTile *t = clfx_graph_tile (g);
   int             w = t->out.width, h = t->out.height;
-  static const float one = 1.0f;
   cl_mem          img, out;
 
   (void) p;
@@ -378,23 +458,11 @@ filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
     return launch_conv (g, st, error);
   if (st->x.iir && st->y.iir)
     return launch_iir_both (g, st, w, h, error);
-  if (! (img = clfx_block_load (g, "source", &t->in, error)))
-    return false;
-  if (st->x.iir)
-    /* Rows through the recursion, then the columns' taps (the source has
-     * their halo above and below). */
-    out = (out = clfx_graph_image (g, "rows", w, t->in.height, error))
-              && launch_iir (g, st, &st->x, img, out, w, t->in.height, false,
-                             error)
-            ? clfx_block_sepconv (g, "filtered", out, w, h, &one, 1, st->y.k,
-                                  st->y.n, error)
-            : NULL;
-  else
-    out = (out = clfx_block_sepconv (g, "filtered", img, w, h, st->x.k,
-                                     st->x.n, &one, 1, error))
-              && launch_iir (g, st, &st->y, out, img, w, h, true, error)
-            ? img
-            : NULL;
+  /* One FIR axis and one IIR: through float images. */
+  out = (img = clfx_block_load (g, "source", &t->in, error))
+          ? clfx_gauss_blur (g, "filtered", &st->x, &st->y, img, w, h,
+                             st->edge_zero, error)
+          : NULL;
   return out && clfx_block_store (g, out, t->out.x, t->out.y, error);
 }
 
@@ -487,6 +555,14 @@ ref_axis (double **d, int *dw, int *dh, const Axis *a, bool vertical,
   return true;
 }
 
+bool
+clfx_gauss_ref (double **d, int *dw, int *dh, const ClfxGaussAxis *x,
+                const ClfxGaussAxis *y, bool edge_zero, ClfxError *error)
+{
+  return ref_axis (d, dw, dh, x, false, edge_zero, false, error)
+         && ref_axis (d, dw, dh, y, true, edge_zero, false, error);
+}
+
 /* GEGL's Sobel in double, centred. */
 static void
 ref_sobel (const ClfxImage *src, ClfxSamplerDesc s, int mode, ClfxImage *dst,
@@ -531,7 +607,7 @@ filter_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
   const State    *st = plan->state;
   ClfxSamplerDesc s = { true, plan->addressing, false, plan->premultiply,
                         plan->decode };
-  int             hx = axis_half (&st->x), hy = axis_half (&st->y);
+  int             hx = clfx_gauss_half (&st->x), hy = clfx_gauss_half (&st->y);
   ClfxRect        rect = { -hx, -hy, src->width + 2 * hx,
                            src->height + 2 * hy };
   ClfxImage       img = { 0 }, out = { 0 };
@@ -638,24 +714,39 @@ axis_gain (const Axis *a, double *forward)
   }
 }
 
+void
+clfx_gauss_tolerance (ClfxTolerance *tol, const ClfxGaussAxis *x,
+                      const ClfxGaussAxis *y, double max_abs)
+{
+  double fx, fy, gx = axis_gain (x, &fx), gy = axis_gain (y, &fy);
+
+  /* Each axis: FIR an n-term float sum; IIR one float rounding of each
+   * forward value (gain fx to it, then the backward pass's) and of the
+   * result, the recursion itself in double. */
+  if (x->iir)
+    clfx_tol_sum (tol, "IIR rows: forward values stored as float", 2,
+                  fx * gx, max_abs);
+  else
+    clfx_tol_sum (tol, "FIR rows", x->n + 1, gx, max_abs);
+  if (y->iir)
+    clfx_tol_sum (tol, "IIR columns: forward values stored as float", 2,
+                  fy * gx * gy, max_abs);
+  else
+    clfx_tol_sum (tol, "FIR columns", y->n + 1, gx * gy, max_abs);
+  clfx_tol_sum (tol, "the float image between the passes", 1, gx * gy,
+                max_abs);
+}
+
 static void
 filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
                   const ClfxDeviceInfo *dev, const ClfxImage *src,
                   const ClfxImage *dst, ClfxTolerance *tol)
 {
   const State *st = plan->state;
-  double       max_abs = 0.0, fx = 1.0, fy = 1.0, gx = 1.0, gy = 1.0;
+  double       max_abs = clfx_filter_max_abs (src, NULL);
 
   (void) p;
   (void) dev;
-  for (int y = 0; y < src->height; y++)
-    for (int x = 0; x < src->width; x++)
-      for (int c = 0; c < src->channels; c++)
-        {
-          double v = fabs (clfx_image_get_linear (src, x, y, c));
-          if (isfinite (v) && v > max_abs)
-            max_abs = v;
-        }
   clfx_tol_init (tol);
   clfx_tol_read (tol, max_abs);
   if (st->variant == CLFX_FILTER_SOBEL)
@@ -670,23 +761,7 @@ filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
       clfx_tol_store (tol, dst->depth, false);
       return;
     }
-  gx = axis_gain (&st->x, &fx);
-  gy = axis_gain (&st->y, &fy);
-  /* Each axis: FIR an n-term float sum; IIR one float rounding of each
-   * forward value (gain fx to it, then the backward pass's) and of the
-   * result, the recursion itself in double. */
-  if (st->x.iir)
-    clfx_tol_sum (tol, "IIR rows: forward values stored as float", 2,
-                  fx * gx, max_abs);
-  else
-    clfx_tol_sum (tol, "FIR rows", st->x.n + 1, gx, max_abs);
-  if (st->y.iir)
-    clfx_tol_sum (tol, "IIR columns: forward values stored as float", 2,
-                  fy * gx * gy, max_abs);
-  else
-    clfx_tol_sum (tol, "FIR columns", st->y.n + 1, gx * gy, max_abs);
-  clfx_tol_sum (tol, "the float image between the passes", 1, gx * gy,
-                max_abs);
+  clfx_gauss_tolerance (tol, &st->x, &st->y, max_abs);
   if (plan->decode)
     clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
   clfx_tol_store (tol, dst->depth, false);

@@ -16,7 +16,7 @@
 typedef struct
 {
   const char *name;
-  const char *args[8]; /* name, value pairs, NULL-terminated */
+  const char *args[14]; /* name, value pairs, NULL-terminated */
 } Case;
 
 static const Case cases[] = {
@@ -39,6 +39,32 @@ static const Case cases[] = {
                                 NULL } },
   { "sobel vertical, magnitude", { "filter", "sobel", "horizontal", "false",
                                    "keep-sign", "false", NULL } },
+  { "unsharp 3 (IIR)", { "filter", "unsharp", NULL } },
+  { "unsharp 0.7 x 2 (FIR)", { "filter", "unsharp", "std-dev", "0.7",
+                               "amount", "2", NULL } },
+  { "unsharp 2, threshold 0.05", { "filter", "unsharp", "std-dev", "2",
+                                   "amount", "3", "threshold", "0.05",
+                                   NULL } },
+  { "convolve sharpen 3x3", { "filter", "convolve", "matrix",
+                              "0 -1 0; -1 5 -1; 0 -1 0", NULL } },
+  { "convolve 5x5 zero sum, normalized", { "filter", "convolve", "matrix",
+                                           "1 0 0 0 0  0 1 0 0 0  0 0 -4 0 0"
+                                           "  0 0 0 1 0  0 0 0 0 1",
+                                           NULL } },
+  { "convolve 7x7 divisor, offset, no alpha weight",
+    { "filter", "convolve", "matrix",
+      "1 0 0 0 0 0 2  0 0 0 0 0 0 0  0 0 1 1 1 0 0  0 0 1 3 1 0 0"
+      "  0 0 1 1 1 0 0  0 0 0 0 0 0 0  -1 0 0 0 0 0 0.5",
+      "normalize", "false", "divisor", "7", "offset", "0.1", "alpha-weight",
+      "false" } },
+  { "convolve negative sum, normalized", { "filter", "convolve", "matrix",
+                                           "0 -1 0 -1 -2 -1 0 -1 0", NULL } },
+  { "convolve divisor 0 (copy)", { "filter", "convolve", "matrix",
+                                   "1 2 1 2 4 2 1 2 1", "divisor", "0",
+                                   "normalize", "false", NULL } },
+  { "convolve 5x5 shift (ring of zeros dropped)",
+    { "filter", "convolve", "matrix",
+      "0 0 0 0 0  0 0 0 0 0  0 1 0 0 0  0 0 0 0 0  0 0 0 0 0", NULL } },
 };
 
 /* The test device: a run that fails frees the context it ran on (it is
@@ -58,11 +84,15 @@ params_for (const Case *c, const char *edge, ClfxParams *p, ClfxError *e)
   return clfx_params_set (p, "addressing", edge, e);
 }
 
+/* Gaussian with an IIR axis, unsharp with an IIR blur or a threshold
+ * (its mask's blur is the IIR of sigma 1). */
 static bool
 iir_case (const ClfxParams *p)
 {
   const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
 
+  if (fp->filter == CLFX_FILTER_UNSHARP)
+    return fp->std_dev >= 1.0 || fp->threshold > 0.0001;
   return fp->filter == CLFX_FILTER_GAUSSIAN
          && ((fp->method == CLFX_GAUSS_IIR
               && (fp->std_dev_x > 1e-5 || fp->std_dev_y > 1e-5))
@@ -103,7 +133,7 @@ one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
                               || ! strcmp (edge, "mirrored-repeat"));
   if (refused)
     tap_ok (! ok && e.code == CLFX_ERR_INVALID
-              && strstr (e.message, "method fir"),
+              && strstr (e.message, "clamp-to-edge or clamp"),
             "%s %s: refused, naming the way out (%s)", c->name, edge,
             e.message);
   else
@@ -183,6 +213,16 @@ pieces (ClfxContext *ctx)
   clfx_context_free (many);
 }
 
+static const struct
+{
+  const char *text, *says;
+} bad_matrices[] = {
+  { "1 2 3 4", "4 values" },
+  { "0 0 0 0 1 0 0 0 x", "\"x\" (value 9)" },
+  { "1 1 1 1 1e999 1 1 1 1", "value 5 is not finite" },
+  { "", "0 values" },
+};
+
 /* What the family refuses, before any pixel moves. */
 static void
 refusals (void)
@@ -200,6 +240,26 @@ refusals (void)
   e = (ClfxError) { 0 };
   tap_ok (! clfx_params_set (&p, "radius", "-1", &e),
           "a negative radius is refused (%s)", e.message);
+  for (size_t i = 0; i < sizeof bad_matrices / sizeof bad_matrices[0]; i++)
+    {
+      ClfxImage     src, dst;
+      ClfxRunResult r;
+      ClfxRunOptions opt = { "reference", false, 0, NULL, false };
+
+      memset (&r, 0, sizeof r);
+      e = (ClfxError) { 0 };
+      clfx_params_defaults (&clfx_family_filter, &p);
+      clfx_params_set (&p, "filter", "convolve", &e);
+      clfx_params_set (&p, "matrix", bad_matrices[i].text, &e);
+      clfx_host_image_alloc (&src, 8, 8, 4, CLFX_DEPTH_U8, &e);
+      tap_ok (! clfx_run (&p, &src, &dst, &opt, &r, &e)
+                && e.code == CLFX_ERR_INVALID
+                && strstr (e.message, bad_matrices[i].says),
+              "matrix \"%s\" is refused, naming \"%s\" (%s)",
+              bad_matrices[i].text, bad_matrices[i].says, e.message);
+      clfx_run_result_clear (&r);
+      clfx_host_image_free (&src);
+    }
 }
 
 int

@@ -1,0 +1,56 @@
+/* filter-common.h: gegl:gaussian-blur as a piece other filter variants
+ * compose (unsharp blurs its source and its threshold mask with it):
+ * one axis's definition, the blur of a float image on the device, the
+ * same blur in double for the references, and its error bound.  Defined
+ * in filter.c. */
+#ifndef CLFX_FILTER_GAUSS_H
+#define CLFX_FILTER_GAUSS_H
+
+#include "../blocks/clfx-blocks.h"
+
+/* Every edge handling but none (taps left out); the refusal names the
+ * variant. */
+bool   clfx_filter_edges_ok (int addressing, const char *variant,
+                             ClfxError *error);
+/* The largest finite |value| of the source in linear light (alpha
+ * included) and, when min_alpha is not NULL, its smallest alpha (1
+ * without alpha). */
+double clfx_filter_max_abs (const ClfxImage *src, double *min_alpha);
+
+/* One axis: FIR taps or the IIR's constants. */
+typedef struct
+{
+  bool   iir;
+  int    n;       /* FIR taps (odd; 1: identity) */
+  float *k;       /* FIR taps, GEGL's: float, normalized by their double sum */
+  double coef[4]; /* IIR: B, a1, a2, a3 */
+  double m[9];    /* IIR: Triggs and Sdika's boundary matrix, row-major */
+} ClfxGaussAxis;
+
+/* GEGL's choice and formulas for std_dev with method CLFX_GAUSS_*. */
+bool clfx_gauss_axis (ClfxGaussAxis *a, double std_dev, int method,
+                      ClfxError *error);
+void clfx_gauss_axis_clear (ClfxGaussAxis *a);
+/* Source pixels the axis reads on each side (the IIR: none; it reads
+ * whole lines, so a plan with an IIR axis runs in one piece). */
+int  clfx_gauss_half (const ClfxGaussAxis *a);
+
+/* On the device: the w x h blur `name` of float image `in`, which has the
+ * axes' halos around it ((w + 2 half x) x (h + 2 half y)); edge_zero: the
+ * IIR's outside is 0 (clamp), else the line's end texels. */
+cl_mem clfx_gauss_blur (ClfxGraph *g, const char *name,
+                        const ClfxGaussAxis *x, const ClfxGaussAxis *y,
+                        cl_mem in, int w, int h, bool edge_zero,
+                        ClfxError *error);
+
+/* The reference: *d (*dw x *dh RGBA doubles, with the halos) blurred in
+ * place, shrinking by the halos. */
+bool clfx_gauss_ref (double **d, int *dw, int *dh, const ClfxGaussAxis *x,
+                     const ClfxGaussAxis *y, bool edge_zero,
+                     ClfxError *error);
+
+/* The blur's float error on values up to max_abs, added to tol. */
+void clfx_gauss_tolerance (ClfxTolerance *tol, const ClfxGaussAxis *x,
+                           const ClfxGaussAxis *y, double max_abs);
+
+#endif
