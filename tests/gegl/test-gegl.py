@@ -214,6 +214,41 @@ def box(r):
             "gegl:box-blur", {"radius": r})
 
 
+def unsharp(sd, amount, threshold):
+    return ("unsharp %g %g %g" % (sd, amount, threshold),
+            ["--filter", "unsharp", "--std-dev", str(sd), "--amount",
+             str(amount), "--threshold", str(threshold)],
+            "gegl:unsharp-mask",
+            {"std-dev": sd, "scale": amount, "threshold": threshold})
+
+
+def convolve(tag, rows, normalize=True, alpha_weight=True, divisor=1.0,
+             offset=0.0):
+    """rows: a 3x3 or 5x5 matrix, row by row; GEGL's property of row r,
+    column c is letter a-e for the column, digit 1-5 for the row (a 3x3
+    sits in b2-d4)."""
+    n = len(rows)
+    props = {"normalize": normalize, "alpha-weight": alpha_weight,
+             "divisor": divisor, "offset": offset}
+    for r in range(n):
+        for c in range(n):
+            props["abcde"[c + (5 - n) // 2] + str(r + 1 + (5 - n) // 2)] = \
+                float(rows[r][c])
+    text = " ".join(str(v) for row in rows for v in row)
+    return ("convolve %s" % tag,
+            ["--filter", "convolve", "--matrix", text, "--normalize",
+             str(normalize).lower(), "--alpha-weight",
+             str(alpha_weight).lower(), "--divisor", str(divisor),
+             "--offset", str(offset)],
+            "gegl:convolution-matrix", props)
+
+
+SHARPEN = [[0, -1, 0], [-1, 5, -1], [0, -1, 0]]
+EMBOSS5 = [[1, 0, 0, 0, 0], [0, 2, 0, 0, 0], [0, 0, 1, 0, 0],
+           [0, 0, 0, -2, 0], [0, 0, 0, 0, -1]]
+SHIFT = [[0, 0, 0], [1, 0, 0], [0, 0, 0]]
+LAPLACE = [[0, 1, 0], [1, -4, 1], [0, 1, 0]]
+
 float_cases = [
     gaussian(1.5, 1.5, "auto", "clamp-to-edge"),
     gaussian(0.7, 0.7, "auto", "clamp-to-edge"),
@@ -224,15 +259,82 @@ float_cases = [
     box(1),
     box(4),
     box(10),
+    unsharp(3, 0.5, 0),
+    unsharp(0.7, 2, 0),
+    convolve("sharpen", SHARPEN),
+    convolve("5x5 zero sum", EMBOSS5),
+    convolve("shift left", SHIFT),
+    convolve("laplace, divisor 2, offset 0.25", LAPLACE, normalize=False,
+             divisor=2.0, offset=0.25),
 ]
 u8_cases = [
     gaussian(1.5, 1.5, "auto", "clamp-to-edge"),
     gaussian(0.6, 4, "auto", "clamp"),
     gaussian(2, 2, "fir", "clamp-to-edge"),
     box(3),
+    unsharp(3, 0.5, 0),
+    convolve("sharpen", SHARPEN),
+    convolve("5x5 zero sum, no alpha weight", EMBOSS5, alpha_weight=False),
 ]
 
-print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 3)))
+THRESHOLD_CASES = [(2.0, 1.5, 0.1), (1.5, 3.0, 0.02)]
+print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 3
+                                + len(THRESHOLD_CASES))))
+
+
+def srgb_encode(v):
+    return v * 12.92 if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
+
+
+def unsharp_threshold_cases(tag, buf, w, h, rgb, src, bound):
+    """The threshold mask is a 0/1 decision, threshold <= Y'(2 |d|) <= 1,
+    blurred with sigma 1: where Y' lands within rounding of either end,
+    clfx and GEGL (babl's luminance and curve) may decide differently, and
+    the flip shows within the blur's reach (the recursive blur's tails
+    are longer than a Gaussian's).  So: every value beyond the bound must
+    lie within 8 pixels of such a tie (found from clfx's own d, through a
+    run with threshold 0; on the bundled sample's synthetic 0/1 patterns
+    Y'(2 |d|) is 1 within 1e-7 in whole regions), and at most 1% of the
+    pixels may differ.  A wrong mask (its luminance, its curve, its blur)
+    fails far from any tie."""
+    for sd, amount, thr in THRESHOLD_CASES:
+        name = "unsharp %g %g threshold %g" % (sd, amount, thr)
+        base = ["--filter", "unsharp", "--std-dev", str(sd), "--amount",
+                str(amount)]
+        out = os.path.join(work, "%s-unsharp-t.pfm" % tag)
+        out0 = os.path.join(work, "%s-unsharp-t0.pfm" % tag)
+        good, msg = bench_run(src, out, base + ["--threshold", str(thr)])
+        good0, msg0 = bench_run(src, out0, base + ["--threshold", "0"])
+        if not (good and good0):
+            ok(False, "%s %s: clfx-bench failed: %s" % (tag, name,
+                                                        msg or msg0))
+            continue
+        ref = array.array("f")
+        ref.frombytes(gegl_apply(buf, w, h, "RGB float", "gegl:unsharp-mask",
+                                 {"std-dev": sd, "scale": amount,
+                                  "threshold": thr}))
+        got, got0 = read_pfm(out)[2], read_pfm(out0)[2]
+        ties = set()
+        for i in range(w * h):
+            lum = sum(k * 2 * abs(got0[i * 3 + c] - rgb[i * 3 + c]) / amount
+                      for c, k in enumerate((0.2224879400, 0.7169038389,
+                                             0.0606082572)))
+            if abs(srgb_encode(lum) - thr) < 1e-5 or abs(lum - 1) < 1e-5:
+                ties.add((i % w, i // w))
+        far = over = 0
+        for i in range(w * h):
+            if max(abs(got[i * 3 + c] - ref[i * 3 + c])
+                   for c in range(3)) <= bound:
+                continue
+            over += 1
+            x, y = i % w, i // w
+            if not any((x + dx, y + dy) in ties for dx in range(-8, 9)
+                       for dy in range(-8, 9)):
+                far += 1
+        ok(far == 0 and over <= w * h // 100,
+           "%s %dx%d %s, linear float: %d pixels beyond %.3g, %d of them "
+           "away from the %d ties of the mask's decision"
+           % (tag, w, h, name, over, bound, far, len(ties)))
 def sobel_cases(tag, photo):
     """GEGL's edge-sobel reads its centre one pixel up and left, and at the
     first row and column of each chunk it processes reads transparent
@@ -314,6 +416,7 @@ for photo in photos:
 
     run_cases(tag, "linear float", buf, w, h, "RGB float", src, ".pfm",
               float_cases, judge_float)
+    unsharp_threshold_cases(tag, buf, w, h, rgb, src, bound)
     # 8-bit sRGB, straight alpha, through PNG.
     buf, w, h = gegl_load(photo, "R'G'B'A u8")
     src = os.path.join(work, tag + "-8.png")
