@@ -1,6 +1,8 @@
 /* families.c: the family table.  Every user-facing list (PDB arguments,
  * clfx-bench options, the dialog, the report, the self-test and the
  * parity matrix) is generated from these rows. */
+#include <stdio.h>
+
 #include "clfx-params.h"
 
 #include "../blocks/clfx-blocks.h"
@@ -261,7 +263,8 @@ static const ClfxVariant *const filter_variants[] = {
 };
 static const char *const filter_sweep[] = { "filter", "addressing", NULL };
 
-/* Small windows keep the self-test quick; sigma 2 runs the IIR. */
+/* Small windows keep the self-test quick; sigma 2 runs the IIR, a
+ * sigma below 1 the FIR (which takes every edge handling). */
 static void
 filter_sweep_case (ClfxParams *p, int k)
 {
@@ -272,6 +275,13 @@ filter_sweep_case (ClfxParams *p, int k)
   fp->radius = 2;
   fp->horizontal = true;
   fp->vertical = k % 3 != 0;
+  fp->std_dev = k % 2 ? 2.0 : 0.6;
+  fp->amount = 1.5;
+  fp->threshold = k % 4 == 1 ? 0.05 : 0.0;
+  snprintf (fp->matrix, sizeof fp->matrix, "%s",
+            k % 2 ? "0 -1 0  -1 5 -1  0 -1 0"
+                  : "1 0 0 0 0  0 2 0 0 0  0 0 1 0 0  0 0 0 -2 0  0 0 0 0 "
+                    "-1");
 }
 static const char *const filter_menus[] = { "<Image>/Filters/OpenCL", NULL };
 

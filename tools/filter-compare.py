@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""filter-compare.py: the filter family on a CPU OpenCL device against
+GEGL's operation (what GIMP runs) and OpenCV's CPU equivalent, side by
+side in one run on the same machine and image.
+
+usage: tools/filter-compare.py CLFX_BENCH [DEVICE] [SIZE] [REPEAT] [CASE...]
+  DEVICE  clfx-bench's device request (default: pocl)
+  SIZE    the square's side (default: 4096)
+  REPEAT  runs per side and case; medians are compared (default: 3)
+  CASE    only the cases whose name contains one of these words
+
+Each case: an RGBA float image in linear light (random values, alpha 1).
+clfx: the engine's wall time with the image in host memory and the result
+back in host memory (clfx-bench's "total (wall)" median: uploads, kernels,
+downloads).  GEGL: gegl_node_process of buffer-source -> op ->
+write-buffer on a GeglBuffer in the op's own working format (so no babl
+conversion is timed), with GEGL's default threads.  OpenCV: the call on a
+numpy array (RGBA where OpenCV takes 4 channels, RGB for bilateralFilter,
+which takes 1 or 3), with its default threads.  Ratios above 1 mean clfx
+is slower.  Needs python3-gi with gir1.2-gegl-0.4 and python3-opencv (the
+ci/env root has both)."""
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+import cv2
+import gi
+import numpy as np
+
+gi.require_version("Gegl", "0.4")
+from gi.repository import Gegl  # noqa: E402
+
+
+def timed(fn, repeat):
+    fn()  # warm-up
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def clfx_ms(bench, device, side, args, repeat):
+    cmd = [bench, "--device", device, "--repeat", str(repeat), "--warmup",
+           "1", "--no-roofline", "--transfer", "linear", "--straight-alpha",
+           "--synthetic", "%dx%d:float" % (side, side), "filter"] + args
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        return None, (run.stderr or run.stdout).strip().splitlines()[-1:]
+    m = re.search(r"total \(wall\)\s+([0-9.]+)", run.stdout)
+    return float(m.group(1)), None
+
+
+def gegl_ms(side, data, op, props, fmt, repeat):
+    buf = Gegl.Buffer.new(fmt, 0, 0, side, side)
+    buf.set(Gegl.Rectangle.new(0, 0, side, side), fmt, data.tobytes())
+    out = Gegl.Buffer.new(fmt, 0, 0, side, side)
+    g = Gegl.Node()
+    src = g.create_child("gegl:buffer-source")
+    src.set_property("buffer", buf)
+    node = g.create_child(op)
+    for k, v in props.items():
+        node.set_property(k, v)
+    write = g.create_child("gegl:write-buffer")
+    write.set_property("buffer", out)
+    src.link(node)
+    node.link(write)
+
+    def run():
+        # A property set anew makes GEGL recompute rather than reuse its
+        # cache.
+        node.set_property(next(iter(props)), props[next(iter(props))])
+        write.process()
+    return timed(run, repeat)
+
+
+# name, clfx-bench options, GEGL op, its properties, its working format,
+# OpenCV call (or None).
+def cases(rgba, rgb):
+    k5 = np.array([[1, 0, 0, 0, 0], [0, 2, 0, 0, 0], [0, 0, 1, 0, 0],
+                   [0, 0, 0, -2, 0], [0, 0, 0, 0, -1]], np.float32)
+    props5 = {"abcde"[c] + str(r + 1): float(k5[r][c])
+              for r in range(5) for c in range(5)}
+    return [
+        ("gaussian 3 (IIR)",
+         ["--filter", "gaussian", "--std-dev-x", "3", "--std-dev-y", "3"],
+         "gegl:gaussian-blur", {"std-dev-x": 3.0, "std-dev-y": 3.0},
+         "RaGaBaA float",
+         lambda: cv2.GaussianBlur(rgba, (0, 0), 3.0,
+                                  borderType=cv2.BORDER_REPLICATE)),
+        ("gaussian 3 fir",
+         ["--filter", "gaussian", "--std-dev-x", "3", "--std-dev-y", "3",
+          "--method", "fir"],
+         "gegl:gaussian-blur", {"std-dev-x": 3.0, "std-dev-y": 3.0,
+                                "filter": "fir"},
+         "RaGaBaA float",
+         lambda: cv2.GaussianBlur(rgba, (21, 21), 3.0,
+                                  borderType=cv2.BORDER_REPLICATE)),
+        ("gaussian 50 (IIR)",
+         ["--filter", "gaussian", "--std-dev-x", "50", "--std-dev-y", "50"],
+         "gegl:gaussian-blur", {"std-dev-x": 50.0, "std-dev-y": 50.0},
+         "RaGaBaA float", None),
+        ("box 10", ["--filter", "box", "--radius", "10"],
+         "gegl:box-blur", {"radius": 10}, "RaGaBaA float",
+         lambda: cv2.boxFilter(rgba, -1, (21, 21),
+                               borderType=cv2.BORDER_REPLICATE)),
+        ("unsharp 3", ["--filter", "unsharp", "--std-dev", "3"],
+         "gegl:unsharp-mask", {"std-dev": 3.0, "scale": 0.5},
+         "RGBA float", None),
+        ("median 5x5 square",
+         ["--filter", "median", "--radius", "2", "--neighborhood", "square"],
+         "gegl:median-blur", {"radius": 2, "neighborhood": "square",
+                              "high-precision": True},
+         "RGBA float", lambda: cv2.medianBlur(rgba, 5)),
+        ("median 8 circle",
+         ["--filter", "median", "--radius", "8", "--neighborhood", "circle"],
+         "gegl:median-blur", {"radius": 8, "neighborhood": "circle",
+                              "high-precision": True},
+         "RGBA float", None),
+        ("bilateral 4",
+         ["--filter", "bilateral", "--blur-radius", "4",
+          "--edge-preservation", "8"],
+         "gegl:bilateral-filter", {"blur-radius": 4.0,
+                                   "edge-preservation": 8.0},
+         "RGBA float",
+         lambda: cv2.bilateralFilter(rgb, 9, 0.25, 2.0,
+                                     borderType=cv2.BORDER_REPLICATE)),
+        ("sobel", ["--filter", "sobel"], "gegl:edge-sobel", {"horizontal":
+                                                             True},
+         "RGBA float",
+         lambda: (cv2.Sobel(rgba, -1, 1, 0, borderType=cv2.BORDER_REPLICATE),
+                  cv2.Sobel(rgba, -1, 0, 1,
+                            borderType=cv2.BORDER_REPLICATE))),
+        ("convolve 5x5",
+         ["--filter", "convolve", "--matrix",
+          " ".join(str(int(v)) for v in k5.flatten())],
+         "gegl:convolution-matrix", dict(props5, normalize=True),
+         "RGBA float",
+         lambda: cv2.filter2D(rgba, -1, k5,
+                              borderType=cv2.BORDER_REPLICATE)),
+    ]
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    bench = sys.argv[1]
+    device = sys.argv[2] if len(sys.argv) > 2 else "pocl"
+    side = int(sys.argv[3]) if len(sys.argv) > 3 else 4096
+    repeat = int(sys.argv[4]) if len(sys.argv) > 4 else 3
+    only = sys.argv[5:]
+    Gegl.init(None)
+    rng = np.random.default_rng(1)
+    rgba = rng.random((side, side, 4), dtype=np.float32)
+    rgba[:, :, 3] = 1.0
+    rgb = np.ascontiguousarray(rgba[:, :, :3])
+    print("clfx-bench --device %s vs GEGL %s (%d threads) vs OpenCV %s (%d "
+          "threads), %dx%d RGBA float, medians of %d, ms"
+          % (device, ".".join(str(v) for v in Gegl.get_version()),
+             Gegl.config().props.threads, cv2.__version__,
+             cv2.getNumThreads(), side, side, repeat))
+    print("%-20s %10s %10s %10s %12s %12s" % ("case", "clfx", "GEGL",
+                                              "OpenCV", "clfx/GEGL",
+                                              "clfx/OpenCV"))
+    for name, args, op, props, fmt, cv in cases(rgba, rgb):
+        if only and not any(w in name for w in only):
+            continue
+        c, why = clfx_ms(bench, device, side, args, repeat)
+        g = gegl_ms(side, rgba, op, props, fmt, repeat)
+        o = timed(cv, repeat) if cv else None
+        print("%-20s %10s %10.1f %10s %12s %12s"
+              % (name, "%.1f" % c if c else "failed", g,
+                 "%.1f" % o if o else "-",
+                 "%.2fx" % (c / g) if c else "-",
+                 "%.2fx" % (c / o) if c and o else "-"))
+        if why:
+            print("  clfx-bench: %s" % " ".join(why))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
