@@ -120,13 +120,28 @@ filter_conv_hd (CLFX_SRC_ARGS (src), __global float4 *inter, int4 rect,
   inter[(long) gy * rect.z + gx] = acc;
 }
 
+/* Edge handling none: the weight of the n taps of k inside 0..size - 1
+ * for the result at pos (the taps outside read 0). */
+inline float
+fir_inside (__constant float *k, int n, int pos, int size)
+{
+  float w = 0.0f;
+
+  for (int i = 0; i < n; i++)
+    if (pos - n / 2 + i >= 0 && pos - n / 2 + i < size)
+      w += k[i];
+  return w;
+}
+
 /* result(x, y) = sum_j k[j] inter(x, y + j) over the result rectangle
  * (inter is w wide and has the n - 1 rows of the halo), the group's rows
- * through local memory. */
+ * through local memory.  renorm = (on, source width, height): edge
+ * handling none divides by the weight of both axes' taps inside. */
 __kernel __attribute__ ((reqd_work_group_size (F_LANES, F_LANES, 1))) void
 filter_conv_v (__global const float4 *inter, int w, int inter_h,
                CLFX_DST_ARGS, __constant float *k, int n,
-               __local float4 *tile)
+               __local float4 *tile, int4 renorm, __constant float *kx,
+               int nx)
 {
   int    lx = get_local_id (0), lg = get_local_id (1);
   int    gx = get_global_id (0), gy = get_global_id (1) * FPER;
@@ -149,6 +164,9 @@ filter_conv_v (__global const float4 *inter, int w, int inter_h,
   for (int q = 0; q < FPER && gx < dst_rect.z && gy + q < dst_rect.w; q++)
     {
       int x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy + q);
+      if (renorm.x)
+        acc[q] /= fir_inside (kx, nx, x, renorm.y)
+                  * fir_inside (k, n, y, renorm.z);
       CLFX_STORE (x, y, acc[q]);
     }
 }
@@ -156,7 +174,8 @@ filter_conv_v (__global const float4 *inter, int w, int inter_h,
 /* The same for CPU devices, a result per work-item. */
 __kernel void
 filter_conv_vd (__global const float4 *inter, int w, CLFX_DST_ARGS,
-                __constant float *k, int n)
+                __constant float *k, int n, int4 renorm,
+                __constant float *kx, int nx)
 {
   int gx = get_global_id (0), gy = get_global_id (1);
 
@@ -167,6 +186,8 @@ filter_conv_vd (__global const float4 *inter, int w, CLFX_DST_ARGS,
   for (int j = 0; j < n; j++)
     acc += k[j] * inter[(long) (gy + j) * w + gx];
   int x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  if (renorm.x)
+    acc /= fir_inside (kx, nx, x, renorm.y) * fir_inside (k, n, y, renorm.z);
   CLFX_STORE (x, y, acc);
 }
 

@@ -39,6 +39,8 @@ typedef struct
 {
   int  variant;
   bool edge_zero; /* addressing clamp: transparent outside */
+  bool renorm;    /* addressing none: outside taps left out (read as 0 and
+                   * the weights of those inside renormalised) */
   int  sobel;     /* sobel: bit 0 horizontal, 1 vertical, 2 keep-sign */
   Axis x, y;
 } State;
@@ -199,12 +201,15 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   State                  *st;
   bool                    ok;
 
-  if (! clfx_filter_edges_ok (fp->addressing,
-                              fp->filter == CLFX_FILTER_SOBEL ? "sobel"
-                              : fp->filter == CLFX_FILTER_BOX ? "box"
-                                                              : "gaussian",
-                              error))
-    return false;
+  bool                    none = fp->addressing == CLFX_ADDR_NONE;
+
+  if (none && fp->filter == CLFX_FILTER_SOBEL)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "sobel takes differences, whose weights cannot "
+                           "be renormalised: edge handling none (outside "
+                           "taps left out) is for the blurs; use "
+                           "clamp-to-edge, clamp, repeat or "
+                           "mirrored-repeat");
   if (! (st = calloc (1, sizeof *st)))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;
@@ -233,11 +238,15 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     return clfx_error_set (error, CLFX_ERR_INVALID,
                            "the IIR gaussian (sigma 1 and more with method "
                            "auto) handles edges as clamp-to-edge or clamp, "
-                           "as GEGL's does: use method fir for repeat or "
-                           "mirrored-repeat");
+                           "as GEGL's does: use method fir for repeat, "
+                           "mirrored-repeat or none");
   plan->width = src->width;
   plan->height = src->height;
-  plan->addressing = fp->addressing;
+  /* none: the taps outside read 0 (clamp's border) and the result is
+   * divided by the weight of the taps inside, per axis (the window is a
+   * product of two intervals, so that is the 2-D renormalisation). */
+  st->renorm = none;
+  plan->addressing = none ? CLFX_ADDR_CLAMP : fp->addressing;
   plan->mixes = true;
   plan->premultiply = ! plan->straight && clfx_plan_premultiplies (true, src);
   plan->decode = clfx_plan_decodes (true, src);
@@ -397,6 +406,9 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
                                 && dev->max_work_group >= 256;
   cl_int4               rect = { { t->out.x, t->out.y - st->y.n / 2, w,
                                    ih } };
+  const ClfxPlan       *plan = clfx_graph_plan (g);
+  cl_int4               renorm = { { st->renorm, plan->width, plan->height,
+                                     0 } };
   cl_mem                inter, kx, ky;
   ClfxLaunch            l_h = { local ? "filter_conv_h" : "filter_conv_hd",
                                 NULL, NULL, 2,
@@ -424,11 +436,14 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
                         CLFX_LOCAL (lh))
            && CLFX_LAUNCH (g, &l_v, error, CLFX_ARG (inter), CLFX_INT (w),
                            CLFX_INT (ih), CLFX_DST, CLFX_ARG (ky),
-                           CLFX_INT (st->y.n), CLFX_LOCAL (lv));
+                           CLFX_INT (st->y.n), CLFX_LOCAL (lv),
+                           CLFX_ARG (renorm), CLFX_ARG (kx),
+                           CLFX_INT (st->x.n));
   return CLFX_LAUNCH (g, &l_h, error, CLFX_SRC, CLFX_ARG (inter),
                       CLFX_ARG (rect), CLFX_ARG (kx), CLFX_INT (st->x.n))
          && CLFX_LAUNCH (g, &l_vd, error, CLFX_ARG (inter), CLFX_INT (w),
-                         CLFX_DST, CLFX_ARG (ky), CLFX_INT (st->y.n));
+                         CLFX_DST, CLFX_ARG (ky), CLFX_INT (st->y.n),
+                         CLFX_ARG (renorm), CLFX_ARG (kx), CLFX_INT (st->x.n));
 }
 
 static bool
@@ -600,6 +615,35 @@ ref_sobel (const ClfxImage *src, ClfxSamplerDesc s, int mode, ClfxImage *dst,
       }
 }
 
+/* The weight of an axis's taps inside 0..size - 1 for the result at pos
+ * (addressing none), in double. */
+static double
+inside_weight (const Axis *a, int pos, int size)
+{
+  double w = 0.0;
+
+  for (int i = 0; i < a->n; i++)
+    if (pos - a->n / 2 + i >= 0 && pos - a->n / 2 + i < size)
+      w += (double) a->k[i];
+  return w;
+}
+
+/* Edge handling none on the reference's float result: each pixel over
+ * the weight of its taps inside the image. */
+static void
+ref_renorm (ClfxImage *out, const State *st)
+{
+  for (int y = 0; y < out->height; y++)
+    for (int x = 0; x < out->width; x++)
+      {
+        double w = inside_weight (&st->x, x, out->width)
+                   * inside_weight (&st->y, y, out->height);
+        for (int c = 0; c < 4; c++)
+          clfx_image_set (out, x, y, c, (float) (clfx_image_get (out, x, y, c)
+                                                 / w));
+      }
+}
+
 static bool
 filter_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
             ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
@@ -631,6 +675,8 @@ filter_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
     {
       ok = clfx_ref_sepconv (&img, src->width, src->height, st->x.k, st->x.n,
                              st->y.k, st->y.n, &out, error);
+      if (ok && st->renorm)
+        ref_renorm (&out, st);
       if (ok)
         clfx_ref_block_store (&out, 0, 0, dst, plan->premultiply,
                               plan->decode);
@@ -656,6 +702,8 @@ filter_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
     for (int x = 0; x < dw; x++)
       for (int c = 0; c < 4; c++)
         clfx_image_set (&out, x, y, c, (float) d[((size_t) y * dw + x) * 4 + c]);
+  if (st->renorm)
+    ref_renorm (&out, st);
   clfx_ref_block_store (&out, 0, 0, dst, plan->premultiply, plan->decode);
   ok = true;
 done:
@@ -761,7 +809,26 @@ filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
       clfx_tol_store (tol, dst->depth, false);
       return;
     }
-  clfx_gauss_tolerance (tol, &st->x, &st->y, max_abs);
+  if (st->renorm)
+    {
+      /* The sums' bounds grow by one over the smallest weight inside (a
+       * corner's), plus the division and the reference's rounding. */
+      ClfxTolerance blur;
+      double        wx = 1.0, wy = 1.0;
+      for (int x = 0; x < src->width; x++)
+        wx = fmin (wx, inside_weight (&st->x, x, src->width));
+      for (int y = 0; y < src->height; y++)
+        wy = fmin (wy, inside_weight (&st->y, y, src->height));
+      clfx_tol_init (&blur);
+      clfx_gauss_tolerance (&blur, &st->x, &st->y, max_abs);
+      tol->abs_tol += blur.abs_tol / (wx * wy);
+      clfx_tol_clause (tol, "edge handling none: the sums' float error "
+                            "(%.3g) over the smallest weight inside (%.3g)",
+                       blur.abs_tol, wx * wy);
+      clfx_tol_sum (tol, "the renormalisation", 4, 1.0, max_abs);
+    }
+  else
+    clfx_gauss_tolerance (tol, &st->x, &st->y, max_abs);
   if (plan->decode)
     clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
   clfx_tol_store (tol, dst->depth, false);

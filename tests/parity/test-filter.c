@@ -5,6 +5,7 @@
  * the refusals say what is wrong.  GEGL itself is the other side in
  * tests/gegl/test-gegl.py. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,7 @@ static const Case cases[] = {
 static ClfxDeviceInfo device;
 
 static const char *const edges[] = { "clamp-to-edge", "clamp", "repeat",
-                                     "mirrored-repeat" };
+                                     "mirrored-repeat", "none" };
 
 static bool
 params_for (const Case *c, const char *edge, ClfxParams *p, ClfxError *e)
@@ -98,6 +99,67 @@ iir_case (const ClfxParams *p)
               && (fp->std_dev_x > 1e-5 || fp->std_dev_y > 1e-5))
              || (fp->method == CLFX_GAUSS_AUTO
                  && (fp->std_dev_x >= 1.0 || fp->std_dev_y >= 1.0)));
+}
+
+/* Variants that take edge handling none (the FIR blurs). */
+static bool
+none_case (const ClfxParams *p)
+{
+  const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+
+  return fp->filter == CLFX_FILTER_BOX
+         || (fp->filter == CLFX_FILTER_GAUSSIAN && ! iir_case (p));
+}
+
+/* Edge handling none renormalises the weights inside: a constant image
+ * stays constant to the last pixel, where clamp (transparent outside)
+ * darkens its edges. */
+static void
+none_keeps_constant (ClfxContext *ctx)
+{
+  static const char *const filters[][2] = { { "gaussian", "fir" },
+                                            { "box", "fir" } };
+
+  for (size_t i = 0; i < 2; i++)
+    for (int tiled = 0; tiled < 2; tiled++)
+      {
+        ClfxParams  p;
+        ClfxImage   src, dst = { 0 };
+        ClfxTimings t;
+        ClfxError   e = { 0 };
+        double      worst = 0.0;
+        bool        ok;
+
+        memset (&t, 0, sizeof t);
+        clfx_params_defaults (&clfx_family_filter, &p);
+        clfx_params_set (&p, "filter", filters[i][0], &e);
+        clfx_params_set (&p, "method", filters[i][1], &e);
+        clfx_params_set (&p, "std-dev-x", "4", &e);
+        clfx_params_set (&p, "std-dev-y", "2.5", &e);
+        clfx_params_set (&p, "radius", "6", &e);
+        clfx_params_set (&p, "addressing", "none", &e);
+        ctx->tuning.tile_width = tiled ? 16 : 0;
+        ctx->tuning.tile_height = tiled ? 11 : 0;
+        clfx_host_image_alloc (&src, 37, 23, 4, CLFX_DEPTH_FLOAT, &e);
+        for (int y = 0; y < 23; y++)
+          for (int x = 0; x < 37; x++)
+            for (int c = 0; c < 4; c++)
+              clfx_image_set (&src, x, y, c, c == 3 ? 1.0f : 0.7f);
+        ok = clfx_host_image_alloc (&dst, 37, 23, 4, CLFX_DEPTH_FLOAT, &e)
+             && clfx_run_on_context (ctx, &p, &src, &dst, &t, NULL, NULL,
+                                     &e);
+        for (int y = 0; ok && y < 23; y++)
+          for (int x = 0; x < 37; x++)
+            worst = fmax (worst, fabs (clfx_image_get (&dst, x, y, 0) - 0.7));
+        tap_ok (ok && worst < 1e-6 && t.tiled == (tiled != 0),
+                "%s, edge handling none%s: a constant stays constant "
+                "(worst %g)%s%s", filters[i][0], tiled ? ", in tiles" : "",
+                worst, ok ? "" : ": ", ok ? "" : e.message);
+        ctx->tuning.tile_width = ctx->tuning.tile_height = 0;
+        clfx_timings_clear (&t);
+        clfx_host_image_free (&src);
+        clfx_host_image_free (&dst);
+      }
 }
 
 static void
@@ -128,12 +190,16 @@ one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
   src.transfer = srgb ? CLFX_TRC_SRGB : CLFX_TRC_LINEAR;
   (*ctx)->guard_bytes = 64;
   ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
-  /* The IIR handles the edges as GEGL's does: clamp-to-edge and clamp. */
-  refused = iir_case (&p) && (! strcmp (edge, "repeat")
-                              || ! strcmp (edge, "mirrored-repeat"));
+  /* The IIR handles the edges as GEGL's does: clamp-to-edge and clamp;
+   * none (outside taps left out) is for the FIR blurs. */
+  refused = (iir_case (&p) && strcmp (edge, "clamp-to-edge")
+             && strcmp (edge, "clamp"))
+            || (! strcmp (edge, "none") && ! none_case (&p));
   if (refused)
     tap_ok (! ok && e.code == CLFX_ERR_INVALID
-              && strstr (e.message, "clamp-to-edge or clamp"),
+              && strstr (e.message, strcmp (edge, "none")
+                                      ? "clamp-to-edge or clamp"
+                                      : "none"),
             "%s %s: refused, naming the way out (%s)", c->name, edge,
             e.message);
   else
@@ -287,6 +353,8 @@ main (void)
         }
   if (ctx)
     pieces (ctx);
+  if (ctx)
+    none_keeps_constant (ctx);
   refusals ();
   clfx_context_free (ctx);
   clfx_device_list_free (&list);
