@@ -1,8 +1,9 @@
 #!/bin/bash
-# gimp-speed.sh: the full cost of a GIMP batch resize with clfx next to
-# GIMP's own gimp-image-scale, for docs/PERFORMANCE.md.
+# gimp-speed.sh: the full cost of a GIMP batch resize or blur with clfx
+# next to GIMP's own gimp-image-scale or gegl:gaussian-blur, for
+# docs/PERFORMANCE.md.
 #
-#   tools/gimp-speed.sh PLUGIN CLFX_BENCH OUTDIR [SIZE] [REPEAT] [DEVICE]
+#   tools/gimp-speed.sh PLUGIN CLFX_BENCH OUTDIR [SIZE] [REPEAT] [DEVICE] [OPS]
 #
 # Each configuration is its own gimp-console-3.0 run, timed from outside
 # (median of REPEAT, default 3; the configurations take turns, so that a
@@ -12,6 +13,11 @@
 #   load    + load the SIZE x SIZE RGBA PNG (and convert to float linear)
 #   scale   + gimp-image-scale to half size, linear interpolation
 #   clfx    + plug-in-clfx-resize to half size, linear, target image
+# or with OPS blur (default: resize):
+#   gegl    + gegl:gaussian-blur, std-dev 10, through
+#             gimp-drawable-merge-new-filter (what Filters > Blur >
+#             Gaussian Blur applies)
+#   clfx    + plug-in-clfx-filter, gaussian, std-dev 10
 # The plug-in's report (engine timings) is kept in OUTDIR, with every
 # run's time (gimp-speed-runs.txt) and the plug-in's own account of each
 # resize (gimp-speed-clfx.txt: GIMP's transfers, the engine, the copies
@@ -20,6 +26,12 @@
 # OpenCL driver's kernel cache, as any earlier use would have.
 set -euo pipefail
 plugin=$1 bench=$2 out=$3 size=${4:-4096} repeat=${5:-3} device=${6:-auto}
+ops=${7:-resize}
+case $ops in
+  resize) configs="empty load scale clfx" ;;
+  blur) configs="empty load gegl clfx" ;;
+  *) echo "gimp-speed.sh: OPS is resize or blur" >&2; exit 2 ;;
+esac
 half=$((size / 2))
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -50,14 +62,17 @@ run_gimp '(+ 1 1)' >/dev/null
 
 # The Script-Fu of one configuration (see the header).
 scheme () {  # scheme CONFIG DEPTH
-  local conv="" load
+  local conv="" load drw
   [ "$2" = float ] && conv="(gimp-image-convert-precision img PRECISION-FLOAT-LINEAR)"
   load="(define img (gimp-file-load RUN-NONINTERACTIVE \"$work/in.png\")) $conv"
+  drw="(gimp-image-get-selected-drawables img)"
   case $1 in
     empty) echo '(+ 1 1)' ;;
     load) echo "(begin (script-fu-use-v3) $load (gimp-image-delete img))" ;;
     scale) echo "(begin (script-fu-use-v3) $load (gimp-context-set-interpolation INTERPOLATION-LINEAR) (gimp-image-scale img $half $half) (gimp-image-delete img))" ;;
-    clfx) echo "(begin (script-fu-use-v3) $load (plug-in-clfx-resize #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (gimp-image-get-selected-drawables img) #:width $half #:height $half #:filter \"linear\" #:target \"image\" #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" ;;
+    gegl) echo "(begin (script-fu-use-v3) $load (gimp-drawable-merge-new-filter (vector-ref $drw 0) \"gegl:gaussian-blur\" 0 LAYER-MODE-REPLACE 1.0 \"std-dev-x\" 10.0 \"std-dev-y\" 10.0) (gimp-image-delete img))" ;;
+    clfx) [ "$ops" = blur ] && echo "(begin (script-fu-use-v3) $load (plug-in-clfx-filter #:run-mode RUN-NONINTERACTIVE #:image img #:drawables $drw #:filter \"gaussian\" #:std-dev-x 10.0 #:std-dev-y 10.0 #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" && return
+          echo "(begin (script-fu-use-v3) $load (plug-in-clfx-resize #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (gimp-image-get-selected-drawables img) #:width $half #:height $half #:filter \"linear\" #:target \"image\" #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" ;;
   esac
 }
 
@@ -67,7 +82,7 @@ for depth in u8 float; do run_gimp "$(scheme clfx "$depth")" >/dev/null; done
 : >"$out/gimp-speed-clfx.txt"
 for i in $(seq "$repeat"); do
   for depth in u8 float; do
-    for config in empty load scale clfx; do
+    for config in $configs; do
       t=$(run_gimp "$(scheme "$config" "$depth")")
       echo "$depth $config $i $t" >>"$out/gimp-speed-runs.txt"
       if [ "$config" = clfx ]; then
@@ -80,7 +95,7 @@ done
 
 printf '%-6s %-8s %10s\n' depth config seconds | tee "$out/gimp-speed.txt"
 for depth in u8 float; do
-  for config in empty load scale clfx; do
+  for config in $configs; do
     awk -v d="$depth" -v c="$config" '$1 == d && $2 == c { print $4 }' \
         "$out/gimp-speed-runs.txt" | median \
       | xargs printf '%-6s %-8s %10.2f\n' "$depth" "$config" \
