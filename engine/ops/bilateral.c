@@ -200,7 +200,8 @@ bilateral_cpu (const ClfxParams *p, const ClfxPlan *plan,
  * (x e^-x <= 1/e), s the spatial weight; a texel read off by eta moves x
  * by up to 4 eta sqrt (3 p x), so w by s 4 eta sqrt (3p) sqrt (x) e^-x
  * <= s 2.97 eta sqrt (p).  Both are summed over the window's spatial
- * weights S = (sum ws)^2.  Then the two n-term float sums (numerator,
+ * weights S = (sum ws)^2.  Then the texels' own error (eta beyond the read
+ * conversion, where powr decodes), the two n-term float sums (numerator,
  * denominator) and the division. */
 static void
 bilateral_tolerance (const ClfxParams *p, const ClfxPlan *plan,
@@ -236,7 +237,8 @@ bilateral_tolerance (const ClfxParams *p, const ClfxPlan *plan,
     eta = 0.0;
   eta *= 2.0 * CLFX_FLOAT_EPS * max_abs;
   rel = 8.0 * CLFX_FLOAT_EPS;
-  abs_w = S * (4.0 * CLFX_FLOAT_EPS / 2.718281828459045 + 2.97 * eta * sqrt (st->p));
+  abs_w = S * (4.0 * CLFX_FLOAT_EPS / 2.718281828459045
+               + 2.97 * eta * sqrt (st->p));
   clfx_tol_init (tol);
   clfx_tol_read (tol, max_abs);
   tol->abs_tol += 2.0 * max_abs * (rel + abs_w);
@@ -244,6 +246,11 @@ bilateral_tolerance (const ClfxParams *p, const ClfxPlan *plan,
                    "exp 3 ulp) + S (4u/e + 2.97 eta sqrt p) absolute, S %.3g, "
                    "eta %.2g, times 2 max|v|",
                    S, eta);
+  if (plan->decode && ! (plan->srgb_tables && src->depth == CLFX_DEPTH_U8))
+    {
+      tol->abs_tol += eta;
+      clfx_tol_clause (tol, "texels decoded by powr: eta in the mean");
+    }
   clfx_tol_sum (tol, "numerator and denominator", 2 * n + 1, 1.0, max_abs);
   if (plan->decode)
     clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
