@@ -368,6 +368,11 @@ refusals (void)
   e = (ClfxError) { 0 };
   tap_ok (! clfx_params_set (&p, "radius", "-1", &e),
           "a negative radius is refused (%s)", e.message);
+  e = (ClfxError) { 0 };
+  tap_ok (! clfx_params_set (&p, "blur-radius", "1000.5", &e)
+            && ! clfx_params_set (&p, "edge-preservation", "-0.1", &e),
+          "blur-radius past 1000 and a negative edge-preservation are "
+          "refused (%s)", e.message);
   for (size_t i = 0; i < sizeof bad_matrices / sizeof bad_matrices[0]; i++)
     {
       ClfxImage     src, dst;
