@@ -8,11 +8,11 @@
  *   w (u, v) = ws[u] ws[v] exp (-min (|t - c|^2, FLT_MAX) p)
  *   out      = sum w t / sum w, all four channels
  *
- * with t the texel at (x + u - R, y + v - R), ws[k] = exp (-(k - R)^2 /
- * 2 r) computed on the host in double and rounded to float (GEGL's spatial
- * weight, exp (-(du^2 + dv^2) / 2r), is the product of the two axes'),
- * |t - c|^2 over R, G and B, or 3 (dY)^2 for gray (GEGL converts gray to
- * RGBA with R = G = B), p = edge-preservation.  Terms are summed row by
+ * with t the texel at (x + u - R, y + v - R) as RGBA (clfx_rgba: gray as
+ * R = G = B, as GEGL converts it, so its distance is 3 (dY)^2), ws[k] =
+ * exp (-(k - R)^2 / 2 r) computed on the host in double and rounded to
+ * float (GEGL's spatial weight, exp (-(du^2 + dv^2) / 2r), is the product
+ * of the two axes'), |t - c|^2 over R, G and B, p = edge-preservation.  Terms are summed row by
  * row, left to right, as GEGL's loop sums them.  The min keeps a finite
  * but huge difference from making inf * 0 = NaN at p = 0.
  *
@@ -38,15 +38,11 @@
 
 #define BIL_T 16
 
-/* The squared colour distance of a difference of canonical texels. */
+/* The squared colour distance of a difference of RGBA texels. */
 inline float
 bil_dist2 (float4 d)
 {
-#if CLFX_CHANNELS == 4
   return d.x * d.x + d.y * d.y + d.z * d.z;
-#else
-  return 3.0f * (d.x * d.x);
-#endif
 }
 
 /* Whether every channel of t is finite (NaN compares false). */
@@ -81,7 +77,7 @@ bil_finite (float4 t)
             }                                                                \
         }                                                                    \
       /* den_ >= 1: the centre's own weight is 1 * 1 * exp (0). */           \
-      (out) = bil_finite (c) ? num_ / den_ : (c);                            \
+      (out) = clfx_from_rgba (bil_finite (c) ? num_ / den_ : (c));           \
     }                                                                        \
   while (0)
 
@@ -99,7 +95,8 @@ bilateral_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
   int y0 = dst_rect.y + get_group_id (1) * BIL_T - R;
 
   for (int k = ly * BIL_T + lx; k < span * span; k += BIL_T * BIL_T)
-    tile[k] = clfx_fetch (CLFX_SRC (src), x0 + k % span, y0 + k / span);
+    tile[k] = clfx_rgba (
+      clfx_fetch (CLFX_SRC (src), x0 + k % span, y0 + k / span));
   barrier (CLK_LOCAL_MEM_FENCE);
   if (gx < dst_rect.z && gy < dst_rect.w)
     {
@@ -128,12 +125,13 @@ bilateral_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
   bool   inside = (src_flags & CLFX_SRC_TILED)
                   || (sx >= 0 && sy >= 0 && x + R < src_view.z
                       && y + R < src_view.w);
-  float4 c = clfx_fetch (CLFX_SRC (src), x, y), out;
+  float4 c = clfx_rgba (clfx_fetch (CLFX_SRC (src), x, y)), out;
   if (inside)
     BIL_WINDOW (out, c, ws, R, p, i, j,
-                clfx_fetch_inside (CLFX_SRC (src), sx + i, sy + j));
+                clfx_rgba (clfx_fetch_inside (CLFX_SRC (src), sx + i,
+                                              sy + j)));
   else
     BIL_WINDOW (out, c, ws, R, p, i, j,
-                clfx_fetch (CLFX_SRC (src), sx + i, sy + j));
+                clfx_rgba (clfx_fetch (CLFX_SRC (src), sx + i, sy + j)));
   CLFX_STORE (x, y, out);
 }

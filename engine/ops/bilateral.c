@@ -26,6 +26,7 @@
 #include "../clfx-tolerance.h"
 #include "../clfx-sampler-ref.h"
 #include "clfx-params.h"
+#include "filter-common.h"
 
 /* The GPU form's work-group side (bilateral.cl). */
 #define BIL_T 16
@@ -55,11 +56,8 @@ bilateral_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   State                  *st;
   int                     n;
 
-  if (fp->addressing == CLFX_ADDR_NONE)
-    return clfx_error_set (error, CLFX_ERR_INVALID,
-                           "edge handling none (outside taps left out) is "
-                           "not available for filters yet: use "
-                           "clamp-to-edge, clamp, repeat or mirrored-repeat");
+  if (! clfx_filter_edges_ok (fp->addressing, "bilateral", error))
+    return false;
   if (! (st = calloc (1, sizeof *st)))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;
@@ -209,19 +207,12 @@ bilateral_tolerance (const ClfxParams *p, const ClfxPlan *plan,
                      const ClfxImage *dst, ClfxTolerance *tol)
 {
   const State *st = plan->state;
-  double       max_abs = 0.0, S = 0.0, eta, rel, abs_w;
+  double       max_abs = clfx_filter_max_abs (src, NULL), S = 0.0;
+  double       eta, rel, abs_w;
   int          n = (2 * st->R + 1) * (2 * st->R + 1);
 
   (void) p;
   (void) dev;
-  for (int y = 0; y < src->height; y++)
-    for (int x = 0; x < src->width; x++)
-      for (int c = 0; c < src->channels; c++)
-        {
-          double v = fabs (clfx_image_get_linear (src, x, y, c));
-          if (isfinite (v) && v > max_abs)
-            max_abs = v;
-        }
   for (int k = 0; k <= 2 * st->R; k++)
     S += (double) st->ws[k];
   S *= S;
