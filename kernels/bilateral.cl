@@ -12,9 +12,10 @@
  * R = G = B, as GEGL converts it, so its distance is 3 (dY)^2), ws[k] =
  * exp (-(k - R)^2 / 2 r) computed on the host in double and rounded to
  * float (GEGL's spatial weight, exp (-(du^2 + dv^2) / 2r), is the product
- * of the two axes'), |t - c|^2 over R, G and B, p = edge-preservation.  Terms are summed row by
- * row, left to right, as GEGL's loop sums them.  The min keeps a finite
- * but huge difference from making inf * 0 = NaN at p = 0.
+ * of the two axes'), |t - c|^2 over R, G and B, p = edge-preservation.
+ * Terms are summed row by row, left to right, as GEGL's loop sums them.
+ * The min keeps a finite but huge difference from making inf * 0 = NaN at
+ * p = 0.
  *
  * exp, not native_exp: exp is within 3 ulp (OpenCL C, full profile) and
  * the tolerance is built on that; native_exp has no stated precision.
