@@ -27,6 +27,7 @@ enum
   CLFX_FILTER_SOBEL,
   CLFX_FILTER_UNSHARP,
   CLFX_FILTER_CONVOLVE,
+  CLFX_FILTER_BILATERAL,
   CLFX_N_FILTER
 };
 /* gaussian's method per axis, GEGL's: auto = FIR below sigma 1, IIR from 1. */
@@ -55,6 +56,8 @@ typedef struct
   double offset;
   bool   normalize;
   bool   alpha_weight;
+  double blur_radius; /* bilateral */
+  double edge_preservation;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
 } ClfxFilterParams;
 
@@ -71,6 +74,7 @@ extern const ClfxVariant clfx_variant_box;
 extern const ClfxVariant clfx_variant_sobel;
 extern const ClfxVariant clfx_variant_unsharp;
 extern const ClfxVariant clfx_variant_convolve;
+extern const ClfxVariant clfx_variant_bilateral;
 
 /* The addressing modes, in CLFX_ADDR_* order (resize's sampler choice, and
  * the edge handling of the families to come). */

@@ -147,11 +147,13 @@ static const ClfxChoice filter_choices[] = {
   { "sobel", CLFX_N_ ("Sobel edges") },
   { "unsharp", CLFX_N_ ("Unsharp mask (sharpen)") },
   { "convolve", CLFX_N_ ("Convolution matrix") },
+  { "bilateral", CLFX_N_ ("Bilateral filter") },
   { NULL, NULL }
 };
 _Static_assert (CLFX_FILTER_GAUSSIAN == 0 && CLFX_FILTER_BOX == 1
                   && CLFX_FILTER_SOBEL == 2 && CLFX_FILTER_UNSHARP == 3
-                  && CLFX_FILTER_CONVOLVE == 4 && CLFX_N_FILTER == 5,
+                  && CLFX_FILTER_CONVOLVE == 4 && CLFX_FILTER_BILATERAL == 5
+                  && CLFX_N_FILTER == 6,
                 "filter_choices follows CLFX_FILTER_*");
 
 static const ClfxChoice method_choices[] = {
@@ -244,6 +246,20 @@ static const ClfxParamSpec filter_params[] = {
                        CLFX_N_ ("Convolve: weigh colour by alpha, so "
                                 "transparent pixels do not bleed in"),
                        1, F_FILTER),
+  CLFX_PARAM_DOUBLE_ROW (F, blur_radius, "blur-radius",
+                         CLFX_N_ ("_Blur radius"),
+                         CLFX_N_ ("Bilateral: the window is (2 floor (r) + "
+                                  "1)^2 pixels, the spatial weight "
+                                  "exp (-d^2 / 2r) (GEGL's blur-radius; "
+                                  "below 1 a copy)"),
+                         0, 1000, 4, 0, 100, 2, CLFX_UNIT_DISTANCE,
+                         F_FILTER),
+  CLFX_PARAM_DOUBLE_ROW (F, edge_preservation, "edge-preservation",
+                         CLFX_N_ ("Edge _preservation"),
+                         CLFX_N_ ("Bilateral: the colour weight "
+                                  "exp (-|dRGB|^2 p) (GEGL's "
+                                  "edge-preservation)"),
+                         0, 100, 8, 0, 100, 2, CLFX_UNIT_NONE, F_FILTER),
   CLFX_PARAM_CHOICE_ROW (F, addressing, "addressing",
                          CLFX_N_ ("_Edge handling"),
                          CLFX_N_ ("Pixels outside the image: clamp-to-edge "
@@ -259,7 +275,7 @@ _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
 
 static const ClfxVariant *const filter_variants[] = {
   &clfx_variant_gaussian, &clfx_variant_box, &clfx_variant_sobel,
-  &clfx_variant_unsharp, &clfx_variant_convolve
+  &clfx_variant_unsharp, &clfx_variant_convolve, &clfx_variant_bilateral
 };
 static const char *const filter_sweep[] = { "filter", "addressing", NULL };
 
@@ -273,6 +289,7 @@ filter_sweep_case (ClfxParams *p, int k)
   fp->std_dev_x = k % 2 ? 2.0 : 0.8;
   fp->std_dev_y = k % 2 ? 0.7 : 2.0;
   fp->radius = 2;
+  fp->blur_radius = k % 2 ? 2.0 : 1.5;
   fp->horizontal = true;
   fp->vertical = k % 3 != 0;
   fp->std_dev = k % 2 ? 2.0 : 0.6;
@@ -297,9 +314,11 @@ const ClfxFamily clfx_family_filter = {
            "alpha): gaussian (std-dev-x, std-dev-y, method auto/fir/iir as "
            "gegl:gaussian-blur), box (radius), sobel (horizontal, vertical, "
            "keep-sign as gegl:edge-sobel, centred), unsharp (std-dev, "
-           "amount, threshold as gegl:unsharp-mask) and convolve (matrix, "
+           "amount, threshold as gegl:unsharp-mask), convolve (matrix, "
            "divisor, offset, normalize, alpha-weight as GIMP's Convolution "
-           "Matrix, 3x3 to 7x7).  addressing is "
+           "Matrix, 3x3 to 7x7) and bilateral (blur-radius, "
+           "edge-preservation as gegl:bilateral-filter, centred, on "
+           "straight colour).  addressing is "
            "the edge handling.  With device auto a missing OpenCL falls back "
            "to the CPU reference; "
            "validate compares with that reference.  Returns a JSON report "

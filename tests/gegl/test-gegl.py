@@ -14,7 +14,10 @@ clfx-bench on the OpenCL device ($CLFX_TEST_DEVICE, default auto).
   IIR runs in double in both, clfx keeping its forward values as float
   (1e-7); GEGL's box blur is a running sum whose drift measured 1.3e-6 on
   [0, 1] data.  FIR against IIR differ by 1e-2 at sigma 1.5, a wrong tap
-  count by 1e-3: the bound tells them apart.
+  count by 1e-3: the bound tells them apart.  The bilateral's bound is
+  derived per radius from both sides' float arithmetic (bilateral_bound:
+  3e-5 of the largest value at radius 4); with integer radii only, since
+  GEGL shifts its window by a pixel for fractional ones.
 - 8-bit sRGB with straight alpha, as GIMP stores a layer: the photograph
   as "R'G'B'A u8" through a PNG.  Bound: 1 code in alpha and in colour
   weighted by alpha (babl's and clfx's float to 8-bit rounding of the same
@@ -23,6 +26,7 @@ clfx-bench on the OpenCL device ($CLFX_TEST_DEVICE, default auto).
 TAP output; GEGL missing is a skip, or a failure with
 CLFX_REQUIRE_DEVICE=1 (CI's root has it)."""
 import array
+import math
 import os
 import struct
 import subprocess
@@ -209,6 +213,34 @@ def gaussian(sx, sy, method, edge):
              "abyss-policy": gegl_edge})
 
 
+def bilateral(r, p, edge="clamp"):
+    """Integer radii only: for a fractional one GEGL's window is one pixel
+    up and left of the pixel (docs/FILTERS.md).  GEGL reads outside the
+    image as transparent black (abyss none): clfx's clamp.  The float
+    bound is derived from the arithmetic of both sides (bilateral_bound)."""
+    return ("bilateral %g, %g %s" % (r, p, edge),
+            ["--filter", "bilateral", "--blur-radius", str(r),
+             "--edge-preservation", str(p), "--addressing", edge],
+            "gegl:bilateral-filter",
+            {"blur-radius": float(r), "edge-preservation": float(p)})
+
+
+def bilateral_bound(r, max_abs):
+    """|clfx - GEGL| for a bilateral case, relative to the largest value:
+    each side's own error against the exact result (the tolerance of
+    engine/ops/bilateral.c with float data): two float sums of n = (2R +
+    1)^2 terms and the division ((2n + 1) u), the weights' relative
+    error (8 u, GEGL's less) and the argument's absolute one (S 4u / e,
+    S the sum of the spatial weights) on differences up to 2 max|v|;
+    both sides, so twice that."""
+    big_r = int(r)
+    n = (2 * big_r + 1) ** 2
+    s = sum(math.exp(-0.5 * k * k / r)
+            for k in range(-big_r, big_r + 1)) ** 2
+    u = 2.0 ** -24
+    return 2 * ((2 * n + 1) + 2 * (8 + s * 4 / math.e)) * u * max_abs
+
+
 def box(r):
     return ("box %d" % r, ["--filter", "box", "--radius", str(r)],
             "gegl:box-blur", {"radius": r})
@@ -266,6 +298,10 @@ float_cases = [
     convolve("shift left", SHIFT),
     convolve("laplace, divisor 2, offset 0.25", LAPLACE, normalize=False,
              divisor=2.0, offset=0.25),
+    bilateral(4, 8),
+    bilateral(1, 8),
+    bilateral(3, 0),
+    bilateral(2, 50),
 ]
 u8_cases = [
     gaussian(1.5, 1.5, "auto", "clamp-to-edge"),
@@ -275,10 +311,12 @@ u8_cases = [
     unsharp(3, 0.5, 0),
     convolve("sharpen", SHARPEN),
     convolve("5x5 zero sum, no alpha weight", EMBOSS5, alpha_weight=False),
+    bilateral(4, 8),
+    bilateral(2, 30),
 ]
 
 THRESHOLD_CASES = [(2.0, 1.5, 0.1), (1.5, 3.0, 0.02)]
-print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 3
+print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
                                 + len(THRESHOLD_CASES))))
 
 
@@ -335,6 +373,32 @@ def unsharp_threshold_cases(tag, buf, w, h, rgb, src, bound):
            "%s %dx%d %s, linear float: %d pixels beyond %.3g, %d of them "
            "away from the %d ties of the mask's decision"
            % (tag, w, h, name, over, bound, far, len(ties)))
+
+
+def bilateral_shifted(tag, buf, w, h, src, peak):
+    """A fractional radius: GEGL's window starts ceil (r) before the pixel
+    and its centre floor (r) after that start, so GEGL(x, y) is clfx's
+    centred bilateral at (x - 1, y - 1); compared on x, y >= 1."""
+    r, p = 2.5, 8
+    out = os.path.join(work, tag + "-bilateral_shifted.pfm")
+    good, msg = bench_run(src, out, ["--filter", "bilateral", "--blur-radius",
+                                     str(r), "--edge-preservation", str(p),
+                                     "--addressing", "clamp"])
+    if not good:
+        ok(False, "%s bilateral %g: clfx-bench failed: %s" % (tag, r, msg))
+        return
+    ref = array.array("f")
+    ref.frombytes(gegl_apply(buf, w, h, "RGB float", "gegl:bilateral-filter",
+                             {"blur-radius": r, "edge-preservation": p}))
+    got = read_pfm(out)[2]
+    d = max(abs(got[((y - 1) * w + x - 1) * 3 + c] - ref[(y * w + x) * 3 + c])
+            for y in range(1, h) for x in range(1, w) for c in range(3))
+    b = bilateral_bound(r, peak)
+    ok(d <= b, "%s %dx%d bilateral %g, %g clamp, linear float, GEGL's "
+       "one-pixel shift undone: max |clfx - GEGL| %.3g (bound %.3g)"
+       % (tag, w, h, r, p, d, b))
+
+
 def sobel_cases(tag, photo):
     """GEGL's edge-sobel reads its centre one pixel up and left, and at the
     first row and column of each chunk it processes reads transparent
@@ -384,8 +448,8 @@ def pixels(buf, w, h, fmt):
 
 def run_cases(tag, what, buf, w, h, fmt, src, ext, cases, judge):
     """Each case on clfx (src file in, a file of extension ext out) and on
-    GEGL (buf in format fmt); judge (clfx file, GEGL bytes) gives
-    (passed, text)."""
+    GEGL (buf in format fmt); judge (clfx file, GEGL bytes, GEGL op, its
+    properties) gives (passed, text)."""
     for name, args, op, props in cases:
         out = os.path.join(work, "%s-%s%s" % (tag, name.replace(" ", "_"),
                                               ext))
@@ -394,7 +458,8 @@ def run_cases(tag, what, buf, w, h, fmt, src, ext, cases, judge):
             ok(False, "%s %s %s: clfx-bench failed: %s" % (tag, name, what,
                                                           msg))
             continue
-        passed, text = judge(out, gegl_apply(buf, w, h, fmt, op, props))
+        passed, text = judge(out, gegl_apply(buf, w, h, fmt, op, props), op,
+                             props)
         ok(passed, "%s %dx%d %s, %s: %s" % (tag, w, h, name, what, text))
 
 
@@ -406,23 +471,28 @@ for photo in photos:
     rgb.frombytes(pixels(buf, w, h, "RGB float"))
     src = os.path.join(work, tag + ".pfm")
     write_pfm(src, w, h, rgb)
-    bound = 1e-5 * max(abs(v) for v in rgb)
+    peak = max(abs(v) for v in rgb)
+    bound = 1e-5 * peak
 
-    def judge_float(out, gegl):
+    def judge_float(out, gegl, op, props):
         ref = array.array("f")
         ref.frombytes(gegl)
         d = max(abs(a - b) for a, b in zip(read_pfm(out)[2], ref))
-        return d <= bound, "max |clfx - GEGL| %.3g (bound %.3g)" % (d, bound)
+        b = bound
+        if op == "gegl:bilateral-filter":
+            b = bilateral_bound(props["blur-radius"], peak)
+        return d <= b, "max |clfx - GEGL| %.3g (bound %.3g)" % (d, b)
 
     run_cases(tag, "linear float", buf, w, h, "RGB float", src, ".pfm",
               float_cases, judge_float)
     unsharp_threshold_cases(tag, buf, w, h, rgb, src, bound)
+    bilateral_shifted(tag, buf, w, h, src, peak)
     # 8-bit sRGB, straight alpha, through PNG.
     buf, w, h = gegl_load(photo, "R'G'B'A u8")
     src = os.path.join(work, tag + "-8.png")
     write_png8(src, w, h, pixels(buf, w, h, "R'G'B'A u8"))
 
-    def judge_u8(out, gegl):
+    def judge_u8(out, gegl, op, props):
         got = png_rgba8(out)
         d, over = u8_difference(got, gegl)
         return (len(got) == len(gegl) and d <= 1,

@@ -66,6 +66,17 @@ static const Case cases[] = {
   { "convolve 5x5 shift (ring of zeros dropped)",
     { "filter", "convolve", "matrix",
       "0 0 0 0 0  0 0 0 0 0  0 1 0 0 0  0 0 0 0 0  0 0 0 0 0", NULL } },
+  { "bilateral 4, 8", { "filter", "bilateral", NULL } },
+  { "bilateral 1, 8", { "filter", "bilateral", "blur-radius", "1", NULL } },
+  { "bilateral 2.5 (window 5), 8", { "filter", "bilateral", "blur-radius",
+                                     "2.5", NULL } },
+  { "bilateral 0.5 (copy)", { "filter", "bilateral", "blur-radius", "0.5",
+                              NULL } },
+  { "bilateral 3, 0 (spatial only)", { "filter", "bilateral",
+                                       "blur-radius", "3",
+                                       "edge-preservation", "0", NULL } },
+  { "bilateral 2, 100", { "filter", "bilateral", "blur-radius", "2",
+                          "edge-preservation", "100", NULL } },
 };
 
 /* The test device: a run that fails frees the context it ran on (it is
@@ -228,7 +239,7 @@ static void
 pieces (ClfxContext *ctx)
 {
   static const Case *const which[] = { &cases[1], &cases[7], &cases[0],
-                                       &cases[9] };
+                                       &cases[9], &cases[23] };
   ClfxContext *many = clfx_context_new (&ctx->device, NULL);
 
   if (! many)
@@ -289,6 +300,57 @@ static const struct
   { "", "0 values" },
 };
 
+/* Non-finite texels in the bilateral: a NaN or infinite neighbour weighs
+ * nothing (the windows that hold it stay finite), a non-finite centre
+ * passes through; the CPU reference does the same and validation
+ * compares NaN with NaN. */
+static void
+bilateral_nonfinite (ClfxContext *ctx)
+{
+  static const Case c = { "bilateral 2, 8", { "filter", "bilateral",
+                                              "blur-radius", "2", NULL } };
+  ClfxRunOptions opt = { NULL, true, 64, &ctx, false };
+  ClfxParams     p;
+  ClfxImage      src, dst;
+  ClfxRunResult  r;
+  ClfxError      e = { 0 };
+  bool           ok, kept = true;
+  int            odd = 0;
+
+  memset (&r, 0, sizeof r);
+  params_for (&c, "clamp-to-edge", &p, &e);
+  clfx_host_image_alloc (&src, 31, 23, 4, CLFX_DEPTH_FLOAT, &e);
+  clfx_host_image_synthetic (&src, 5);
+  src.straight_alpha = true;
+  clfx_image_set (&src, 10, 10, 0, NAN);
+  clfx_image_set (&src, 20, 5, 3, INFINITY);
+  clfx_image_set (&src, 0, 22, 1, -INFINITY);
+  ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
+  if (ok)
+    {
+      for (int y = 0; y < 23; y++)
+        for (int x = 0; x < 31; x++)
+          for (int k = 0; k < 4; k++)
+            {
+              float v = clfx_image_get (&dst, x, y, k);
+              float s = clfx_image_get (&src, x, y, k);
+              if (! isfinite (v))
+                odd++;
+              if (! isfinite (s) && ! (isnan (s) ? isnan (v) : v == s))
+                kept = false;
+            }
+      clfx_host_image_free (&dst);
+    }
+  tap_ok (ok && r.path == CLFX_PATH_OPENCL && r.validation.passed
+            && odd == 3 && kept,
+          "bilateral, NaN and infinities in a float image: validated, the "
+          "non-finite centres passed through, every other value finite "
+          "(%d non-finite values)%s%s", odd, ok ? "" : ": ",
+          ok ? "" : e.message);
+  clfx_run_result_clear (&r);
+  clfx_host_image_free (&src);
+}
+
 /* What the family refuses, before any pixel moves. */
 static void
 refusals (void)
@@ -306,6 +368,11 @@ refusals (void)
   e = (ClfxError) { 0 };
   tap_ok (! clfx_params_set (&p, "radius", "-1", &e),
           "a negative radius is refused (%s)", e.message);
+  e = (ClfxError) { 0 };
+  tap_ok (! clfx_params_set (&p, "blur-radius", "1000.5", &e)
+            && ! clfx_params_set (&p, "edge-preservation", "-0.1", &e),
+          "blur-radius past 1000 and a negative edge-preservation are "
+          "refused (%s)", e.message);
   for (size_t i = 0; i < sizeof bad_matrices / sizeof bad_matrices[0]; i++)
     {
       ClfxImage     src, dst;
@@ -355,6 +422,8 @@ main (void)
     pieces (ctx);
   if (ctx)
     none_keeps_constant (ctx);
+  if (ctx)
+    bilateral_nonfinite (ctx);
   refusals ();
   clfx_context_free (ctx);
   clfx_device_list_free (&list);

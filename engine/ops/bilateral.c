@@ -1,0 +1,266 @@
+/* bilateral.c: the filter family's bilateral variant, GEGL 0.4.62's
+ * bilateral-filter (docs/FILTERS.md, kernels/bilateral.cl).
+ *
+ * GEGL's op works in "RGBA float": linear light, straight alpha, so the
+ * plan decodes sRGB and does not premultiply.  Over the square window of
+ * side 2 floor (r) + 1 centred on the pixel (r = blur-radius; below 1 the
+ * window is the pixel itself, a copy), each texel weighs
+ * exp (-(du^2 + dv^2) / 2r) exp (-|dRGB|^2 p) (p = edge-preservation;
+ * the difference to the centre over straight R, G, B, alpha aside; gray
+ * as GEGL's RGBA conversion makes it, R = G = B, so 3 dY^2), and the
+ * result is the weighted mean of all four channels.
+ *
+ * Departures: GEGL's CPU path centres the window one pixel up and left
+ * when r has a fraction (its window starts at ceil (r), its centre at
+ * floor (r)); clfx centres it on the pixel.  GEGL reads outside the image
+ * as transparent black (abyss none), clfx as `addressing` says (clamp is
+ * GEGL's none).  Non-finite texels: a neighbour with a NaN or infinity
+ * weighs 0, a non-finite centre passes through.
+ *
+ * The CPU reference sums the window directly in double with exp in
+ * double, independent of the device's float tables. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../../kernels/clfx-common.h"
+#include "../clfx-tolerance.h"
+#include "../clfx-sampler-ref.h"
+#include "clfx-params.h"
+#include "filter-common.h"
+
+/* The GPU form's work-group side (bilateral.cl). */
+#define BIL_T 16
+
+typedef struct
+{
+  int    R;   /* floor (blur-radius); 0 below 1 (a copy) */
+  double r;   /* blur-radius */
+  double p;   /* edge-preservation */
+  float *ws;  /* 2 R + 1 spatial weights per axis, float */
+} State;
+
+static void
+state_free (void *data)
+{
+  State *st = data;
+
+  free (st->ws);
+  free (st);
+}
+
+static bool
+bilateral_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
+                ClfxError *error)
+{
+  const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+  State                  *st;
+  int                     n;
+
+  if (! clfx_filter_edges_ok (fp->addressing, "bilateral", error))
+    return false;
+  if (! (st = calloc (1, sizeof *st)))
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  plan->state = st;
+  plan->free_state = state_free;
+  st->r = fp->blur_radius;
+  st->p = fp->edge_preservation;
+  st->R = st->r < 1.0 ? 0 : (int) floor (st->r);
+  n = 2 * st->R + 1;
+  if (! (st->ws = malloc ((size_t) n * sizeof *st->ws)))
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  /* GEGL's spatial weight in double, rounded to float as GEGL stores it
+   * (one axis: the window's weight is the product of two). */
+  for (int k = 0; k < n; k++)
+    {
+      double d = (double) (k - st->R);
+      st->ws[k] = st->R ? (float) exp (-0.5 * d * d / st->r) : 1.0f;
+    }
+  plan->width = src->width;
+  plan->height = src->height;
+  plan->addressing = fp->addressing;
+  plan->mixes = true;
+  plan->straight = true;
+  plan->premultiply = false;
+  plan->decode = clfx_plan_decodes (true, src);
+  plan->halo[0] = plan->halo[1] = plan->halo[2] = plan->halo[3] = st->R;
+  /* No intermediates: the kernel reads the source and stores the result. */
+  plan->bytes_per_pixel = 0;
+  plan->bytes_fixed = sizeof (float) * (size_t) n;
+  return true;
+}
+
+/* ---- OpenCL ---------------------------------------------------------------- */
+
+static bool
+bilateral_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
+{
+  const State          *st = clfx_graph_plan (g)->state;
+  const ClfxTile       *t = clfx_graph_tile (g);
+  const ClfxDeviceInfo *dev = clfx_graph_device (g);
+  size_t                w = (size_t) t->out.width, h = (size_t) t->out.height;
+  size_t                span = (size_t) (BIL_T + 2 * st->R);
+  size_t                lbytes = span * span * 16;
+  /* GPUs: the group's texels through local memory where they fit (radius
+   * up to 19 in 48 KiB); CPU devices, and larger windows, read the source
+   * directly (there a tap costs its own read whatever the form). */
+  bool                  local = ! clfx_graph_source_is_buffer (g)
+                                && lbytes + 1024 <= dev->local_mem
+                                && dev->max_work_group >= BIL_T * BIL_T;
+  ClfxLaunch            l = { local ? "bilateral_l" : "bilateral_d", NULL,
+                              NULL, 2,
+                              { local ? (w + BIL_T - 1) / BIL_T * BIL_T : w,
+                                local ? (h + BIL_T - 1) / BIL_T * BIL_T : h },
+                              { local ? BIL_T : 0, local ? BIL_T : 0 } };
+  cl_mem                ws;
+
+  (void) p;
+  if (! (ws = clfx_graph_table (g, "spatial weights", st->ws,
+                                sizeof (float) * (size_t) (2 * st->R + 1),
+                                error)))
+    return false;
+  if (local)
+    return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_ARG (ws),
+                        CLFX_INT (st->R), CLFX_FLOAT ((float) st->p),
+                        CLFX_LOCAL (lbytes));
+  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_ARG (ws),
+                      CLFX_INT (st->R), CLFX_FLOAT ((float) st->p));
+}
+
+/* ---- CPU reference ------------------------------------------------------------ */
+
+static bool
+finite4 (const float v[4])
+{
+  return isfinite (v[0]) && isfinite (v[1]) && isfinite (v[2])
+         && isfinite (v[3]);
+}
+
+static bool
+bilateral_cpu (const ClfxParams *p, const ClfxPlan *plan,
+               const ClfxImage *src, ClfxImage *dst, ClfxProbes *probes,
+               ClfxError *error)
+{
+  const State    *st = plan->state;
+  ClfxSamplerDesc s = { true, plan->addressing, false, false, plan->decode };
+  bool            gray = src->channels < 4;
+
+  (void) p;
+  (void) probes;
+  (void) error;
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        float  c[4], t[4], out[4];
+        double num[4] = { 0.0, 0.0, 0.0, 0.0 }, den = 0.0;
+
+        clfx_ref_fetch (src, s, x, y, c);
+        if (! finite4 (c))
+          {
+            clfx_ref_store (dst, x, y, c, false, plan->decode);
+            continue;
+          }
+        for (int v = -st->R; v <= st->R; v++)
+          for (int u = -st->R; u <= st->R; u++)
+            {
+              double d2 = 0.0, wgt;
+
+              clfx_ref_fetch (src, s, x + u, y + v, t);
+              if (! finite4 (t))
+                continue;
+              for (int k = 0; k < (gray ? 1 : 3); k++)
+                d2 += ((double) t[k] - c[k]) * ((double) t[k] - c[k]);
+              if (gray)
+                d2 *= 3.0;
+              wgt = st->R ? exp (-0.5 * (double) (u * u + v * v) / st->r)
+                          : 1.0;
+              if (st->p > 0.0)
+                wgt *= exp (-d2 * st->p);
+              for (int k = 0; k < 4; k++)
+                num[k] += wgt * t[k];
+              den += wgt;
+            }
+        for (int k = 0; k < 4; k++)
+          out[k] = (float) (num[k] / den);
+        clfx_ref_store (dst, x, y, out, false, plan->decode);
+      }
+  return true;
+}
+
+/* ---- tolerance ---------------------------------------------------------------- */
+
+/* With exact weights w_i and the device's w_i (1 + e_i), the normalised
+ * sum moves by sum w_i e_i (t_i - out) / sum w_i (1 + e_i): at most
+ * 2 max|t| sum |w_i e_i| (the centre's weight is exactly 1, so the
+ * denominator is at least 1).  The weight's errors, relative: the float
+ * table (0.5 u each axis), the products (0.5 u each), exp (3 ulp, 6 u);
+ * and absolute, as the argument x = |d|^2 p carries a relative error of
+ * about 4 u (d, squares, sum, times p, p as float): w x 4u <= s (4u / e)
+ * (x e^-x <= 1/e), s the spatial weight; a texel read off by eta moves x
+ * by up to 4 eta sqrt (3 p x), so w by s 4 eta sqrt (3p) sqrt (x) e^-x
+ * <= s 2.97 eta sqrt (p).  Both are summed over the window's spatial
+ * weights S = (sum ws)^2.  Then the texels' own error (eta beyond the read
+ * conversion, where powr decodes), the two n-term float sums (numerator,
+ * denominator) and the division. */
+static void
+bilateral_tolerance (const ClfxParams *p, const ClfxPlan *plan,
+                     const ClfxDeviceInfo *dev, const ClfxImage *src,
+                     const ClfxImage *dst, ClfxTolerance *tol)
+{
+  const State *st = plan->state;
+  double       max_abs = clfx_filter_max_abs (src, NULL), S = 0.0;
+  double       eta, rel, abs_w;
+  int          n = (2 * st->R + 1) * (2 * st->R + 1);
+
+  (void) p;
+  (void) dev;
+  for (int k = 0; k <= 2 * st->R; k++)
+    S += (double) st->ws[k];
+  S *= S;
+  /* The texels' read error that reaches the range weight: none for float
+   * and half data read as they are, 1.5 ulp for the unorm conversion,
+   * powr's 16 ulp where sRGB is decoded by the formula (8-bit data
+   * through the exact tables: the unorm conversion's). */
+  if (plan->decode && ! (plan->srgb_tables && src->depth == CLFX_DEPTH_U8))
+    eta = 16.0;
+  else if (src->depth == CLFX_DEPTH_U8 || src->depth == CLFX_DEPTH_U16)
+    eta = 1.5;
+  else
+    eta = 0.0;
+  eta *= 2.0 * CLFX_FLOAT_EPS * max_abs;
+  rel = 8.0 * CLFX_FLOAT_EPS;
+  abs_w = S * (4.0 * CLFX_FLOAT_EPS / 2.718281828459045
+               + 2.97 * eta * sqrt (st->p));
+  clfx_tol_init (tol);
+  clfx_tol_read (tol, max_abs);
+  tol->abs_tol += 2.0 * max_abs * (rel + abs_w);
+  clfx_tol_clause (tol, "weights: 8 u relative (float tables, products, "
+                   "exp 3 ulp) + S (4u/e + 2.97 eta sqrt p) absolute, S %.3g, "
+                   "eta %.2g, times 2 max|v|",
+                   S, eta);
+  if (plan->decode && ! (plan->srgb_tables && src->depth == CLFX_DEPTH_U8))
+    {
+      tol->abs_tol += eta;
+      clfx_tol_clause (tol, "texels decoded by powr: eta in the mean");
+    }
+  clfx_tol_sum (tol, "numerator and denominator", 2 * n + 1, 1.0, max_abs);
+  if (plan->decode)
+    clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
+  clfx_tol_store (tol, dst->depth, false);
+}
+
+static const char *const uses_bilateral[] = { "filter", "blur-radius",
+                                              "edge-preservation",
+                                              "addressing", NULL };
+
+const ClfxVariant clfx_variant_bilateral
+  = { "bilateral",
+      "bilateral",
+      "Bilateral filter (GEGL's bilateral-filter, centred)",
+      uses_bilateral,
+      bilateral_plan,
+      NULL,
+      bilateral_cl,
+      bilateral_cpu,
+      bilateral_tolerance,
+      NULL,
+      NULL };
