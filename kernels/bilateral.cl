@@ -25,6 +25,10 @@
  * beyond the windows that hold it); a non-finite centre is passed through
  * as it is.  The CPU reference does the same.
  *
+ * Edge handling none (the host's `none`): texels outside the source are
+ * read as NaN, so they weigh nothing and the weights of those inside are
+ * renormalised by the sum itself.
+ *
  * Two forms: bilateral_l for GPUs, a 16 x 16 work-group that first copies
  * the (16 + 2 R)^2 texels its windows read into local memory (one global
  * read per texel and group instead of (2 R + 1)^2 per result: at radius 4,
@@ -38,6 +42,12 @@
 #include "clfx-io.h"
 
 #define BIL_T 16
+
+/* Texel (i, j) of the source as RGBA; outside it NaN where `none`. */
+#define BIL_LOAD(none, i, j)                                                 \
+  ((none) && ((i) < 0 || (j) < 0 || (i) >= src_view.z || (j) >= src_view.w) \
+     ? (float4) (NAN)                                                        \
+     : clfx_rgba (clfx_fetch (CLFX_SRC (src), (i), (j))))
 
 /* The squared colour distance of a difference of RGBA texels. */
 inline float
@@ -87,7 +97,7 @@ bil_finite (float4 t)
  * the tile fits the device's local memory. */
 __kernel __attribute__ ((reqd_work_group_size (BIL_T, BIL_T, 1))) void
 bilateral_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
-             int R, float p, __local float4 *tile)
+             int R, float p, __local float4 *tile, int none)
 {
   int lx = get_local_id (0), ly = get_local_id (1);
   int gx = get_global_id (0), gy = get_global_id (1);
@@ -96,8 +106,7 @@ bilateral_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
   int y0 = dst_rect.y + get_group_id (1) * BIL_T - R;
 
   for (int k = ly * BIL_T + lx; k < span * span; k += BIL_T * BIL_T)
-    tile[k] = clfx_rgba (
-      clfx_fetch (CLFX_SRC (src), x0 + k % span, y0 + k / span));
+    tile[k] = BIL_LOAD (none, x0 + k % span, y0 + k / span);
   barrier (CLK_LOCAL_MEM_FENCE);
   if (gx < dst_rect.z && gy < dst_rect.w)
     {
@@ -114,7 +123,7 @@ bilateral_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
  * the source skip the addressing. */
 __kernel void
 bilateral_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
-             int R, float p)
+             int R, float p, int none)
 {
   int gx = get_global_id (0), gy = get_global_id (1);
 
@@ -132,7 +141,6 @@ bilateral_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
                 clfx_rgba (clfx_fetch_inside (CLFX_SRC (src), sx + i,
                                               sy + j)));
   else
-    BIL_WINDOW (out, c, ws, R, p, i, j,
-                clfx_rgba (clfx_fetch (CLFX_SRC (src), sx + i, sy + j)));
+    BIL_WINDOW (out, c, ws, R, p, i, j, BIL_LOAD (none, sx + i, sy + j));
   CLFX_STORE (x, y, out);
 }

@@ -37,6 +37,7 @@ typedef struct
   double r;   /* blur-radius */
   double p;   /* edge-preservation */
   float *ws;  /* 2 R + 1 spatial weights per axis, float */
+  bool   none; /* edge handling none: outside taps left out */
 } State;
 
 static void
@@ -56,8 +57,6 @@ bilateral_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   State                  *st;
   int                     n;
 
-  if (! clfx_filter_edges_ok (fp->addressing, "bilateral", error))
-    return false;
   if (! (st = calloc (1, sizeof *st)))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;
@@ -77,7 +76,11 @@ bilateral_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     }
   plan->width = src->width;
   plan->height = src->height;
-  plan->addressing = fp->addressing;
+  /* none: the kernels leave the outside taps out themselves (they read
+   * them as NaN, which weighs nothing); the texels fetched there are
+   * never used. */
+  st->none = fp->addressing == CLFX_ADDR_NONE;
+  plan->addressing = st->none ? CLFX_ADDR_CLAMP_TO_EDGE : fp->addressing;
   plan->mixes = true;
   plan->straight = true;
   plan->premultiply = false;
@@ -121,9 +124,10 @@ bilateral_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   if (local)
     return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_ARG (ws),
                         CLFX_INT (st->R), CLFX_FLOAT ((float) st->p),
-                        CLFX_LOCAL (lbytes));
+                        CLFX_LOCAL (lbytes), CLFX_INT (st->none));
   return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_ARG (ws),
-                      CLFX_INT (st->R), CLFX_FLOAT ((float) st->p));
+                      CLFX_INT (st->R), CLFX_FLOAT ((float) st->p),
+                      CLFX_INT (st->none));
 }
 
 /* ---- CPU reference ------------------------------------------------------------ */
@@ -164,6 +168,10 @@ bilateral_cpu (const ClfxParams *p, const ClfxPlan *plan,
             {
               double d2 = 0.0, wgt;
 
+              if (st->none
+                  && (x + u < 0 || y + v < 0 || x + u >= src->width
+                      || y + v >= src->height))
+                continue;
               clfx_ref_fetch (src, s, x + u, y + v, t);
               if (! finite4 (t))
                 continue;

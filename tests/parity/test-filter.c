@@ -112,13 +112,13 @@ iir_case (const ClfxParams *p)
                  && (fp->std_dev_x >= 1.0 || fp->std_dev_y >= 1.0)));
 }
 
-/* Variants that take edge handling none (the FIR blurs). */
+/* Variants that take edge handling none (the FIR blurs, the bilateral). */
 static bool
 none_case (const ClfxParams *p)
 {
   const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
 
-  return fp->filter == CLFX_FILTER_BOX
+  return fp->filter == CLFX_FILTER_BOX || fp->filter == CLFX_FILTER_BILATERAL
          || (fp->filter == CLFX_FILTER_GAUSSIAN && ! iir_case (p));
 }
 
@@ -129,9 +129,10 @@ static void
 none_keeps_constant (ClfxContext *ctx)
 {
   static const char *const filters[][2] = { { "gaussian", "fir" },
-                                            { "box", "fir" } };
+                                            { "box", "fir" },
+                                            { "bilateral", "fir" } };
 
-  for (size_t i = 0; i < 2; i++)
+  for (size_t i = 0; i < 3; i++)
     for (int tiled = 0; tiled < 2; tiled++)
       {
         ClfxParams  p;
