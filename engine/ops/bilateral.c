@@ -57,6 +57,8 @@ bilateral_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   State                  *st;
   int                     n;
 
+  if (! clfx_filter_nearest_ok (fp->sampler_filter, "bilateral", error))
+    return false;
   if (! (st = calloc (1, sizeof *st)))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;

@@ -59,6 +59,8 @@ typedef struct
   double blur_radius; /* bilateral */
   double edge_preservation;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
+  int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
+                          * two taps per fetch through the hardware */
 } ClfxFilterParams;
 
 /* copy (internal): the pass-through roofline, no parameters. */

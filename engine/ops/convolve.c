@@ -111,6 +111,8 @@ convolve_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
 
   if (! clfx_filter_edges_ok (fp->addressing, "convolve", error))
     return false;
+  if (! clfx_filter_nearest_ok (fp->sampler_filter, "convolve", error))
+    return false;
   if (! parse_matrix (fp->matrix, m, &side, error))
     return false;
   /* Zero rings: the sums stay the same without them. */

@@ -172,6 +172,12 @@ static const ClfxParamGroup filter_groups[] = {
   { "sampler", CLFX_N_ ("Sampler") },
 };
 
+static const ClfxChoice sampler_filter_choices[] = {
+  { "nearest", CLFX_N_ ("Nearest (one tap a fetch)") },
+  { "linear", CLFX_N_ ("Linear (two taps a fetch, hardware weights)") },
+  { NULL, NULL }
+};
+
 #define F ClfxFilterParams
 static const ClfxParamSpec filter_params[] = {
   CLFX_PARAM_CHOICE_ROW (F, filter, "filter", CLFX_N_ ("_Filter"),
@@ -268,6 +274,13 @@ static const ClfxParamSpec filter_params[] = {
                                   "mirrored-repeat mirrors"),
                          clfx_addressing_choices, CLFX_ADDR_CLAMP_TO_EDGE,
                          F_EDGES),
+  CLFX_PARAM_CHOICE_ROW (F, sampler_filter, "sampler-filter",
+                         CLFX_N_ ("Sampler _filter"),
+                         CLFX_N_ ("FIR gaussian and box: linear reads two "
+                                  "taps with one fetch through the "
+                                  "sampler's linear filter (half the "
+                                  "reads, the hardware's weight precision)"),
+                         sampler_filter_choices, 0, F_EDGES),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,

@@ -12,6 +12,10 @@
  * variant. */
 bool   clfx_filter_edges_ok (int addressing, const char *variant,
                              ClfxError *error);
+/* sampler-filter linear is for the FIR blurs (two taps a fetch): other
+ * variants refuse it, naming themselves. */
+bool   clfx_filter_nearest_ok (int sampler_filter, const char *variant,
+                               ClfxError *error);
 /* The largest finite |value| of the source in linear light (alpha
  * included) and, when min_alpha is not NULL, its smallest alpha (1
  * without alpha). */

@@ -42,6 +42,7 @@ typedef struct
   bool renorm;    /* addressing none: outside taps left out (read as 0 and
                    * the weights of those inside renormalised) */
   int  sobel;     /* sobel: bit 0 horizontal, 1 vertical, 2 keep-sign */
+  bool linear;    /* sampler-filter linear: tap pairs through the sampler */
   Axis x, y;
 } State;
 
@@ -171,6 +172,19 @@ clfx_filter_edges_ok (int addressing, const char *variant, ClfxError *error)
                          variant);
 }
 
+bool
+clfx_filter_nearest_ok (int sampler_filter, const char *variant,
+                        ClfxError *error)
+{
+  if (sampler_filter == 0)
+    return true;
+  return clfx_error_set (error, CLFX_ERR_INVALID,
+                         "sampler-filter linear reads two taps with one "
+                         "fetch, which only the FIR gaussian and box do: "
+                         "%s takes sampler-filter nearest",
+                         variant);
+}
+
 double
 clfx_filter_max_abs (const ClfxImage *src, double *min_alpha)
 {
@@ -223,7 +237,7 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                   | (fp->keep_sign ? 4 : 0);
       st->x.n = st->y.n = 3;
       plan->straight = true;
-      ok = true;
+      ok = clfx_filter_nearest_ok (fp->sampler_filter, "sobel", error);
     }
   else if (fp->filter == CLFX_FILTER_BOX)
     ok = axis_box (&st->x, fp->radius, error)
@@ -240,6 +254,12 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                            "auto) handles edges as clamp-to-edge or clamp, "
                            "as GEGL's does: use method fir for repeat, "
                            "mirrored-repeat or none");
+  if ((st->x.iir || st->y.iir) && fp->sampler_filter)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "the IIR gaussian (sigma 1 and more with method "
+                           "auto) reads no taps: sampler-filter linear needs "
+                           "method fir");
+  st->linear = fp->sampler_filter == 1;
   plan->width = src->width;
   plan->height = src->height;
   /* none: the taps outside read 0 (clamp's border) and the result is
@@ -467,6 +487,80 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
                          CLFX_ARG (renorm), CLFX_ARG (kx), CLFX_INT (st->x.n));
 }
 
+/* An axis's taps in pairs for the sampler's linear filter: taps i and
+ * i + 1 (weights a, b) are one fetch at i + b / (a + b) weighted a + b;
+ * an odd last tap is a fetch at its texel.  (offset, weight) pairs. */
+static cl_float2 *
+linear_pairs (const Axis *a, int *m)
+{
+  cl_float2 *p;
+
+  *m = (a->n + 1) / 2;
+  if (! (p = malloc ((size_t) *m * sizeof *p)))
+    return NULL;
+  for (int j = 0; j < *m; j++)
+    {
+      int    i = 2 * j;
+      double w = a->k[i] + (i + 1 < a->n ? (double) a->k[i + 1] : 0.0);
+      p[j].s[0] = i + 1 < a->n && w != 0.0
+                    ? (float) (i + (double) a->k[i + 1] / w)
+                    : (float) i;
+      p[j].s[1] = (float) w;
+    }
+  return p;
+}
+
+/* sampler-filter linear: the source with its halo into a float image (the
+ * addressing applied there), then each axis's tap pairs through the
+ * sampler's linear filter (filter_lin_h, filter_lin_v). */
+static bool
+launch_linear (ClfxGraph *g, const State *st, ClfxError *error)
+{
+  const ClfxTile *t = clfx_graph_tile (g);
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  int             w = t->out.width, h = t->out.height, mx, my;
+  int             ih = h + st->y.n - 1;
+  cl_int4         renorm = { { st->renorm, plan->width, plan->height, 0 } };
+  cl_float2      *px = linear_pairs (&st->x, &mx);
+  cl_float2      *py = linear_pairs (&st->y, &my);
+  cl_mem          img, inter, bx = NULL, by = NULL, kx = NULL, ky = NULL;
+  cl_sampler      smp;
+  bool            ok = false;
+  ClfxLaunch      lh = { "filter_lin_h", NULL, NULL, 2,
+                         { (size_t) w, (size_t) ih }, { 0, 0 } };
+  ClfxLaunch      lv = { "filter_lin_v", NULL, NULL, 2,
+                         { (size_t) w, (size_t) h }, { 0, 0 } };
+
+  if (! px || ! py)
+    {
+      clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory for tap pairs");
+      goto done;
+    }
+  ok = (smp = clfx_graph_sampler_for (g, false, CLFX_ADDR_CLAMP_TO_EDGE, true,
+                                      error))
+       && (img = clfx_block_load (g, "source", &t->in, error))
+       && (inter = clfx_graph_image (g, "rows", w, ih, error))
+       && (bx = clfx_graph_table (g, "pairs x", px,
+                                  sizeof *px * (size_t) mx, error))
+       && (by = clfx_graph_table (g, "pairs y", py,
+                                  sizeof *py * (size_t) my, error))
+       && (kx = clfx_graph_table (g, "taps x", st->x.k,
+                                  sizeof (float) * (size_t) st->x.n, error))
+       && (ky = clfx_graph_table (g, "taps y", st->y.k,
+                                  sizeof (float) * (size_t) st->y.n, error))
+       && CLFX_LAUNCH (g, &lh, error, CLFX_ARG (img), CLFX_ARG (smp),
+                       CLFX_ARG (inter), CLFX_ARG (bx), CLFX_INT (mx),
+                       CLFX_INT (w), CLFX_INT (ih))
+       && CLFX_LAUNCH (g, &lv, error, CLFX_ARG (inter), CLFX_ARG (smp),
+                       CLFX_DST, CLFX_ARG (by), CLFX_INT (my),
+                       CLFX_ARG (renorm), CLFX_ARG (kx), CLFX_INT (st->x.n),
+                       CLFX_ARG (ky), CLFX_INT (st->y.n));
+done:
+  free (px);
+  free (py);
+  return ok;
+}
+
 static bool
 filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
@@ -490,6 +584,8 @@ filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
       return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST,
                           CLFX_INT (st->sobel));
     }
+  if (st->linear)
+    return launch_linear (g, st, error);
   if (! st->x.iir && ! st->y.iir)
     return launch_conv (g, st, error);
   if (st->x.iir && st->y.iir)
@@ -850,6 +946,11 @@ filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
     }
   else
     clfx_gauss_tolerance (tol, &st->x, &st->y, max_abs);
+  if (st->linear)
+    /* Each pair's blend weight as the hardware holds it: the spec leaves
+     * its precision open, GPUs keep 8 fractional bits (texel values
+     * between -max and max). */
+    clfx_tol_sampler_linear (tol, 2.0 * max_abs);
   if (plan->decode)
     clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
   clfx_tol_store (tol, dst->depth, false);
@@ -863,9 +964,10 @@ filter_describe (const ClfxParams *p)
 
 static const char *const uses_gaussian[] = { "filter", "std-dev-x",
                                              "std-dev-y", "method",
-                                             "addressing", NULL };
+                                             "addressing", "sampler-filter",
+                                             NULL };
 static const char *const uses_box[] = { "filter", "radius", "addressing",
-                                        NULL };
+                                        "sampler-filter", NULL };
 static const char *const uses_sobel[] = { "filter", "horizontal", "vertical",
                                           "keep-sign", "addressing", NULL };
 

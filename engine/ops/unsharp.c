@@ -54,6 +54,8 @@ unsharp_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
 
   if (! clfx_filter_edges_ok (fp->addressing, "unsharp", error))
     return false;
+  if (! clfx_filter_nearest_ok (fp->sampler_filter, "unsharp", error))
+    return false;
   if (! (st = calloc (1, sizeof *st)))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;

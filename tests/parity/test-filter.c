@@ -77,6 +77,15 @@ static const Case cases[] = {
                                        "edge-preservation", "0", NULL } },
   { "bilateral 2, 100", { "filter", "bilateral", "blur-radius", "2",
                           "edge-preservation", "100", NULL } },
+  { "gaussian fir 0.5 x 3, linear sampler",
+    { "method", "fir", "std-dev-x", "0.5", "std-dev-y", "3",
+      "sampler-filter", "linear", NULL } },
+  { "box 3, linear sampler", { "filter", "box", "radius", "3",
+                               "sampler-filter", "linear", NULL } },
+  { "gaussian auto 2, linear sampler (an IIR: refused)",
+    { "std-dev-x", "2", "sampler-filter", "linear", NULL } },
+  { "convolve, linear sampler (refused)",
+    { "filter", "convolve", "sampler-filter", "linear", NULL } },
 };
 
 /* The test device: a run that fails frees the context it ran on (it is
@@ -120,6 +129,78 @@ none_case (const ClfxParams *p)
 
   return fp->filter == CLFX_FILTER_BOX || fp->filter == CLFX_FILTER_BILATERAL
          || (fp->filter == CLFX_FILTER_GAUSSIAN && ! iir_case (p));
+}
+
+/* Variants that take sampler-filter linear (the FIR blurs). */
+static bool
+linear_case (const ClfxParams *p)
+{
+  const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+
+  return fp->filter == CLFX_FILTER_BOX
+         || (fp->filter == CLFX_FILTER_GAUSSIAN && ! iir_case (p));
+}
+
+/* sampler-filter linear against nearest on the same device, on noise
+ * (where a tap pair fetched at the wrong place shows at once): within
+ * the hardware's weight precision on GPUs (8 fractional bits: 2^-9 of
+ * the range per axis and fetch, and there are two axes), and within float
+ * rounding on CPU devices, whose filter (PoCL's) computes its weights in
+ * float. */
+static void
+linear_matches_nearest (ClfxContext *ctx)
+{
+  static const char *const filters[][2] = { { "gaussian", "2.3" },
+                                            { "box", "3" } };
+
+  for (size_t i = 0; i < 2; i++)
+    {
+      ClfxParams  p;
+      ClfxImage   src, a = { 0 }, b = { 0 };
+      ClfxTimings t;
+      ClfxError   e = { 0 };
+      double      worst = 0.0, bound;
+      unsigned    seed = 12345u;
+      bool        ok;
+
+      memset (&t, 0, sizeof t);
+      clfx_params_defaults (&clfx_family_filter, &p);
+      clfx_params_set (&p, "filter", filters[i][0], &e);
+      clfx_params_set (&p, "method", "fir", &e);
+      clfx_params_set (&p, "std-dev-x", filters[i][1], &e);
+      clfx_params_set (&p, "std-dev-y", "0.8", &e);
+      clfx_params_set (&p, "radius", filters[i][1], &e);
+      clfx_host_image_alloc (&src, 53, 41, 4, CLFX_DEPTH_FLOAT, &e);
+      for (int y = 0; y < 41; y++)
+        for (int x = 0; x < 53; x++)
+          for (int c = 0; c < 4; c++)
+            {
+              seed = seed * 1664525u + 1013904223u;
+              clfx_image_set (&src, x, y, c,
+                              c == 3 ? 1.0f : (float) (seed >> 8) / 16777216.0f);
+            }
+      ok = clfx_host_image_alloc (&a, 53, 41, 4, CLFX_DEPTH_FLOAT, &e)
+           && clfx_host_image_alloc (&b, 53, 41, 4, CLFX_DEPTH_FLOAT, &e)
+           && clfx_run_on_context (ctx, &p, &src, &a, &t, NULL, NULL, &e)
+           && clfx_params_set (&p, "sampler-filter", "linear", &e)
+           && clfx_run_on_context (ctx, &p, &src, &b, &t, NULL, NULL, &e);
+      for (int y = 0; ok && y < 41; y++)
+        for (int x = 0; x < 53; x++)
+          for (int c = 0; c < 4; c++)
+            worst = fmax (worst, fabs (clfx_image_get (&a, x, y, c)
+                                       - clfx_image_get (&b, x, y, c)));
+      bound = ctx->device.host_unified ? 1e-5 : 2.0 / 512.0;
+      tap_ok (ok && worst <= bound,
+              "%s %s, linear sampler against nearest on noise: worst %g "
+              "(bound %g, %s)%s%s", filters[i][0], filters[i][1], worst,
+              bound, ctx->device.host_unified ? "CPU device: float weights"
+                                              : "8-bit hardware weights",
+              ok ? "" : ": ", ok ? "" : e.message);
+      clfx_timings_clear (&t);
+      clfx_host_image_free (&src);
+      clfx_host_image_free (&a);
+      clfx_host_image_free (&b);
+    }
 }
 
 /* Edge handling none renormalises the weights inside: a constant image
@@ -184,6 +265,7 @@ one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
   ClfxImage      src, dst;
   ClfxError      e = { 0 };
   bool           ok, refused;
+  const char    *why = NULL;
 
   memset (&r, 0, sizeof r);
   if (! params_for (c, edge, &p, &e))
@@ -204,14 +286,19 @@ one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
   ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
   /* The IIR handles the edges as GEGL's does: clamp-to-edge and clamp;
    * none (outside taps left out) is for the FIR blurs. */
-  refused = (iir_case (&p) && strcmp (edge, "clamp-to-edge")
-             && strcmp (edge, "clamp"))
-            || (! strcmp (edge, "none") && ! none_case (&p));
+  refused = true;
+  if (! strcmp (edge, "none") && ! none_case (&p))
+    why = "none";
+  else if (iir_case (&p) && strcmp (edge, "clamp-to-edge")
+           && strcmp (edge, "clamp"))
+    why = "clamp-to-edge or clamp";
+  else if (CLFX_PARAMS_OF (&p, ClfxFilterParams)->sampler_filter
+           && ! linear_case (&p))
+    why = "sampler-filter";
+  else
+    refused = false;
   if (refused)
-    tap_ok (! ok && e.code == CLFX_ERR_INVALID
-              && strstr (e.message, strcmp (edge, "none")
-                                      ? "clamp-to-edge or clamp"
-                                      : "none"),
+    tap_ok (! ok && e.code == CLFX_ERR_INVALID && strstr (e.message, why),
             "%s %s: refused, naming the way out (%s)", c->name, edge,
             e.message);
   else
@@ -423,6 +510,8 @@ main (void)
     pieces (ctx);
   if (ctx)
     none_keeps_constant (ctx);
+  if (ctx)
+    linear_matches_nearest (ctx);
   if (ctx)
     bilateral_nonfinite (ctx);
   refusals ();
