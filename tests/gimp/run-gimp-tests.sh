@@ -138,7 +138,9 @@ bad-addressing-name|rgb8|none|Invalid value for argument 8|POSITIONAL 32 24 1.0 
 bad-repeat-unnormalized|rgb8|none|needs normalized coordinates|#:width 32 #:height 24 #:addressing "repeat" #:normalized-coords #f
 bad-device|rgb8|none|no OpenCL device matches 'nosuchdevice'|#:width 32 #:height 24 #:device "nosuchdevice"
 bad-interactive-no-display|rgb8|none|interactive mode needs a display|#:run-mode RUN-INTERACTIVE #:width 32 #:height 24
-bad-filter-edges-none|rgba8|none|not available for filters yet|FILTER #:filter "box" #:addressing "none"
+bad-filter-edges-none|rgba8|none|is for the blurs|FILTER #:filter "sobel" #:addressing "none"
+bad-filter-matrix|rgb8|selection|matrix: "x" (value 3) is not a number|FILTER #:filter "convolve" #:matrix "1 2 x"
+bad-filter-linear|rgba8|none|takes sampler-filter nearest|FILTER #:filter "unsharp" #:std-dev 0.5 #:sampler-filter "linear"
 bad-filter-iir-repeat|rgb8|selection|use method fir|FILTER #:filter "gaussian" #:std-dev-x 3.0 #:addressing "repeat"
 CASES
 
@@ -153,6 +155,10 @@ filter-fir-selection rgb8 selection --filter gaussian --method fir --std-dev-x 1
 filter-iir-selection rgba8 selection --filter gaussian --std-dev-x 3 --std-dev-y 3 --addressing clamp|#:filter "gaussian" #:std-dev-x 3.0 #:std-dev-y 3.0 #:addressing "clamp"
 filter-box-alpha alpha8 none --filter box --radius 2 --addressing mirrored-repeat|#:filter "box" #:radius 2 #:addressing "mirrored-repeat"
 filter-sobel-alpha alpha8 none --filter sobel --keep-sign false --vertical false|#:filter "sobel" #:keep-sign #f #:vertical #f
+filter-unsharp-selection rgba8 selection --filter unsharp --std-dev 2 --amount 1.5|#:filter "unsharp" #:std-dev 2.0 #:amount 1.5
+filter-convolve-alpha alpha8 none --filter convolve --matrix 0,-1,0,-1,5,-1,0,-1,0 --addressing clamp|#:filter "convolve" #:matrix "0 -1 0  -1 5 -1  0 -1 0" #:addressing "clamp"
+filter-bilateral-selection rgb8 selection --filter bilateral --blur-radius 3 --addressing none|#:filter "bilateral" #:blur-radius 3.0 #:addressing "none"
+filter-gaussian-linear rgba8 none --filter gaussian --method fir --std-dev-x 0.8 --std-dev-y 2 --sampler-filter linear|#:filter "gaussian" #:method "fir" #:std-dev-x 0.8 #:std-dev-y 2.0 #:sampler-filter "linear"
 CASES
 
 {
@@ -368,8 +374,16 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 fams = [c["family"] for c in r["results"]]
 # resize: 4 filters x 5 addressing modes x normalized or not, less the
-# spec's forbidden pairs; filter: every variant and edge handling it takes.
-assert fams.count("resize") == 32 and fams.count("filter") == 10, fams
+# spec's forbidden pairs; filter: every variant, and every edge handling
+# (each variant with those it takes).
+assert fams.count("resize") == 32, fams
+cases = [c["case"].split("/") for c in r["results"] if c["family"] == "filter"]
+variants = sorted({v for v, e in cases})
+assert variants == ["bilateral", "box", "convolve", "gaussian", "median",
+                    "sobel", "unsharp"], variants
+assert sorted({e for v, e in cases}) == ["clamp", "clamp-to-edge",
+                                         "mirrored-repeat", "none",
+                                         "repeat"], cases
 assert r["cases"] == len(fams) and r["fallback"] is None, r
 assert r["failed"] == 0 and r["passed"] == r["cases"], r
 bad = [c for c in r["results"] if not (c["passed"] and "max_abs" in c)]
