@@ -25,6 +25,7 @@ enum
   CLFX_FILTER_GAUSSIAN,
   CLFX_FILTER_BOX,
   CLFX_FILTER_SOBEL,
+  CLFX_FILTER_MEDIAN,
   CLFX_N_FILTER
 };
 /* gaussian's method per axis, GEGL's: auto = FIR below sigma 1, IIR from 1. */
@@ -34,6 +35,13 @@ enum
   CLFX_GAUSS_FIR,
   CLFX_GAUSS_IIR
 };
+/* median's window, GEGL's neighborhood (in its order). */
+enum
+{
+  CLFX_MEDIAN_SQUARE,
+  CLFX_MEDIAN_CIRCLE,
+  CLFX_MEDIAN_DIAMOND
+};
 
 typedef struct
 {
@@ -41,10 +49,12 @@ typedef struct
   double std_dev_x;  /* gaussian */
   double std_dev_y;
   int    method;     /* gaussian: CLFX_GAUSS_* */
-  int    radius;     /* box */
+  int    radius;     /* box, median */
   bool   horizontal; /* sobel */
   bool   vertical;
   bool   keep_sign;
+  double percentile;   /* median: 0-100 */
+  int    neighborhood; /* median: CLFX_MEDIAN_* */
   int    addressing; /* the edge handling: CLFX_ADDR_* */
 } ClfxFilterParams;
 
@@ -59,6 +69,12 @@ extern const ClfxVariant clfx_variant_copy;
 extern const ClfxVariant clfx_variant_gaussian;
 extern const ClfxVariant clfx_variant_box;
 extern const ClfxVariant clfx_variant_sobel;
+extern const ClfxVariant clfx_variant_median;
+
+/* What the filter variants share (filter.c): the edge handling they
+ * accept, and the report's name of the variant. */
+bool        clfx_filter_edges_ok (int addressing, ClfxError *error);
+const char *clfx_filter_describe (const ClfxParams *p);
 
 /* The addressing modes, in CLFX_ADDR_* order (resize's sampler choice, and
  * the edge handling of the families to come). */

@@ -143,10 +143,12 @@ static const ClfxChoice filter_choices[] = {
   { "gaussian", CLFX_N_ ("Gaussian blur") },
   { "box", CLFX_N_ ("Box blur") },
   { "sobel", CLFX_N_ ("Sobel edges") },
+  { "median", CLFX_N_ ("Median blur") },
   { NULL, NULL }
 };
 _Static_assert (CLFX_FILTER_GAUSSIAN == 0 && CLFX_FILTER_BOX == 1
-                  && CLFX_FILTER_SOBEL == 2 && CLFX_N_FILTER == 3,
+                  && CLFX_FILTER_SOBEL == 2 && CLFX_FILTER_MEDIAN == 3
+                  && CLFX_N_FILTER == 4,
                 "filter_choices follows CLFX_FILTER_*");
 
 static const ClfxChoice method_choices[] = {
@@ -158,6 +160,16 @@ static const ClfxChoice method_choices[] = {
 _Static_assert (CLFX_GAUSS_AUTO == 0 && CLFX_GAUSS_FIR == 1
                   && CLFX_GAUSS_IIR == 2,
                 "method_choices follows CLFX_GAUSS_*");
+
+static const ClfxChoice neighborhood_choices[] = {
+  { "square", CLFX_N_ ("Square") },
+  { "circle", CLFX_N_ ("Circle") },
+  { "diamond", CLFX_N_ ("Diamond") },
+  { NULL, NULL }
+};
+_Static_assert (CLFX_MEDIAN_SQUARE == 0 && CLFX_MEDIAN_CIRCLE == 1
+                  && CLFX_MEDIAN_DIAMOND == 2,
+                "neighborhood_choices follows CLFX_MEDIAN_*");
 
 enum { F_FILTER, F_EDGES };
 static const ClfxParamGroup filter_groups[] = {
@@ -185,8 +197,9 @@ static const ClfxParamSpec filter_params[] = {
                                   "as GEGL's filter property"),
                          method_choices, CLFX_GAUSS_AUTO, F_FILTER),
   CLFX_PARAM_INT_ROW (F, radius, "radius", CLFX_N_ ("_Radius"),
-                      CLFX_N_ ("Half the window's side: the mean of (2 "
-                               "radius + 1)^2 pixels"),
+                      CLFX_N_ ("Box: half the window's side, the mean of "
+                               "(2 radius + 1)^2 pixels; median: the "
+                               "neighborhood's radius (up to 100)"),
                       0, 1000, 4, 0, 100, CLFX_UNIT_DISTANCE, F_FILTER),
   CLFX_PARAM_BOOL_ROW (F, horizontal, "horizontal", CLFX_N_ ("_Horizontal"),
                        CLFX_N_ ("Sobel: the horizontal gradient"), 1,
@@ -198,6 +211,17 @@ static const ClfxParamSpec filter_params[] = {
                                 "gradients (0.5 + G / 8) rather than their "
                                 "magnitude (|G| / 4)"),
                        1, F_FILTER),
+  CLFX_PARAM_DOUBLE_ROW (F, percentile, "percentile",
+                         CLFX_N_ ("_Percentile"),
+                         CLFX_N_ ("Median: the neighborhood's colour "
+                                  "percentile (50: the median; GEGL's "
+                                  "percentile)"),
+                         0, 100, 50, 0, 100, 1, CLFX_UNIT_NONE, F_FILTER),
+  CLFX_PARAM_CHOICE_ROW (F, neighborhood, "neighborhood",
+                         CLFX_N_ ("_Neighborhood"),
+                         CLFX_N_ ("Median: the window's shape (GEGL's "
+                                  "neighborhood)"),
+                         neighborhood_choices, CLFX_MEDIAN_CIRCLE, F_FILTER),
   CLFX_PARAM_CHOICE_ROW (F, addressing, "addressing",
                          CLFX_N_ ("_Edge handling"),
                          CLFX_N_ ("Pixels outside the image: clamp-to-edge "
@@ -213,7 +237,8 @@ _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
 
 static const ClfxVariant *const filter_variants[] = { &clfx_variant_gaussian,
                                                       &clfx_variant_box,
-                                                      &clfx_variant_sobel };
+                                                      &clfx_variant_sobel,
+                                                      &clfx_variant_median };
 static const char *const filter_sweep[] = { "filter", "addressing", NULL };
 
 /* Small windows keep the self-test quick; sigma 2 runs the IIR. */
@@ -241,8 +266,10 @@ const ClfxFamily clfx_family_filter = {
            "definitions, in linear light (the blurs on premultiplied "
            "alpha): gaussian (std-dev-x, std-dev-y, method auto/fir/iir as "
            "gegl:gaussian-blur), box (radius) and sobel (horizontal, "
-           "vertical, keep-sign as gegl:edge-sobel, centred).  addressing is "
-           "the edge handling.  With device auto a missing OpenCL falls back "
+           "vertical, keep-sign as gegl:edge-sobel, centred) and median "
+           "(radius, percentile, neighborhood as gegl:median-blur in high "
+           "precision, on the stored values).  addressing is the edge "
+           "handling.  With device auto a missing OpenCL falls back "
            "to the CPU reference; "
            "validate compares with that reference.  Returns a JSON report "
            "(device, build logs, timings, validation)."),
@@ -255,7 +282,7 @@ const ClfxFamily clfx_family_filter = {
   sizeof (ClfxFilterParams),
   0,
   filter_variants,
-  3,
+  4,
   filter_sweep,
   filter_sweep_case,
 };

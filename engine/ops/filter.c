@@ -155,6 +155,17 @@ axis_half (const Axis *a)
   return a->iir ? 0 : a->n / 2;
 }
 
+bool
+clfx_filter_edges_ok (int addressing, ClfxError *error)
+{
+  if (addressing == CLFX_ADDR_NONE)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "edge handling none (outside taps left out) is "
+                           "not available for filters yet: use "
+                           "clamp-to-edge, clamp, repeat or mirrored-repeat");
+  return true;
+}
+
 static bool
 filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
              ClfxError *error)
@@ -163,11 +174,8 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   State                  *st;
   bool                    ok;
 
-  if (fp->addressing == CLFX_ADDR_NONE)
-    return clfx_error_set (error, CLFX_ERR_INVALID,
-                           "edge handling none (outside taps left out) is "
-                           "not available for filters yet: use "
-                           "clamp-to-edge, clamp, repeat or mirrored-repeat");
+  if (! clfx_filter_edges_ok (fp->addressing, error))
+    return false;
   if (! (st = calloc (1, sizeof *st)))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;
@@ -692,8 +700,8 @@ filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
   clfx_tol_store (tol, dst->depth, false);
 }
 
-static const char *
-filter_describe (const ClfxParams *p)
+const char *
+clfx_filter_describe (const ClfxParams *p)
 {
   return clfx_param_get_nick (p, clfx_family_param (p->family, "filter"));
 }
@@ -708,7 +716,7 @@ static const char *const uses_sobel[] = { "filter", "horizontal", "vertical",
 
 #define VARIANT(id, blurb, uses)                                             \
   { id, FILTER, blurb, uses, filter_plan, NULL, filter_cl, filter_cpu,       \
-    filter_tolerance, NULL, filter_describe }
+    filter_tolerance, NULL, clfx_filter_describe }
 const ClfxVariant clfx_variant_gaussian
   = VARIANT ("gaussian",
              "Gaussian blur (GEGL's gaussian-blur: FIR below sigma 1, IIR "

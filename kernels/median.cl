@@ -1,0 +1,248 @@
+/* median.cl: the filter family's median (GEGL's median-blur in high
+ * precision, docs/FILTERS.md).
+ *
+ * Per channel, the order statistic of the window: the smallest value whose
+ * cumulative weight reaches t = max (1, ceil (W p)), W the window's total
+ * weight.  Colour is weighted by the alpha of its texel, quantized as GEGL
+ * does (floor (clamp (a, 0, 1) 1024 + 0.5), the 8-bit code for 8-bit
+ * data); alpha itself counts each texel once, at its own percentile (50).
+ * Values are the stored ones (no sRGB decoding, straight alpha), as GEGL's
+ * high precision keeps the source's transfer curve.
+ *
+ * Values are compared as unsigned keys: a float's bits made monotonic
+ * (negative values reversed), NaN as the largest key, so that NaN sorts
+ * after +Inf and reaches only results whose order statistic is a NaN; 8-
+ * and 16-bit data use their codes, which the store gives back exactly.
+ *
+ * Selection is exact and the same for every window size: a radix
+ * selection on the keys, one pass per bit from the highest bit in which
+ * the window's smallest and largest keys differ (a first pass finds them;
+ * a window of one value needs no other), each pass counting the weight at
+ * or below the candidate in all four channels at once (uint4 compares and
+ * selects, no branch per value).  8-bit data take at most 8 passes, float
+ * data as many as their window's range spans (about 25 for [0, 1]).
+ *
+ * median_l (GPUs): a 16 x 16 group copies the keys and weights of its
+ * (16 + 2r)^2 texels into local memory once (one fetch and one key
+ * conversion per texel), then every pass reads them from there: a texture
+ * fetch per value and pass would make the passes fetch-bound.  One
+ * unconditional barrier, no return before or after it (PoCL 6.0: see
+ * filter.cl).  median_d (CPU devices, and windows whose tile does not fit
+ * local memory): each work-item reads its window from the source. */
+#include "clfx-io.h"
+
+#define MEDIAN_T 16
+
+/* Which lanes are colour and which alpha in the canonical layout. */
+#if CLFX_CHANNELS == 2
+#define MEDIAN_ALPHA(v) ((v).y)
+#define MEDIAN_WVEC(w) ((uint4) ((w), 1u, 1u, 1u))
+#define MEDIAN_TVEC(tc, ta) ((uint4) ((tc), (ta), 1u, 1u))
+#else
+#define MEDIAN_ALPHA(v) ((v).w)
+#define MEDIAN_WVEC(w) ((uint4) ((w), (w), (w), 1u))
+#define MEDIAN_TVEC(tc, ta) ((uint4) ((tc), (tc), (tc), (ta)))
+#endif
+
+#if CLFX_DEPTH == CLFX_DEPTH_CODE_U8 || CLFX_DEPTH == CLFX_DEPTH_CODE_U16
+#if CLFX_DEPTH == CLFX_DEPTH_CODE_U8
+#define MEDIAN_CODES 255.0f
+#else
+#define MEDIAN_CODES 65535.0f
+#endif
+inline uint4
+median_key (float4 v)
+{
+  return convert_uint4_sat_rte (v * MEDIAN_CODES);
+}
+
+inline float4
+median_value (uint4 k)
+{
+  return convert_float4 (k) * (1.0f / MEDIAN_CODES);
+}
+#else
+inline uint4
+median_key (float4 v)
+{
+  uint4 b = as_uint4 (v);
+  uint4 k = b ^ select ((uint4) (0x80000000u), (uint4) (0xffffffffu),
+                        as_int4 (b) < 0);
+  return select (k, (uint4) (0xffffffffu), isnan (v));
+}
+
+inline float4
+median_value (uint4 k)
+{
+  return as_float4 (k ^ select ((uint4) (0xffffffffu), (uint4) (0x80000000u),
+                                k >= (uint4) (0x80000000u)));
+}
+#endif
+
+/* GEGL's weight of a texel's colour: its alpha quantized to wscale steps
+ * (1024, or 255 for 8-bit data), in float as GEGL computes it; NaN
+ * weighs 0. */
+inline uint
+median_weight (float a, float wscale)
+{
+  float c = a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
+  return (uint) floor (c * wscale + 0.5f);
+}
+
+/* max (1, ceil (w p)) with w p rounded as a double product rounds (to
+ * nearest, ties to even), as GEGL computes it, in integers: p = m 2^-s
+ * (the host splits it; m < 2^53, s >= 52 as p <= 1), w < 2^26. */
+inline uint
+median_target (uint w, ulong m, int s)
+{
+  ulong lo = (ulong) w * m, hi = mul_hi ((ulong) w, m);
+  int   len = hi ? 128 - (int) clz (hi) : 64 - (int) clz (lo);
+  int   d = max (len - 53, 0), k;
+  ulong r = lo, t;
+
+  if (d > 0)
+    {
+      ulong rem = lo & ((1ul << d) - 1ul), halfway = 1ul << (d - 1);
+      r = (lo >> d) | (hi << (64 - d));
+      if (rem > halfway || (rem == halfway && (r & 1ul)))
+        r++;
+    }
+  /* The product is r 2^(d - s), r <= 2^53 and s - d >= 26. */
+  k = s - d;
+  t = k >= 54 ? (ulong) (r != 0ul) : (r + (1ul << k) - 1ul) >> k;
+  return max ((uint) t, 1u);
+}
+
+/* The window of the pixel: rows di in [-r, r], columns dj in [-hw[di + r],
+ * hw[di + r]]; KW (di, dj, k, w) gives the keys k (uint4) and the colour
+ * weight w (uint) of a texel.  res: the result (float4). */
+#define MEDIAN_SELECT(res, KW)                                               \
+  do                                                                         \
+    {                                                                        \
+      uint4 mn_ = (uint4) (0xffffffffu), mx_ = (uint4) (0u);                 \
+      uint  wsum_ = 0u;                                                      \
+      for (int di = -r; di <= r; di++)                                       \
+        {                                                                    \
+          int h_ = hw[di + r];                                               \
+          for (int dj = -h_; dj <= h_; dj++)                                 \
+            {                                                                \
+              uint4 k_;                                                      \
+              uint  w_;                                                      \
+              KW (di, dj, k_, w_);                                           \
+              mn_ = min (mn_, k_);                                           \
+              mx_ = max (mx_, k_);                                           \
+              wsum_ += w_;                                                   \
+            }                                                                \
+        }                                                                    \
+      uint4 t_ = MEDIAN_TVEC (weighted ? median_target (wsum_, pm, ps) : tc, \
+                              ta);                                           \
+      uint4 df_ = mn_ ^ mx_;                                                 \
+      uint  any_ = df_.x | df_.y | df_.z | df_.w;                            \
+      int   top_ = any_ ? 31 - (int) clz (any_) : -1;                        \
+      uint4 pre_ = top_ < 0    ? mn_                                         \
+                   : top_ < 31 ? mn_ & (uint4) (~((2u << top_) - 1u))        \
+                               : (uint4) (0u);                               \
+      for (int b_ = top_; b_ >= 0; b_--)                                     \
+        {                                                                    \
+          uint4 cand_ = pre_ | (uint4) ((1u << b_) - 1u), cnt_ = (uint4) (0u); \
+          for (int di = -r; di <= r; di++)                                   \
+            {                                                                \
+              int h_ = hw[di + r];                                           \
+              for (int dj = -h_; dj <= h_; dj++)                             \
+                {                                                            \
+                  uint4 k_;                                                  \
+                  uint  w_;                                                  \
+                  KW (di, dj, k_, w_);                                       \
+                  cnt_ += select ((uint4) (0u), MEDIAN_WVEC (w_),            \
+                                  k_ <= cand_);                              \
+                }                                                            \
+            }                                                                \
+          pre_ |= select ((uint4) (1u << b_), (uint4) (0u), cnt_ >= t_);     \
+        }                                                                    \
+      res = median_value (pre_);                                             \
+      /* No weight at all: GEGL's colour is 0. */                            \
+      if (wsum_ == 0u)                                                       \
+        res.x = 0.0f;                                                        \
+      if (wsum_ == 0u && CLFX_CHANNELS == 4)                                 \
+        res.yz = (float2) (0.0f);                                            \
+    }                                                                        \
+  while (0)
+
+/* Arguments: hw, the half-widths of the 2 r + 1 rows; weighted: colour
+ * weighted by alpha (straight alpha), else every texel weighs 1 and tc is
+ * the colour's target; wscale: the alpha quantization; ta: alpha's
+ * target; pm, ps: the percentile as m 2^-s. */
+#define MEDIAN_ARGS                                                          \
+  __constant int *hw, int r, int weighted, float wscale, uint tc, uint ta,  \
+    ulong pm, int ps
+
+inline uint
+median_weight_of (float4 v, int weighted, float wscale)
+{
+  return weighted ? median_weight (MEDIAN_ALPHA (v), wscale) : 1u;
+}
+
+__kernel void
+median_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  bool   inside = (src_flags & CLFX_SRC_TILED)
+                  || (x - r >= 0 && x + r < src_view.z && y - r >= 0
+                      && y + r < src_view.w);
+  float4 res;
+#define KW_D(di, dj, k, w)                                                   \
+  do                                                                         \
+    {                                                                        \
+      float4 v_ = inside ? clfx_fetch_inside (CLFX_SRC (src), x + (dj),      \
+                                              y + (di))                      \
+                         : clfx_fetch (CLFX_SRC (src), x + (dj), y + (di));  \
+      k = median_key (v_);                                                   \
+      w = median_weight_of (v_, weighted, wscale);                           \
+    }                                                                        \
+  while (0)
+  MEDIAN_SELECT (res, KW_D);
+#undef KW_D
+  CLFX_STORE (x, y, res);
+}
+
+/* keys and wts: (MEDIAN_T + 2 r)^2 entries each. */
+__kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_T, 1))) void
+median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
+          __local uint4 *keys, __local uint *wts)
+{
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int gx = get_global_id (0), gy = get_global_id (1);
+  int span = MEDIAN_T + 2 * r;
+  int x0 = dst_rect.x + get_group_id (0) * MEDIAN_T - r;
+  int y0 = dst_rect.y + get_group_id (1) * MEDIAN_T - r;
+
+  for (int i = ly * MEDIAN_T + lx; i < span * span;
+       i += MEDIAN_T * MEDIAN_T)
+    {
+      float4 v = clfx_fetch (CLFX_SRC (src), x0 + i % span, y0 + i / span);
+      keys[i] = median_key (v);
+      wts[i] = median_weight_of (v, weighted, wscale);
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (gx < dst_rect.z && gy < dst_rect.w)
+    {
+      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+      int    o = (ly + r) * span + lx + r;
+      float4 res;
+#define KW_L(di, dj, k, w)                                                   \
+  do                                                                         \
+    {                                                                        \
+      k = keys[o + (di) * span + (dj)];                                      \
+      w = wts[o + (di) * span + (dj)];                                       \
+    }                                                                        \
+  while (0)
+      MEDIAN_SELECT (res, KW_L);
+#undef KW_L
+      CLFX_STORE (x, y, res);
+    }
+}
