@@ -210,13 +210,14 @@ median_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
   CLFX_STORE (x, y, res);
 }
 
-/* keys and wts: (MEDIAN_T + 2 r)^2 entries each. */
-__kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_T, 1))) void
-median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
-          __local uint4 *keys, __local uint *wts)
+/* The group's tile: the keys and weights of the texels its windows read,
+ * (MEDIAN_T + 2 r)^2 of each, one fetch per texel (every work-item takes
+ * part; the caller's barrier follows). */
+inline void
+median_tile (CLFX_SRC_ARGS (src), int4 dst_rect, int r, int weighted,
+             float wscale, __local uint4 *keys, __local uint *wts)
 {
   int lx = get_local_id (0), ly = get_local_id (1);
-  int gx = get_global_id (0), gy = get_global_id (1);
   int span = MEDIAN_T + 2 * r;
   int x0 = dst_rect.x + get_group_id (0) * MEDIAN_T - r;
   int y0 = dst_rect.y + get_group_id (1) * MEDIAN_T - r;
@@ -228,6 +229,18 @@ median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
       keys[i] = median_key (v);
       wts[i] = median_weight_of (v, weighted, wscale);
     }
+}
+
+/* keys and wts: (MEDIAN_T + 2 r)^2 entries each. */
+__kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_T, 1))) void
+median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
+          __local uint4 *keys, __local uint *wts)
+{
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int gx = get_global_id (0), gy = get_global_id (1);
+  int span = MEDIAN_T + 2 * r;
+
+  median_tile (CLFX_SRC (src), dst_rect, r, weighted, wscale, keys, wts);
   barrier (CLK_LOCAL_MEM_FENCE);
   if (gx < dst_rect.z && gy < dst_rect.w)
     {
@@ -246,3 +259,188 @@ median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
       CLFX_STORE (x, y, res);
     }
 }
+
+#ifdef MEDIAN_N
+/* Small windows (the host builds these kernels with the window's radius
+ * MEDIAN_R, shape MEDIAN_SHAPE and size MEDIAN_N, up to 49 texels): the
+ * window's keys go into registers once and a sorting network orders them
+ * (Batcher's odd-even merge sort, uint4 min / max: all four channels at
+ * once, no branch); each lane then takes its rank.  25 texels (5 x 5) cost
+ * 148 comparators where the radix selection reads the window about 25
+ * times.  The network orders keys, not weights, so it serves windows whose
+ * weights are all equal (opaque regions: every texel of an image without
+ * straight alpha): with weight w0 everywhere the colour's rank is
+ * ceil (t / w0), t its target for the total weight N w0.  A window with
+ * unequal weights takes the radix selection. */
+#define MEDIAN_SPAN (MEDIAN_T + 2 * MEDIAN_R)
+
+/* GEGL's windows: circle (r + 0.5)^2 >= di^2 + dj^2 in integers; the
+ * host's half-widths say the same. */
+inline bool
+median_in (int di, int dj)
+{
+  return MEDIAN_SHAPE == 0   ? true
+         : MEDIAN_SHAPE == 1 ? di * di + dj * dj <= MEDIAN_R * MEDIAN_R + MEDIAN_R
+                             : abs (di) + abs (dj) <= MEDIAN_R;
+}
+
+/* Batcher's odd-even merge sort of MEDIAN_N keys: the network of the next
+ * power of two with the comparators that reach past MEDIAN_N left out
+ * (the missing keys would be +Inf, which no comparator moves).  The loops
+ * unroll to constant indices, so v stays in registers. */
+inline void
+median_sort (uint4 *v)
+{
+#pragma unroll
+  for (int p = 1; p < MEDIAN_N; p += p)
+#pragma unroll
+    for (int k = p; k > 0; k /= 2)
+#pragma unroll
+      for (int j = k % p; j + k < MEDIAN_N; j += 2 * k)
+#pragma unroll
+        for (int i = 0; i < k && i + j + k < MEDIAN_N; i++)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p))
+            {
+              uint4 a = v[i + j], b = v[i + j + k];
+              v[i + j] = min (a, b);
+              v[i + j + k] = max (a, b);
+            }
+}
+
+/* The sorted window's entries of rank kc (colour) and ka (alpha), from 1;
+ * zero: colour of no weight (0). */
+inline float4
+median_pick (const uint4 *v, uint kc, uint ka, bool zero)
+{
+  uint4 rank = MEDIAN_TVEC (kc, ka), k = v[0];
+
+#pragma unroll
+  for (int q = 1; q < MEDIAN_N; q++)
+    k = select (k, v[q], (uint4) (q + 1) == rank);
+
+  float4 res = median_value (k);
+  if (zero)
+    res.x = 0.0f;
+  if (zero && CLFX_CHANNELS == 4)
+    res.yz = (float2) (0.0f);
+  return res;
+}
+
+/* The colour's rank where every weight is w0 (weighted) or 1. */
+inline uint
+median_rank (int weighted, uint w0, uint tc, ulong pm, int ps)
+{
+  if (! weighted)
+    return tc;
+  if (w0 == 0u)
+    return 1u;
+  return (median_target (w0 * (uint) MEDIAN_N, pm, ps) + w0 - 1u) / w0;
+}
+
+__kernel void
+median_nd (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  bool   inside = (src_flags & CLFX_SRC_TILED)
+                  || (x - r >= 0 && x + r < src_view.z && y - r >= 0
+                      && y + r < src_view.w);
+  uint4  v[MEDIAN_N];
+  uint   wmin = 0xffffffffu, wmax = 0u;
+  int    n = 0;
+  float4 res;
+
+#pragma unroll
+  for (int di = -MEDIAN_R; di <= MEDIAN_R; di++)
+#pragma unroll
+    for (int dj = -MEDIAN_R; dj <= MEDIAN_R; dj++)
+      if (median_in (di, dj))
+        {
+          float4 t = inside ? clfx_fetch_inside (CLFX_SRC (src), x + dj,
+                                                 y + di)
+                            : clfx_fetch (CLFX_SRC (src), x + dj, y + di);
+          uint   w = median_weight_of (t, weighted, wscale);
+          v[n++] = median_key (t);
+          wmin = min (wmin, w);
+          wmax = max (wmax, w);
+        }
+  if (wmin != wmax)
+    {
+#define KW_D(di, dj, k, w)                                                   \
+  do                                                                         \
+    {                                                                        \
+      float4 v_ = inside ? clfx_fetch_inside (CLFX_SRC (src), x + (dj),      \
+                                              y + (di))                      \
+                         : clfx_fetch (CLFX_SRC (src), x + (dj), y + (di));  \
+      k = median_key (v_);                                                   \
+      w = median_weight_of (v_, weighted, wscale);                           \
+    }                                                                        \
+  while (0)
+      MEDIAN_SELECT (res, KW_D);
+#undef KW_D
+    }
+  else
+    {
+      median_sort (v);
+      res = median_pick (v, median_rank (weighted, wmin, tc, pm, ps), ta,
+                         weighted && wmin == 0u);
+    }
+  CLFX_STORE (x, y, res);
+}
+
+__kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_T, 1))) void
+median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
+           __local uint4 *keys, __local uint *wts)
+{
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int gx = get_global_id (0), gy = get_global_id (1);
+  int span = MEDIAN_SPAN;
+
+  median_tile (CLFX_SRC (src), dst_rect, r, weighted, wscale, keys, wts);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (gx < dst_rect.z && gy < dst_rect.w)
+    {
+      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+      int    o = (ly + MEDIAN_R) * MEDIAN_SPAN + lx + MEDIAN_R;
+      uint4  v[MEDIAN_N];
+      uint   wmin = 0xffffffffu, wmax = 0u;
+      int    n = 0;
+      float4 res;
+
+#pragma unroll
+      for (int di = -MEDIAN_R; di <= MEDIAN_R; di++)
+#pragma unroll
+        for (int dj = -MEDIAN_R; dj <= MEDIAN_R; dj++)
+          if (median_in (di, dj))
+            {
+              uint w = wts[o + di * MEDIAN_SPAN + dj];
+              v[n++] = keys[o + di * MEDIAN_SPAN + dj];
+              wmin = min (wmin, w);
+              wmax = max (wmax, w);
+            }
+      if (wmin != wmax)
+        {
+#define KW_L(di, dj, k, w)                                                   \
+  do                                                                         \
+    {                                                                        \
+      k = keys[o + (di) * span + (dj)];                                      \
+      w = wts[o + (di) * span + (dj)];                                       \
+    }                                                                        \
+  while (0)
+          MEDIAN_SELECT (res, KW_L);
+#undef KW_L
+        }
+      else
+        {
+          median_sort (v);
+          res = median_pick (v, median_rank (weighted, wmin, tc, pm, ps), ta,
+                             weighted && wmin == 0u);
+        }
+      CLFX_STORE (x, y, res);
+    }
+}
+#endif

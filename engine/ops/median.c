@@ -35,6 +35,9 @@
 #define MEDIAN_MAX_RADIUS 100
 /* GPU work-groups: MEDIAN_T x MEDIAN_T results (median.cl). */
 #define MEDIAN_T 16
+/* The largest window the sorting network takes (7 x 7; circle 3 is 37):
+ * its keys stay in registers (4 per texel). */
+#define MEDIAN_NET_MAX 49
 
 typedef struct
 {
@@ -47,6 +50,10 @@ typedef struct
   unsigned tc, ta;    /* targets of unweighted colour and of alpha */
   cl_ulong pm;        /* p = pm 2^-ps */
   int      ps;
+  /* Windows up to MEDIAN_NET_MAX texels: the sorting network's kernels,
+   * built for this window (median.cl). */
+  bool     net;
+  char     options[96];
 } State;
 
 static void
@@ -116,6 +123,10 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
       st->pm = (cl_ulong) ldexp (f, 53);
       st->ps = 53 - e;
     }
+  st->net = st->n <= MEDIAN_NET_MAX;
+  snprintf (st->options, sizeof st->options,
+            "-DMEDIAN_N=%d -DMEDIAN_R=%d -DMEDIAN_SHAPE=%d", st->n, r,
+            fp->neighborhood);
   plan->width = src->width;
   plan->height = src->height;
   plan->addressing = fp->addressing;
@@ -135,7 +146,8 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
 
 /* GPUs: the local-memory form while the group's tile of keys and weights
  * fits (radius up to 19 with 48 KiB); CPU devices, and larger windows:
- * the direct form. */
+ * the direct form.  Each with the sorting network for windows up to
+ * MEDIAN_NET_MAX texels. */
 static bool
 median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
@@ -149,7 +161,9 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                                 && lk + lw + 1024 <= dev->local_mem
                                 && dev->max_work_group
                                      >= MEDIAN_T * MEDIAN_T;
-  ClfxLaunch            l = { local ? "median_l" : "median_d", NULL, NULL, 2,
+  ClfxLaunch            l = { local ? (st->net ? "median_nl" : "median_l")
+                                    : (st->net ? "median_nd" : "median_d"),
+                              st->net ? st->options : NULL, NULL, 2,
                               { (size_t) w, (size_t) h },
                               { local ? MEDIAN_T : 0, local ? MEDIAN_T : 0 } };
   cl_mem                hw;
