@@ -27,8 +27,9 @@
  * conversion per texel), then every pass reads them from there: a texture
  * fetch per value and pass would make the passes fetch-bound.  One
  * unconditional barrier, no return before or after it (PoCL 6.0: see
- * filter.cl).  median_d (CPU devices, and windows whose tile does not fit
- * local memory): each work-item reads its window from the source. */
+ * filter.cl).  median_b (CPU devices, and windows whose tile does not fit
+ * local memory): median_keys converts the source's texels into buffers of
+ * keys and weights once, and each work-item reads its window there. */
 #include "clfx-io.h"
 
 #define MEDIAN_T 16
@@ -182,8 +183,32 @@ median_weight_of (float4 v, int weighted, float wscale)
   return weighted ? median_weight (MEDIAN_ALPHA (v), wscale) : 1u;
 }
 
+/* The keys and weights of the source's rectangle rect (source
+ * coordinates, addressing applied) into plain buffers, one fetch and one
+ * conversion per texel: the buffer forms then read a window per pass
+ * with plain loads (re-fetching the source each pass made the radix
+ * selection 6x slower on PoCL). */
 __kernel void
-median_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
+median_keys (CLFX_SRC_ARGS (src), __global uint4 *keys, __global uint *wts,
+             int4 rect, int weighted, float wscale)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= rect.z || gy >= rect.w)
+    return;
+
+  float4 v = clfx_fetch (CLFX_SRC (src), rect.x + gx, rect.y + gy);
+  long   i = (long) gy * rect.z + gx;
+  keys[i] = median_key (v);
+  wts[i] = median_weight_of (v, weighted, wscale);
+}
+
+/* CPU devices, and GPU windows whose tile does not fit local memory: a
+ * result per work-item from the buffers of median_keys (rect: their
+ * rectangle in source coordinates). */
+__kernel void
+median_b (__global const uint4 *keys, __global const uint *wts, int4 rect,
+          CLFX_DST_ARGS, MEDIAN_ARGS)
 {
   int gx = get_global_id (0), gy = get_global_id (1);
 
@@ -191,22 +216,17 @@ median_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
     return;
 
   int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-  bool   inside = (src_flags & CLFX_SRC_TILED)
-                  || (x - r >= 0 && x + r < src_view.z && y - r >= 0
-                      && y + r < src_view.w);
+  long   o = (long) (y - rect.y) * rect.z + (x - rect.x);
   float4 res;
-#define KW_D(di, dj, k, w)                                                   \
+/* A texel of the buffers (median_nb reads them too). */
+#define KW_B(di, dj, k, w)                                                   \
   do                                                                         \
     {                                                                        \
-      float4 v_ = inside ? clfx_fetch_inside (CLFX_SRC (src), x + (dj),      \
-                                              y + (di))                      \
-                         : clfx_fetch (CLFX_SRC (src), x + (dj), y + (di));  \
-      k = median_key (v_);                                                   \
-      w = median_weight_of (v_, weighted, wscale);                           \
+      k = keys[o + (long) (di) * rect.z + (dj)];                             \
+      w = wts[o + (long) (di) * rect.z + (dj)];                              \
     }                                                                        \
   while (0)
-  MEDIAN_SELECT (res, KW_D);
-#undef KW_D
+  MEDIAN_SELECT (res, KW_B);
   CLFX_STORE (x, y, res);
 }
 
@@ -264,14 +284,20 @@ median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
 /* Small windows (the host builds these kernels with the window's radius
  * MEDIAN_R, shape MEDIAN_SHAPE and size MEDIAN_N, up to 49 texels): the
  * window's keys go into registers once and a sorting network orders them
- * (Batcher's odd-even merge sort, uint4 min / max: all four channels at
- * once, no branch); each lane then takes its rank.  25 texels (5 x 5) cost
- * 148 comparators where the radix selection reads the window about 25
- * times.  The network orders keys, not weights, so it serves windows whose
- * weights are all equal (opaque regions: every texel of an image without
- * straight alpha): with weight w0 everywhere the colour's rank is
- * ceil (t / w0), t its target for the total weight N w0.  A window with
- * unequal weights takes the radix selection. */
+ * (Batcher's odd-even merge sort: all four channels at once, no branch);
+ * each lane then takes its rank.  25 texels (5 x 5) cost 148 comparators
+ * where the radix selection reads the window about 25 times.
+ *
+ * Where the window's weights are all equal (opaque regions; every texel of
+ * an image without straight alpha) the network orders the keys alone
+ * (uint4 min / max), and with weight w0 everywhere the colour's rank is
+ * ceil (t / w0), t its target for the total weight N w0.  Unequal weights
+ * travel with their keys (a compare and four selects per comparator, twice
+ * the registers: windows up to MEDIAN_WNET_MAX texels), and a walk over
+ * the sorted window finds where each lane's cumulative weight reaches its
+ * target.  Larger windows with unequal weights take the radix
+ * selection. */
+#define MEDIAN_WNET_MAX 25
 #define MEDIAN_SPAN (MEDIAN_T + 2 * MEDIAN_R)
 
 /* GEGL's windows: circle (r + 0.5)^2 >= di^2 + dj^2 in integers; the
@@ -287,9 +313,10 @@ median_in (int di, int dj)
 /* Batcher's odd-even merge sort of MEDIAN_N keys: the network of the next
  * power of two with the comparators that reach past MEDIAN_N left out
  * (the missing keys would be +Inf, which no comparator moves).  The loops
- * unroll to constant indices, so v stays in registers. */
+ * unroll to constant indices, so v stays in registers.  carry (constant
+ * at each call): the weights w move with their keys. */
 inline void
-median_sort (uint4 *v)
+median_sort (uint4 *v, uint4 *w, bool carry)
 {
 #pragma unroll
   for (int p = 1; p < MEDIAN_N; p += p)
@@ -302,10 +329,43 @@ median_sort (uint4 *v)
           if ((i + j) / (2 * p) == (i + j + k) / (2 * p))
             {
               uint4 a = v[i + j], b = v[i + j + k];
-              v[i + j] = min (a, b);
-              v[i + j + k] = max (a, b);
+              if (carry)
+                {
+                  int4  up = a > b;
+                  uint4 wa = w[i + j], wb = w[i + j + k];
+                  v[i + j] = select (a, b, up);
+                  v[i + j + k] = select (b, a, up);
+                  w[i + j] = select (wa, wb, up);
+                  w[i + j + k] = select (wb, wa, up);
+                }
+              else
+                {
+                  v[i + j] = min (a, b);
+                  v[i + j + k] = max (a, b);
+                }
             }
 }
+
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+/* The sorted window's first entry per lane whose cumulative weight
+ * reaches t. */
+inline float4
+median_walk (const uint4 *v, const uint4 *w, uint4 t)
+{
+  uint4 cum = (uint4) (0u), k = v[MEDIAN_N - 1];
+  int4  done = (int4) (0);
+
+#pragma unroll
+  for (int q = 0; q < MEDIAN_N; q++)
+    {
+      cum += w[q];
+      int4 hit = (cum >= t) & ~done;
+      k = select (k, v[q], hit);
+      done |= hit;
+    }
+  return median_value (k);
+}
+#endif
 
 /* The sorted window's entries of rank kc (colour) and ka (alpha), from 1;
  * zero: colour of no weight (0). */
@@ -338,7 +398,8 @@ median_rank (int weighted, uint w0, uint tc, ulong pm, int ps)
 }
 
 __kernel void
-median_nd (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
+median_nb (__global const uint4 *keys, __global const uint *wts, int4 rect,
+           CLFX_DST_ARGS, MEDIAN_ARGS)
 {
   int gx = get_global_id (0), gy = get_global_id (1);
 
@@ -346,13 +407,14 @@ median_nd (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
     return;
 
   int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-  bool   inside = (src_flags & CLFX_SRC_TILED)
-                  || (x - r >= 0 && x + r < src_view.z && y - r >= 0
-                      && y + r < src_view.w);
+  long   o = (long) (y - rect.y) * rect.z + (x - rect.x);
   uint4  v[MEDIAN_N];
-  uint   wmin = 0xffffffffu, wmax = 0u;
+  uint   wmin = 0xffffffffu, wmax = 0u, wsum = 0u;
   int    n = 0;
   float4 res;
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+  uint4 wv[MEDIAN_N];
+#endif
 
 #pragma unroll
   for (int di = -MEDIAN_R; di <= MEDIAN_R; di++)
@@ -360,32 +422,28 @@ median_nd (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
     for (int dj = -MEDIAN_R; dj <= MEDIAN_R; dj++)
       if (median_in (di, dj))
         {
-          float4 t = inside ? clfx_fetch_inside (CLFX_SRC (src), x + dj,
-                                                 y + di)
-                            : clfx_fetch (CLFX_SRC (src), x + dj, y + di);
-          uint   w = median_weight_of (t, weighted, wscale);
-          v[n++] = median_key (t);
+          uint w = wts[o + (long) di * rect.z + dj];
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+          wv[n] = MEDIAN_WVEC (w);
+#endif
+          v[n++] = keys[o + (long) di * rect.z + dj];
           wmin = min (wmin, w);
           wmax = max (wmax, w);
+          wsum += w;
         }
   if (wmin != wmax)
     {
-#define KW_D(di, dj, k, w)                                                   \
-  do                                                                         \
-    {                                                                        \
-      float4 v_ = inside ? clfx_fetch_inside (CLFX_SRC (src), x + (dj),      \
-                                              y + (di))                      \
-                         : clfx_fetch (CLFX_SRC (src), x + (dj), y + (di));  \
-      k = median_key (v_);                                                   \
-      w = median_weight_of (v_, weighted, wscale);                           \
-    }                                                                        \
-  while (0)
-      MEDIAN_SELECT (res, KW_D);
-#undef KW_D
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+      median_sort (v, wv, true);
+      res = median_walk (v, wv,
+                         MEDIAN_TVEC (median_target (wsum, pm, ps), ta));
+#else
+      MEDIAN_SELECT (res, KW_B);
+#endif
     }
   else
     {
-      median_sort (v);
+      median_sort (v, v, false);
       res = median_pick (v, median_rank (weighted, wmin, tc, pm, ps), ta,
                          weighted && wmin == 0u);
     }
@@ -407,9 +465,12 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
       int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
       int    o = (ly + MEDIAN_R) * MEDIAN_SPAN + lx + MEDIAN_R;
       uint4  v[MEDIAN_N];
-      uint   wmin = 0xffffffffu, wmax = 0u;
+      uint   wmin = 0xffffffffu, wmax = 0u, wsum = 0u;
       int    n = 0;
       float4 res;
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+      uint4 wv[MEDIAN_N];
+#endif
 
 #pragma unroll
       for (int di = -MEDIAN_R; di <= MEDIAN_R; di++)
@@ -418,12 +479,21 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
           if (median_in (di, dj))
             {
               uint w = wts[o + di * MEDIAN_SPAN + dj];
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+              wv[n] = MEDIAN_WVEC (w);
+#endif
               v[n++] = keys[o + di * MEDIAN_SPAN + dj];
               wmin = min (wmin, w);
               wmax = max (wmax, w);
+              wsum += w;
             }
       if (wmin != wmax)
         {
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+          median_sort (v, wv, true);
+          res = median_walk (v, wv,
+                             MEDIAN_TVEC (median_target (wsum, pm, ps), ta));
+#else
 #define KW_L(di, dj, k, w)                                                   \
   do                                                                         \
     {                                                                        \
@@ -433,10 +503,11 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
   while (0)
           MEDIAN_SELECT (res, KW_L);
 #undef KW_L
+#endif
         }
       else
         {
-          median_sort (v);
+          median_sort (v, v, false);
           res = median_pick (v, median_rank (weighted, wmin, tc, pm, ps), ta,
                              weighted && wmin == 0u);
         }

@@ -137,17 +137,24 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->premultiply = false;
   plan->decode = false;
   plan->halo[0] = plan->halo[1] = plan->halo[2] = plan->halo[3] = r;
-  plan->bytes_per_pixel = 0;
-  plan->bytes_fixed = sizeof (int) * (size_t) (2 * r + 1);
+  /* The buffer forms' keys and weights (20 bytes a texel) of a piece's
+   * source: its result pixels, and a halo of at most 2r (W + H) + 4r^2
+   * texels whatever the piece. */
+  plan->bytes_per_pixel = 20;
+  plan->bytes_fixed = sizeof (int) * (size_t) (2 * r + 1)
+                      + 20 * ((size_t) (2 * r) * (size_t) (src->width
+                                                           + src->height)
+                              + 4 * (size_t) r * (size_t) r);
   return true;
 }
 
 /* ---- OpenCL ---------------------------------------------------------------- */
 
 /* GPUs: the local-memory form while the group's tile of keys and weights
- * fits (radius up to 19 with 48 KiB); CPU devices, and larger windows:
- * the direct form.  Each with the sorting network for windows up to
- * MEDIAN_NET_MAX texels. */
+ * fits (radius up to 19 with 48 KiB).  CPU devices, and larger windows:
+ * the source's keys and weights into buffers once (median_keys), then a
+ * result per work-item from there.  Each with the sorting network for
+ * windows up to MEDIAN_NET_MAX texels. */
 static bool
 median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
@@ -157,16 +164,23 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   int                   w = t->out.width, h = t->out.height;
   size_t                span = (size_t) (MEDIAN_T + 2 * st->radius);
   size_t                lk = span * span * 16, lw = span * span * 4;
+  size_t                n_in = (size_t) t->in.width * (size_t) t->in.height;
   bool                  local = ! clfx_graph_source_is_buffer (g)
                                 && lk + lw + 1024 <= dev->local_mem
                                 && dev->max_work_group
                                      >= MEDIAN_T * MEDIAN_T;
+  const char           *opt = st->net ? st->options : NULL;
+  cl_int4               rect = { { t->in.x, t->in.y, t->in.width,
+                                   t->in.height } };
   ClfxLaunch            l = { local ? (st->net ? "median_nl" : "median_l")
-                                    : (st->net ? "median_nd" : "median_d"),
-                              st->net ? st->options : NULL, NULL, 2,
-                              { (size_t) w, (size_t) h },
+                                    : (st->net ? "median_nb" : "median_b"),
+                              opt, NULL, 2, { (size_t) w, (size_t) h },
                               { local ? MEDIAN_T : 0, local ? MEDIAN_T : 0 } };
-  cl_mem                hw;
+  ClfxLaunch            lk_ = { "median_keys", opt, NULL, 2,
+                                { (size_t) t->in.width,
+                                  (size_t) t->in.height },
+                                { 0, 0 } };
+  cl_mem                hw, keys, wts;
 
   (void) p;
   if (! (hw = clfx_graph_table (g, "half-widths", st->hw,
@@ -179,11 +193,17 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                         CLFX_FLOAT (st->wscale), CLFX_ARG (st->tc),
                         CLFX_ARG (st->ta), CLFX_ARG (st->pm),
                         CLFX_INT (st->ps), CLFX_LOCAL (lk), CLFX_LOCAL (lw));
-  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_ARG (hw),
-                      CLFX_INT (st->radius), CLFX_INT (st->weighted),
-                      CLFX_FLOAT (st->wscale), CLFX_ARG (st->tc),
-                      CLFX_ARG (st->ta), CLFX_ARG (st->pm),
-                      CLFX_INT (st->ps));
+  return (keys = clfx_graph_buffer (g, "keys", n_in * 16, error))
+         && (wts = clfx_graph_buffer (g, "weights", n_in * 4, error))
+         && CLFX_LAUNCH (g, &lk_, error, CLFX_SRC, CLFX_ARG (keys),
+                         CLFX_ARG (wts), CLFX_ARG (rect),
+                         CLFX_INT (st->weighted), CLFX_FLOAT (st->wscale))
+         && CLFX_LAUNCH (g, &l, error, CLFX_ARG (keys), CLFX_ARG (wts),
+                         CLFX_ARG (rect), CLFX_DST, CLFX_ARG (hw),
+                         CLFX_INT (st->radius), CLFX_INT (st->weighted),
+                         CLFX_FLOAT (st->wscale), CLFX_ARG (st->tc),
+                         CLFX_ARG (st->ta), CLFX_ARG (st->pm),
+                         CLFX_INT (st->ps));
 }
 
 /* ---- CPU reference ------------------------------------------------------------ */
