@@ -14,22 +14,26 @@
  * after +Inf and reaches only results whose order statistic is a NaN; 8-
  * and 16-bit data use their codes, which the store gives back exactly.
  *
- * Selection is exact and the same for every window size: a radix
- * selection on the keys, one pass per bit from the highest bit in which
- * the window's smallest and largest keys differ (a first pass finds them;
- * a window of one value needs no other), each pass counting the weight at
- * or below the candidate in all four channels at once (uint4 compares and
- * selects, no branch per value).  8-bit data take at most 8 passes, float
- * data as many as their window's range spans (about 25 for [0, 1]).
+ * Windows up to 49 texels go through a sorting network on registers (the
+ * kernels built with MEDIAN_N, at the end of this file).  Larger ones,
+ * and any window the network does not take, through a radix selection on
+ * the keys, exact for any size: one pass per bit from the highest bit in
+ * which the window's smallest and largest keys differ (a first pass finds
+ * them; a window of one value needs no other), each pass counting the
+ * weight at or below the candidate in all four channels at once (uint4
+ * compares and selects, no branch per value).  8-bit data take at most 8
+ * passes, float data as many as their window's range spans (about 25 for
+ * [0, 1]).
  *
- * median_l (GPUs): a 16 x 16 group copies the keys and weights of its
- * (16 + 2r)^2 texels into local memory once (one fetch and one key
- * conversion per texel), then every pass reads them from there: a texture
- * fetch per value and pass would make the passes fetch-bound.  One
+ * median_l, median_nl (GPUs): a 16 x 16 group copies the keys and
+ * weights of its (16 + 2r)^2 texels into local memory once (one fetch and
+ * one key conversion per texel), then every pass reads them from there: a
+ * texture fetch per value and pass would make the passes fetch-bound.  One
  * unconditional barrier, no return before or after it (PoCL 6.0: see
- * filter.cl).  median_b (CPU devices, and windows whose tile does not fit
- * local memory): median_keys converts the source's texels into buffers of
- * keys and weights once, and each work-item reads its window there. */
+ * filter.cl).  median_b, median_nb (CPU devices, and windows whose tile
+ * does not fit local memory): median_keys converts the source's texels
+ * into buffers of keys and weights once, and each work-item reads its
+ * window there. */
 #include "clfx-io.h"
 
 #define MEDIAN_T 16
@@ -285,7 +289,7 @@ median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
  * MEDIAN_R, shape MEDIAN_SHAPE and size MEDIAN_N, up to 49 texels): the
  * window's keys go into registers once and a sorting network orders them
  * (Batcher's odd-even merge sort: all four channels at once, no branch);
- * each lane then takes its rank.  25 texels (5 x 5) cost 148 comparators
+ * each lane then takes its rank.  25 texels (5 x 5) cost 140 comparators
  * where the radix selection reads the window about 25 times.
  *
  * Where the window's weights are all equal (opaque regions; every texel of

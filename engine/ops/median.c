@@ -18,9 +18,10 @@
  * alpha filtered like any channel) count every texel once.
  *
  * The CPU reference gathers each window and sorts it (qsort, NaN last),
- * then walks the cumulative weights; the device selects by radix on the
- * values' bits (kernels/median.cl).  Both pick a value of the window, so
- * the result is exact. */
+ * then walks the cumulative weights; the device sorts windows up to 49
+ * texels with a sorting network and selects by radix on the values' bits
+ * beyond (kernels/median.cl).  Both pick a value of the window, so the
+ * result is exact. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
