@@ -152,9 +152,9 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
 /* ---- OpenCL ---------------------------------------------------------------- */
 
 /* GPUs: the local-memory form while the group's tile of keys and weights
- * fits (radius up to 19 with 48 KiB).  CPU devices, and larger windows:
- * the source's keys and weights into buffers once (median_keys), then a
- * result per work-item from there.  Each with the sorting network for
+ * fits (20 bytes a texel: radius up to 16 with 48 KiB).  CPU devices, and
+ * larger windows: the source's keys and weights into buffers once
+ * (median_keys), then a result per work-item from there.  Each with the sorting network for
  * windows up to MEDIAN_NET_MAX texels. */
 static bool
 median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
