@@ -140,6 +140,7 @@ bad-device|rgb8|none|no OpenCL device matches 'nosuchdevice'|#:width 32 #:height
 bad-interactive-no-display|rgb8|none|interactive mode needs a display|#:run-mode RUN-INTERACTIVE #:width 32 #:height 24
 bad-filter-edges-none|rgba8|none|not available for filters yet|FILTER #:filter "box" #:addressing "none"
 bad-filter-iir-repeat|rgb8|selection|use method fir|FILTER #:filter "gaussian" #:std-dev-x 3.0 #:addressing "repeat"
+bad-median-radius|rgb8|none|the median takes radius 0 to 100|FILTER #:filter "median" #:radius 101
 CASES
 
 # Filters through the shadow buffer: name input prep clfx-bench options |
@@ -153,6 +154,8 @@ filter-fir-selection rgb8 selection --filter gaussian --method fir --std-dev-x 1
 filter-iir-selection rgba8 selection --filter gaussian --std-dev-x 3 --std-dev-y 3 --addressing clamp|#:filter "gaussian" #:std-dev-x 3.0 #:std-dev-y 3.0 #:addressing "clamp"
 filter-box-alpha alpha8 none --filter box --radius 2 --addressing mirrored-repeat|#:filter "box" #:radius 2 #:addressing "mirrored-repeat"
 filter-sobel-alpha alpha8 none --filter sobel --keep-sign false --vertical false|#:filter "sobel" #:keep-sign #f #:vertical #f
+filter-median-selection rgba8 selection --filter median --radius 2 --neighborhood square --percentile 40|#:filter "median" #:radius 2 #:neighborhood "square" #:percentile 40.0
+filter-median-alpha alpha8 none --filter median --radius 3 --addressing clamp|#:filter "median" #:radius 3 #:addressing "clamp"
 CASES
 
 {
@@ -369,7 +372,7 @@ r = json.load(open(sys.argv[1]))
 fams = [c["family"] for c in r["results"]]
 # resize: 4 filters x 5 addressing modes x normalized or not, less the
 # spec's forbidden pairs; filter: every variant and edge handling it takes.
-assert fams.count("resize") == 32 and fams.count("filter") == 10, fams
+assert fams.count("resize") == 32 and fams.count("filter") == 14, fams
 assert r["cases"] == len(fams) and r["fallback"] is None, r
 assert r["failed"] == 0 and r["passed"] == r["cases"], r
 bad = [c for c in r["results"] if not (c["passed"] and "max_abs" in c)]

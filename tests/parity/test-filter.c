@@ -232,16 +232,20 @@ median_specials (ClfxImage *src)
 static void
 medians (ClfxContext **ctx)
 {
-  static const Case special = { "median circle 2, specials",
-                                { "filter", "median", "radius", "2",
-                                  NULL } };
+  static const Case special[] = {
+    { "median circle 2, specials", { "filter", "median", "radius", "2",
+                                     NULL } },
+    { "median circle 4, percentile 100, specials",
+      { "filter", "median", "radius", "4", "percentile", "100", NULL } },
+  };
   static const int channels[] = { 4, 2 };
 
   touch = median_specials;
-  for (int d = 0; d < CLFX_N_DEPTHS; d++)
-    for (int l = 0; l < 2; l++)
-      one (ctx, &special, d % 2 ? "clamp" : "clamp-to-edge", 41, 29,
-           channels[l], (ClfxDepth) d, d < 2);
+  for (int k = 0; k < 2; k++)
+    for (int d = 0; d < CLFX_N_DEPTHS; d++)
+      for (int l = 0; l < 2; l++)
+        one (ctx, &special[k], (d + k) % 2 ? "clamp" : "clamp-to-edge", 41,
+             29, channels[l], (ClfxDepth) d, d < 2);
   touch = NULL;
 }
 
