@@ -150,13 +150,18 @@ one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
 static void
 pieces (ClfxContext *ctx)
 {
-  static const Case *const which[] = { &cases[1], &cases[7], &cases[0],
-                                       &cases[9], &cases[13] };
+  const Case  *which[] = { &cases[1], &cases[7], &cases[0], &cases[9],
+                           NULL };
   ClfxContext *many = clfx_context_new (&ctx->device, NULL);
 
-  if (! many)
+  /* The median by name: other variants' cases come before it. */
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    if (! strcmp (cases[c].name, "median circle 3"))
+      which[4] = &cases[c];
+  if (! many || ! which[4])
     {
-      tap_ok (false, "a second context");
+      tap_ok (false, "a second context, and the median case");
+      clfx_context_free (many);
       return;
     }
   for (int mode = 0; mode < 2; mode++)
