@@ -120,8 +120,9 @@ median_target (uint w, ulong m, int s)
 
 /* The window of the pixel: rows di in [-r, r], columns dj in [-hw[di + r],
  * hw[di + r]]; KW (di, dj, k, w) gives the keys k (uint4) and the colour
- * weight w (uint) of a texel.  res: the result (float4). */
-#define MEDIAN_SELECT(res, KW)                                               \
+ * weight w (uint) of a texel; VAL (k) the value (float4) of keys k.  res:
+ * the result (float4). */
+#define MEDIAN_SELECT(res, KW, VAL)                                          \
   do                                                                         \
     {                                                                        \
       uint4 mn_ = (uint4) (0xffffffffu), mx_ = (uint4) (0u);                 \
@@ -164,7 +165,7 @@ median_target (uint w, ulong m, int s)
             }                                                                \
           pre_ |= select ((uint4) (1u << b_), (uint4) (0u), cnt_ >= t_);     \
         }                                                                    \
-      res = median_value (pre_);                                             \
+      res = VAL (pre_);                                                      \
       /* No weight at all: GEGL's colour is 0. */                            \
       if (wsum_ == 0u)                                                       \
         res.x = 0.0f;                                                        \
@@ -230,7 +231,7 @@ median_b (__global const uint4 *keys, __global const uint *wts, int4 rect,
       w = wts[o + (long) (di) * rect.z + (dj)];                              \
     }                                                                        \
   while (0)
-  MEDIAN_SELECT (res, KW_B);
+  MEDIAN_SELECT (res, KW_B, median_value);
   CLFX_STORE (x, y, res);
 }
 
@@ -278,7 +279,7 @@ median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
       w = wts[o + (di) * span + (dj)];                                       \
     }                                                                        \
   while (0)
-      MEDIAN_SELECT (res, KW_L);
+      MEDIAN_SELECT (res, KW_L, median_value);
 #undef KW_L
       CLFX_STORE (x, y, res);
     }
@@ -442,7 +443,7 @@ median_nb (__global const uint4 *keys, __global const uint *wts, int4 rect,
       res = median_walk (v, wv,
                          MEDIAN_TVEC (median_target (wsum, pm, ps), ta));
 #else
-      MEDIAN_SELECT (res, KW_B);
+      MEDIAN_SELECT (res, KW_B, median_value);
 #endif
     }
   else
@@ -505,7 +506,7 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
       w = wts[o + (di) * span + (dj)];                                       \
     }                                                                        \
   while (0)
-          MEDIAN_SELECT (res, KW_L);
+          MEDIAN_SELECT (res, KW_L, median_value);
 #undef KW_L
 #endif
         }
@@ -515,6 +516,96 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
           res = median_pick (v, median_rank (weighted, wmin, tc, pm, ps), ta,
                              weighted && wmin == 0u);
         }
+      CLFX_STORE (x, y, res);
+    }
+}
+#endif
+
+#ifdef MEDIAN_RANK_R
+/* GPUs, windows past the network's (radius MEDIAN_RANK_R up to 8, built
+ * for it): the radix selection on ranks.  The group sorts its tile's keys
+ * once per channel (bitonic, in local memory, (key, texel) as one 64-bit
+ * word so that the padding sorts last), and each texel's rank in its tile
+ * replaces its key: ranks are distinct and in the keys' order, so the
+ * smallest rank whose cumulative weight reaches the target is a texel of
+ * the selected value.  Ranks take 10 bits where float keys take about 25
+ * (passes), and 8 bytes a texel where keys take 16 (local reads).  The
+ * sort costs about 4 x 55 stages of MEDIAN_RANK_P / 256 compare-exchanges
+ * per work-item, each stage behind a barrier (constant trip counts: every
+ * work-item reaches every barrier). */
+#define MEDIAN_RS (MEDIAN_T + 2 * MEDIAN_RANK_R)
+#define MEDIAN_RS2 (MEDIAN_RS * MEDIAN_RS)
+
+__kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_T, 1))) void
+median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
+{
+  __local uint4  kt[MEDIAN_RS2];
+  __local uint   wt[MEDIAN_RS2];
+  __local ulong  pr[MEDIAN_RANK_P];
+  __local ushort rk[4 * MEDIAN_RS2];
+  __local ushort od[4 * MEDIAN_RS2];
+  int            lx = get_local_id (0), ly = get_local_id (1);
+  int            gx = get_global_id (0), gy = get_global_id (1);
+  int            lid = ly * MEDIAN_T + lx;
+
+  median_tile (CLFX_SRC (src), dst_rect, MEDIAN_RANK_R, weighted, wscale, kt,
+               wt);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int c = 0; c < 4; c++)
+    {
+      for (int i = lid; i < MEDIAN_RANK_P; i += MEDIAN_T * MEDIAN_T)
+        {
+          uint4 k = kt[min (i, MEDIAN_RS2 - 1)];
+          uint  kc = c == 0 ? k.x : c == 1 ? k.y : c == 2 ? k.z : k.w;
+          pr[i] = i < MEDIAN_RS2 ? ((ulong) kc << 32) | (ulong) i
+                                 : 0xfffffffffffffffful;
+        }
+      barrier (CLK_LOCAL_MEM_FENCE);
+      for (int k = 2; k <= MEDIAN_RANK_P; k <<= 1)
+        for (int j = k >> 1; j > 0; j >>= 1)
+          {
+            for (int i = lid; i < MEDIAN_RANK_P; i += MEDIAN_T * MEDIAN_T)
+              {
+                int l = i ^ j;
+                if (l > i)
+                  {
+                    ulong a = pr[i], b = pr[l];
+                    if ((a > b) == ((i & k) == 0))
+                      {
+                        pr[i] = b;
+                        pr[l] = a;
+                      }
+                  }
+              }
+            barrier (CLK_LOCAL_MEM_FENCE);
+          }
+      for (int q = lid; q < MEDIAN_RS2; q += MEDIAN_T * MEDIAN_T)
+        {
+          uint i = (uint) (pr[q] & 0xfffful);
+          rk[i * 4 + c] = (ushort) q;
+          od[c * MEDIAN_RS2 + q] = (ushort) i;
+        }
+      barrier (CLK_LOCAL_MEM_FENCE);
+    }
+  if (gx < dst_rect.z && gy < dst_rect.w)
+    {
+      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+      int    o = (ly + MEDIAN_RANK_R) * MEDIAN_RS + lx + MEDIAN_RANK_R;
+      float4 res;
+#define KW_R(di, dj, k, w)                                                   \
+  do                                                                         \
+    {                                                                        \
+      k = convert_uint4 (vload4 (o + (di) * MEDIAN_RS + (dj), rk));          \
+      w = wt[o + (di) * MEDIAN_RS + (dj)];                                   \
+    }                                                                        \
+  while (0)
+#define VAL_R(p)                                                             \
+  median_value ((uint4) (kt[od[(p).x]].x, kt[od[MEDIAN_RS2 + (p).y]].y,      \
+                         kt[od[2 * MEDIAN_RS2 + (p).z]].z,                   \
+                         kt[od[3 * MEDIAN_RS2 + (p).w]].w))
+      MEDIAN_SELECT (res, KW_R, VAL_R);
+#undef KW_R
+#undef VAL_R
       CLFX_STORE (x, y, res);
     }
 }

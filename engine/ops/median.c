@@ -39,6 +39,9 @@
 /* The largest window the sorting network takes (7 x 7; circle 3 is 37):
  * its keys stay in registers (4 per texel). */
 #define MEDIAN_NET_MAX 49
+/* The largest radius median_rl takes: its tile of (16 + 2r)^2 texels
+ * costs 36 bytes a texel and 8 a sort slot (radius 8: 44 KiB). */
+#define MEDIAN_RANK_MAX 8
 
 typedef struct
 {
@@ -55,6 +58,10 @@ typedef struct
    * built for this window (median.cl). */
   bool     net;
   char     options[96];
+  /* GPUs, radius up to MEDIAN_RANK_MAX past the network: the radix
+   * selection on the tile's ranks (median_rl), its local memory. */
+  size_t   rank_local;
+  char     rank_options[96];
 } State;
 
 static void
@@ -128,6 +135,16 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   snprintf (st->options, sizeof st->options,
             "-DMEDIAN_N=%d -DMEDIAN_R=%d -DMEDIAN_SHAPE=%d", st->n, r,
             fp->neighborhood);
+  if (! st->net && r <= MEDIAN_RANK_MAX)
+    {
+      size_t s2 = (size_t) (MEDIAN_T + 2 * r) * (size_t) (MEDIAN_T + 2 * r);
+      size_t pw = 256;
+      while (pw < s2)
+        pw *= 2;
+      st->rank_local = 36 * s2 + 8 * pw;
+      snprintf (st->rank_options, sizeof st->rank_options,
+                "-DMEDIAN_RANK_R=%d -DMEDIAN_RANK_P=%zu", r, pw);
+    }
   plan->width = src->width;
   plan->height = src->height;
   plan->addressing = fp->addressing;
@@ -170,7 +187,15 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                                 && lk + lw + 1024 <= dev->local_mem
                                 && dev->max_work_group
                                      >= MEDIAN_T * MEDIAN_T;
+  bool                  rank = ! clfx_graph_source_is_buffer (g)
+                               && st->rank_local
+                               && st->rank_local + 1024 <= dev->local_mem
+                               && dev->max_work_group
+                                    >= MEDIAN_T * MEDIAN_T;
   const char           *opt = st->net ? st->options : NULL;
+  ClfxLaunch            lr = { "median_rl", st->rank_options, NULL, 2,
+                               { (size_t) w, (size_t) h },
+                               { MEDIAN_T, MEDIAN_T } };
   cl_int4               rect = { { t->in.x, t->in.y, t->in.width,
                                    t->in.height } };
   ClfxLaunch            l = { local ? (st->net ? "median_nl" : "median_l")
@@ -188,6 +213,12 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                                 sizeof (int) * (size_t) (2 * st->radius + 1),
                                 error)))
     return false;
+  if (rank)
+    return CLFX_LAUNCH (g, &lr, error, CLFX_SRC, CLFX_DST, CLFX_ARG (hw),
+                        CLFX_INT (st->radius), CLFX_INT (st->weighted),
+                        CLFX_FLOAT (st->wscale), CLFX_ARG (st->tc),
+                        CLFX_ARG (st->ta), CLFX_ARG (st->pm),
+                        CLFX_INT (st->ps));
   if (local)
     return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_ARG (hw),
                         CLFX_INT (st->radius), CLFX_INT (st->weighted),
