@@ -30,7 +30,9 @@
  * one key conversion per texel), then every pass reads them from there: a
  * texture fetch per value and pass would make the passes fetch-bound.  One
  * unconditional barrier, no return before or after it (PoCL 6.0: see
- * filter.cl).  median_b, median_nb (CPU devices, and windows whose tile
+ * filter.cl).  median_rl (GPUs, radius 4 to 8 past the network): the
+ * same tile, sorted, and the selection on ranks (at the end of this
+ * file).  median_b, median_nb (CPU devices, and windows whose tile
  * does not fit local memory): median_keys converts the source's texels
  * into buffers of keys and weights once, and each work-item reads its
  * window there. */
