@@ -24,10 +24,11 @@ enum
 {
   CLFX_FILTER_GAUSSIAN,
   CLFX_FILTER_BOX,
-  CLFX_FILTER_SOBEL,
   CLFX_FILTER_UNSHARP,
-  CLFX_FILTER_CONVOLVE,
+  CLFX_FILTER_MEDIAN,
   CLFX_FILTER_BILATERAL,
+  CLFX_FILTER_SOBEL,
+  CLFX_FILTER_CONVOLVE,
   CLFX_N_FILTER
 };
 /* gaussian's method per axis, GEGL's: auto = FIR below sigma 1, IIR from 1. */
@@ -37,6 +38,13 @@ enum
   CLFX_GAUSS_FIR,
   CLFX_GAUSS_IIR
 };
+/* median's window, GEGL's neighborhood (in its order). */
+enum
+{
+  CLFX_MEDIAN_SQUARE,
+  CLFX_MEDIAN_CIRCLE,
+  CLFX_MEDIAN_DIAMOND
+};
 
 typedef struct
 {
@@ -44,7 +52,7 @@ typedef struct
   double std_dev_x;  /* gaussian */
   double std_dev_y;
   int    method;     /* gaussian: CLFX_GAUSS_* */
-  int    radius;     /* box */
+  int    radius;     /* box, median */
   bool   horizontal; /* sobel */
   bool   vertical;
   bool   keep_sign;
@@ -58,6 +66,8 @@ typedef struct
   bool   alpha_weight;
   double blur_radius; /* bilateral */
   double edge_preservation;
+  double percentile;   /* median: 0-100 */
+  int    neighborhood; /* median: CLFX_MEDIAN_* */
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */
@@ -77,6 +87,7 @@ extern const ClfxVariant clfx_variant_sobel;
 extern const ClfxVariant clfx_variant_unsharp;
 extern const ClfxVariant clfx_variant_convolve;
 extern const ClfxVariant clfx_variant_bilateral;
+extern const ClfxVariant clfx_variant_median;
 
 /* The addressing modes, in CLFX_ADDR_* order (resize's sampler choice, and
  * the edge handling of the families to come). */

@@ -144,16 +144,17 @@ const ClfxFamily clfx_family_resize = {
 static const ClfxChoice filter_choices[] = {
   { "gaussian", CLFX_N_ ("Gaussian blur") },
   { "box", CLFX_N_ ("Box blur") },
-  { "sobel", CLFX_N_ ("Sobel edges") },
   { "unsharp", CLFX_N_ ("Unsharp mask (sharpen)") },
-  { "convolve", CLFX_N_ ("Convolution matrix") },
+  { "median", CLFX_N_ ("Median blur") },
   { "bilateral", CLFX_N_ ("Bilateral filter") },
+  { "sobel", CLFX_N_ ("Sobel edges") },
+  { "convolve", CLFX_N_ ("Convolution matrix") },
   { NULL, NULL }
 };
 _Static_assert (CLFX_FILTER_GAUSSIAN == 0 && CLFX_FILTER_BOX == 1
-                  && CLFX_FILTER_SOBEL == 2 && CLFX_FILTER_UNSHARP == 3
-                  && CLFX_FILTER_CONVOLVE == 4 && CLFX_FILTER_BILATERAL == 5
-                  && CLFX_N_FILTER == 6,
+                  && CLFX_FILTER_UNSHARP == 2 && CLFX_FILTER_MEDIAN == 3
+                  && CLFX_FILTER_BILATERAL == 4 && CLFX_FILTER_SOBEL == 5
+                  && CLFX_FILTER_CONVOLVE == 6 && CLFX_N_FILTER == 7,
                 "filter_choices follows CLFX_FILTER_*");
 
 static const ClfxChoice method_choices[] = {
@@ -165,6 +166,16 @@ static const ClfxChoice method_choices[] = {
 _Static_assert (CLFX_GAUSS_AUTO == 0 && CLFX_GAUSS_FIR == 1
                   && CLFX_GAUSS_IIR == 2,
                 "method_choices follows CLFX_GAUSS_*");
+
+static const ClfxChoice neighborhood_choices[] = {
+  { "square", CLFX_N_ ("Square") },
+  { "circle", CLFX_N_ ("Circle") },
+  { "diamond", CLFX_N_ ("Diamond") },
+  { NULL, NULL }
+};
+_Static_assert (CLFX_MEDIAN_SQUARE == 0 && CLFX_MEDIAN_CIRCLE == 1
+                  && CLFX_MEDIAN_DIAMOND == 2,
+                "neighborhood_choices follows CLFX_MEDIAN_*");
 
 enum { F_FILTER, F_EDGES };
 static const ClfxParamGroup filter_groups[] = {
@@ -198,8 +209,9 @@ static const ClfxParamSpec filter_params[] = {
                                   "as GEGL's filter property"),
                          method_choices, CLFX_GAUSS_AUTO, F_FILTER),
   CLFX_PARAM_INT_ROW (F, radius, "radius", CLFX_N_ ("_Radius"),
-                      CLFX_N_ ("Half the window's side: the mean of (2 "
-                               "radius + 1)^2 pixels"),
+                      CLFX_N_ ("Box: half the window's side, the mean of "
+                               "(2 radius + 1)^2 pixels; median: the "
+                               "neighborhood's radius (up to 100)"),
                       0, 1000, 4, 0, 100, CLFX_UNIT_DISTANCE, F_FILTER),
   CLFX_PARAM_BOOL_ROW (F, horizontal, "horizontal", CLFX_N_ ("_Horizontal"),
                        CLFX_N_ ("Sobel: the horizontal gradient"), 1,
@@ -266,6 +278,17 @@ static const ClfxParamSpec filter_params[] = {
                                   "exp (-|dRGB|^2 p) (GEGL's "
                                   "edge-preservation)"),
                          0, 100, 8, 0, 100, 2, CLFX_UNIT_NONE, F_FILTER),
+  CLFX_PARAM_DOUBLE_ROW (F, percentile, "percentile",
+                         CLFX_N_ ("_Percentile"),
+                         CLFX_N_ ("Median: the neighborhood's colour "
+                                  "percentile (50: the median; GEGL's "
+                                  "percentile)"),
+                         0, 100, 50, 0, 100, 1, CLFX_UNIT_NONE, F_FILTER),
+  CLFX_PARAM_CHOICE_ROW (F, neighborhood, "neighborhood",
+                         CLFX_N_ ("_Neighborhood"),
+                         CLFX_N_ ("Median: the window's shape (GEGL's "
+                                  "neighborhood)"),
+                         neighborhood_choices, CLFX_MEDIAN_CIRCLE, F_FILTER),
   CLFX_PARAM_CHOICE_ROW (F, addressing, "addressing",
                          CLFX_N_ ("_Edge handling"),
                          CLFX_N_ ("Pixels outside the image: clamp-to-edge "
@@ -287,8 +310,9 @@ _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
                 "ClfxFilterParams fits ClfxParams");
 
 static const ClfxVariant *const filter_variants[] = {
-  &clfx_variant_gaussian, &clfx_variant_box, &clfx_variant_sobel,
-  &clfx_variant_unsharp, &clfx_variant_convolve, &clfx_variant_bilateral
+  &clfx_variant_gaussian, &clfx_variant_box,       &clfx_variant_unsharp,
+  &clfx_variant_median,   &clfx_variant_bilateral, &clfx_variant_sobel,
+  &clfx_variant_convolve
 };
 static const char *const filter_sweep[] = { "filter", "addressing", NULL };
 
@@ -325,14 +349,17 @@ const ClfxFamily clfx_family_filter = {
   CLFX_N_ ("Filters the selected layers (within the selection) with GEGL's "
            "definitions, in linear light (the blurs on premultiplied "
            "alpha): gaussian (std-dev-x, std-dev-y, method auto/fir/iir as "
-           "gegl:gaussian-blur), box (radius), sobel (horizontal, vertical, "
-           "keep-sign as gegl:edge-sobel, centred), unsharp (std-dev, "
-           "amount, threshold as gegl:unsharp-mask), convolve (matrix, "
-           "divisor, offset, normalize, alpha-weight as GIMP's Convolution "
-           "Matrix, 3x3 to 7x7) and bilateral (blur-radius, "
-           "edge-preservation as gegl:bilateral-filter, centred, on "
-           "straight colour).  addressing is "
-           "the edge handling.  With device auto a missing OpenCL falls back "
+           "gegl:gaussian-blur), box (radius), unsharp (std-dev, amount, "
+           "threshold as gegl:unsharp-mask), median (radius, percentile, "
+           "neighborhood as gegl:median-blur in high precision, on the "
+           "stored values), bilateral (blur-radius, edge-preservation as "
+           "gegl:bilateral-filter, centred, on straight colour), sobel "
+           "(horizontal, vertical, keep-sign as gegl:edge-sobel, centred) "
+           "and convolve (matrix, divisor, offset, normalize, alpha-weight "
+           "as GIMP's Convolution Matrix, 3x3 to 7x7).  addressing is the "
+           "edge handling, sampler-filter linear reads two taps a fetch "
+           "(FIR gaussian, box).  With device auto a missing OpenCL falls "
+           "back "
            "to the CPU reference; "
            "validate compares with that reference.  Returns a JSON report "
            "(device, build logs, timings, validation)."),

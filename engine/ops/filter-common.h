@@ -12,6 +12,8 @@
  * variant. */
 bool   clfx_filter_edges_ok (int addressing, const char *variant,
                              ClfxError *error);
+/* The report's name of the variant (the filter choice's nick). */
+const char *clfx_filter_describe (const ClfxParams *p);
 /* sampler-filter linear is for the FIR blurs (two taps a fetch): other
  * variants refuse it, naming themselves. */
 bool   clfx_filter_nearest_ok (int sampler_filter, const char *variant,

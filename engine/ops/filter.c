@@ -956,8 +956,8 @@ filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
   clfx_tol_store (tol, dst->depth, false);
 }
 
-static const char *
-filter_describe (const ClfxParams *p)
+const char *
+clfx_filter_describe (const ClfxParams *p)
 {
   return clfx_param_get_nick (p, clfx_family_param (p->family, "filter"));
 }
@@ -973,7 +973,7 @@ static const char *const uses_sobel[] = { "filter", "horizontal", "vertical",
 
 #define VARIANT(id, blurb, uses)                                             \
   { id, FILTER, blurb, uses, filter_plan, NULL, filter_cl, filter_cpu,       \
-    filter_tolerance, NULL, filter_describe }
+    filter_tolerance, NULL, clfx_filter_describe }
 const ClfxVariant clfx_variant_gaussian
   = VARIANT ("gaussian",
              "Gaussian blur (GEGL's gaussian-blur: FIR below sigma 1, IIR "

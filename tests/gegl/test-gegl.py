@@ -22,6 +22,11 @@ clfx-bench on the OpenCL device ($CLFX_TEST_DEVICE, default auto).
   as "R'G'B'A u8" through a PNG.  Bound: 1 code in alpha and in colour
   weighted by alpha (babl's and clfx's float to 8-bit rounding of the same
   value may differ by one; u8_difference says why the weighting).
+- The median (gegl:median-blur, high-precision on) on both: bound 0.  An
+  order statistic picks one of the window's values and stores it as it
+  was read (GEGL keeps the source's curve: "RGB float" stays linear,
+  "R'G'B'A u8" is ordered as its codes), so clfx and GEGL agree exactly or
+  one of them picked the wrong texel.
 
 TAP output; GEGL missing is a skip, or a failure with
 CLFX_REQUIRE_DEVICE=1 (CI's root has it)."""
@@ -281,6 +286,16 @@ EMBOSS5 = [[1, 0, 0, 0, 0], [0, 2, 0, 0, 0], [0, 0, 1, 0, 0],
 SHIFT = [[0, 0, 0], [1, 0, 0], [0, 0, 0]]
 LAPLACE = [[0, 1, 0], [1, -4, 1], [0, 1, 0]]
 
+def median(r, shape, percentile, edge):
+    return ("median %s %d p%g %s" % (shape, r, percentile, edge),
+            ["--filter", "median", "--radius", str(r), "--neighborhood", shape,
+             "--percentile", str(percentile), "--addressing", edge],
+            "gegl:median-blur",
+            {"radius": r, "neighborhood": shape, "percentile": percentile,
+             "high-precision": True,
+             "abyss-policy": {"clamp-to-edge": "clamp", "clamp": "none"}[edge]})
+
+
 float_cases = [
     gaussian(1.5, 1.5, "auto", "clamp-to-edge"),
     gaussian(0.7, 0.7, "auto", "clamp-to-edge"),
@@ -315,9 +330,21 @@ u8_cases = [
     bilateral(2, 30),
 ]
 
+median_float_cases = [
+    median(3, "circle", 50, "clamp-to-edge"),
+    median(2, "square", 25, "clamp"),
+    median(6, "diamond", 80, "clamp-to-edge"),
+]
+median_u8_cases = [
+    median(3, "circle", 50, "clamp-to-edge"),
+    median(1, "square", 10, "clamp"),
+]
+
 THRESHOLD_CASES = [(2.0, 1.5, 0.1), (1.5, 3.0, 0.02)]
 print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
-                                + len(THRESHOLD_CASES))))
+                                + len(THRESHOLD_CASES)
+                                + len(median_float_cases)
+                                + len(median_u8_cases))))
 
 
 def srgb_encode(v):
@@ -487,6 +514,17 @@ for photo in photos:
               float_cases, judge_float)
     unsharp_threshold_cases(tag, buf, w, h, rgb, src, bound)
     bilateral_shifted(tag, buf, w, h, src, peak)
+
+    def judge_exact_float(out, gegl, op, props):
+        ref = array.array("f")
+        ref.frombytes(gegl)
+        got = read_pfm(out)[2]
+        d = max(abs(a - b) for a, b in zip(got, ref))
+        return (len(got) == len(ref) and d == 0,
+                "max |clfx - GEGL| %.3g (bound 0)" % d)
+
+    run_cases(tag, "linear float", buf, w, h, "RGB float", src, ".pfm",
+              median_float_cases, judge_exact_float)
     # 8-bit sRGB, straight alpha, through PNG.
     buf, w, h = gegl_load(photo, "R'G'B'A u8")
     src = os.path.join(work, tag + "-8.png")
@@ -501,5 +539,16 @@ for photo in photos:
 
     run_cases(tag, "8-bit sRGB RGBA", buf, w, h, "R'G'B'A u8", src, "-8.png",
               u8_cases, judge_u8)
+
+    def judge_exact_u8(out, gegl, op, props):
+        got = png_rgba8(out)
+        d, over = u8_difference(got, gegl)
+        same = sum(a != b for a, b in zip(got, gegl))
+        return (len(got) == len(gegl) and d == 0,
+                "max difference %.2f codes (bound 0; %d bytes differ)"
+                % (d, same))
+
+    run_cases(tag, "8-bit sRGB RGBA", buf, w, h, "R'G'B'A u8", src, "-8.png",
+              median_u8_cases, judge_exact_u8)
     sobel_cases(tag, photo)
 sys.exit(1 if failed else 0)

@@ -142,6 +142,7 @@ bad-filter-edges-none|rgba8|none|is for the blurs|FILTER #:filter "sobel" #:addr
 bad-filter-matrix|rgb8|selection|matrix: "x" (value 3) is not a number|FILTER #:filter "convolve" #:matrix "1 2 x"
 bad-filter-linear|rgba8|none|takes sampler-filter nearest|FILTER #:filter "unsharp" #:std-dev 0.5 #:sampler-filter "linear"
 bad-filter-iir-repeat|rgb8|selection|use method fir|FILTER #:filter "gaussian" #:std-dev-x 3.0 #:addressing "repeat"
+bad-median-radius|rgb8|none|the median takes radius 0 to 100|FILTER #:filter "median" #:radius 101
 CASES
 
 # Filters through the shadow buffer: name input prep clfx-bench options |
@@ -159,6 +160,8 @@ filter-unsharp-selection rgba8 selection --filter unsharp --std-dev 2 --amount 1
 filter-convolve-alpha alpha8 none --filter convolve --matrix 0,-1,0,-1,5,-1,0,-1,0 --addressing clamp|#:filter "convolve" #:matrix "0 -1 0  -1 5 -1  0 -1 0" #:addressing "clamp"
 filter-bilateral-selection rgb8 selection --filter bilateral --blur-radius 3 --addressing none|#:filter "bilateral" #:blur-radius 3.0 #:addressing "none"
 filter-gaussian-linear rgba8 none --filter gaussian --method fir --std-dev-x 0.8 --std-dev-y 2 --sampler-filter linear|#:filter "gaussian" #:method "fir" #:std-dev-x 0.8 #:std-dev-y 2.0 #:sampler-filter "linear"
+filter-median-selection rgba8 selection --filter median --radius 2 --neighborhood square --percentile 40|#:filter "median" #:radius 2 #:neighborhood "square" #:percentile 40.0
+filter-median-alpha alpha8 none --filter median --radius 3 --addressing clamp|#:filter "median" #:radius 3 #:addressing "clamp"
 CASES
 
 {

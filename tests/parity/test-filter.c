@@ -86,11 +86,27 @@ static const Case cases[] = {
     { "std-dev-x", "2", "sampler-filter", "linear", NULL } },
   { "convolve, linear sampler (refused)",
     { "filter", "convolve", "sampler-filter", "linear", NULL } },
+  { "median square 1", { "filter", "median", "radius", "1", "neighborhood",
+                         "square", NULL } },
+  { "median circle 3", { "filter", "median", "radius", "3", NULL } },
+  { "median circle 32", { "filter", "median", "radius", "32", NULL } },
+  { "median diamond 2, percentile 10", { "filter", "median", "radius", "2",
+                                         "neighborhood", "diamond",
+                                         "percentile", "10", NULL } },
+  { "median square 4, percentile 90", { "filter", "median", "radius", "4",
+                                        "neighborhood", "square",
+                                        "percentile", "90", NULL } },
+  { "median 0", { "filter", "median", "radius", "0", NULL } },
+  { "median circle 2, percentile 0", { "filter", "median", "radius", "2",
+                                       "percentile", "0", NULL } },
 };
 
 /* The test device: a run that fails frees the context it ran on (it is
  * not trusted again), and the next case makes a new one. */
 static ClfxDeviceInfo device;
+
+/* Applied to each source after the synthetic pattern (NULL: none). */
+static void (*touch) (ClfxImage *src);
 
 static const char *const edges[] = { "clamp-to-edge", "clamp", "repeat",
                                      "mirrored-repeat", "none" };
@@ -282,6 +298,8 @@ one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
   clfx_host_image_synthetic (&src, (unsigned) (w * 3 + h));
   src.straight_alpha = channels != 1;
   src.transfer = srgb ? CLFX_TRC_SRGB : CLFX_TRC_LINEAR;
+  if (touch)
+    touch (&src);
   (*ctx)->guard_bytes = 64;
   ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
   /* The IIR handles the edges as GEGL's does: clamp-to-edge and clamp;
@@ -326,13 +344,21 @@ one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
 static void
 pieces (ClfxContext *ctx)
 {
-  static const Case *const which[] = { &cases[1], &cases[7], &cases[0],
-                                       &cases[9], &cases[23] };
+  const Case  *which[] = { &cases[1], &cases[7], &cases[0], &cases[9],
+                           NULL, NULL };
   ClfxContext *many = clfx_context_new (&ctx->device, NULL);
 
-  if (! many)
+  /* The bilateral's and the median's cases by name. */
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    if (! strcmp (cases[c].name, "bilateral 2.5 (window 5), 8"))
+      which[4] = &cases[c];
+    else if (! strcmp (cases[c].name, "median circle 3"))
+      which[5] = &cases[c];
+  if (! many || ! which[4] || ! which[5])
     {
-      tap_ok (false, "a second context");
+      tap_ok (false, "a second context, and the bilateral and median "
+                     "cases");
+      clfx_context_free (many);
       return;
     }
   for (int mode = 0; mode < 2; mode++)
@@ -439,6 +465,53 @@ bilateral_nonfinite (ClfxContext *ctx)
   clfx_host_image_free (&src);
 }
 
+/* The median where GEGL's rules bite: a transparent block wider than the
+ * window (colour of no weight: 0), alpha 0.3/1024 (quantized to 0) beside
+ * opaque texels, NaN, infinities and -0 in the colour (NaN sorts last and
+ * reaches only the results it is the order statistic of). */
+static void
+median_specials (ClfxImage *src)
+{
+  bool hdr = src->depth == CLFX_DEPTH_HALF || src->depth == CLFX_DEPTH_FLOAT;
+  int  alpha = src->channels - 1;
+
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        if (src->channels > 1 && x >= 8 && x < 24 && y >= 6 && y < 20)
+          clfx_image_set (src, x, y, alpha, 0.0f);
+        if (src->channels > 1 && (x + y) % 5 == 0 && x >= 30)
+          clfx_image_set (src, x, y, alpha, hdr ? 0.3f / 1024.0f : 0.0f);
+        if (hdr && (x * 7 + y * 3) % 11 == 0)
+          clfx_image_set (src, x, y, 0,
+                          (x + y) % 3 == 0   ? NAN
+                          : (x + y) % 3 == 1 ? -INFINITY
+                                             : -0.0f);
+        if (hdr && src->channels == 4 && (x + 2 * y) % 13 == 0)
+          clfx_image_set (src, x, y, 2, INFINITY);
+      }
+}
+
+static void
+medians (ClfxContext **ctx)
+{
+  static const Case special[] = {
+    { "median circle 2, specials", { "filter", "median", "radius", "2",
+                                     NULL } },
+    { "median circle 4, percentile 100, specials",
+      { "filter", "median", "radius", "4", "percentile", "100", NULL } },
+  };
+  static const int channels[] = { 4, 2 };
+
+  touch = median_specials;
+  for (int k = 0; k < 2; k++)
+    for (int d = 0; d < CLFX_N_DEPTHS; d++)
+      for (int l = 0; l < 2; l++)
+        one (ctx, &special[k], (d + k) % 2 ? "clamp" : "clamp-to-edge", 41,
+             29, channels[l], (ClfxDepth) d, d < 2);
+  touch = NULL;
+}
+
 /* What the family refuses, before any pixel moves. */
 static void
 refusals (void)
@@ -481,6 +554,19 @@ refusals (void)
       clfx_run_result_clear (&r);
       clfx_host_image_free (&src);
     }
+  {
+    ClfxImage src;
+    ClfxPlan  plan;
+
+    e = (ClfxError) { 0 };
+    clfx_host_image_alloc (&src, 8, 8, 4, CLFX_DEPTH_FLOAT, &e);
+    clfx_params_set (&p, "filter", "median", &e);
+    clfx_params_set (&p, "radius", "101", &e);
+    tap_ok (! clfx_plan_make (&p, &src, &plan, &e)
+              && e.code == CLFX_ERR_INVALID && strstr (e.message, "100"),
+            "a median radius past 100 is refused (%s)", e.message);
+    clfx_host_image_free (&src);
+  }
 }
 
 int
@@ -506,6 +592,7 @@ main (void)
             one (&ctx, &cases[c], "clamp-to-edge", sizes[s][0], sizes[s][1],
                  channels[layout], (ClfxDepth) d, d < 2);
         }
+  medians (&ctx);
   if (ctx)
     pieces (ctx);
   if (ctx)

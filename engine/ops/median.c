@@ -1,0 +1,378 @@
+/* median.c: the filter family's median, GEGL 0.4.62's median-blur with
+ * high-precision on (docs/FILTERS.md).
+ *
+ * Per channel (not a vector median), the smallest value of the window
+ * whose cumulative weight reaches max (1, ceil (W p)), W the window's
+ * total weight, p = percentile / 100.  Colour is weighted by its texel's
+ * alpha quantized as GEGL quantizes it (1024 steps; the 8-bit code for
+ * 8-bit data, which GEGL keeps as codes); a window of no weight gives
+ * colour 0.  Alpha counts each texel once at GEGL's default
+ * alpha-percentile, 50 (there is no parameter for it).  The window's row
+ * i (|i| <= radius) spans floor (sqrt ((r + 0.5)^2 - i^2)) columns either
+ * side (circle), r - |i| (diamond) or r (square).
+ *
+ * The values are the stored ones: GEGL's high precision keeps the
+ * source's transfer curve (8-bit sRGB data are ordered as codes, a linear
+ * float image in linear light) and straight alpha, so the plan neither
+ * decodes nor premultiplies.  Images without straight alpha (gray, or
+ * alpha filtered like any channel) count every texel once.
+ *
+ * The CPU reference gathers each window and sorts it (qsort, NaN last),
+ * then walks the cumulative weights; the device sorts windows up to 49
+ * texels with a sorting network and selects by radix on the values' bits
+ * beyond (kernels/median.cl).  Both pick a value of the window, so the
+ * result is exact. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/clfx-common.h"
+#include "../clfx-sampler-ref.h"
+#include "../clfx-tolerance.h"
+#include "clfx-params.h"
+#include "filter-common.h"
+
+/* The largest radius: GEGL's own (its property's range is 0 to 100). */
+#define MEDIAN_MAX_RADIUS 100
+/* GPU work-groups: MEDIAN_T x MEDIAN_T results (median.cl). */
+#define MEDIAN_T 16
+/* The largest window the sorting network takes (7 x 7; circle 3 is 37):
+ * its keys stay in registers (4 per texel). */
+#define MEDIAN_NET_MAX 49
+/* The largest radius median_rl takes: its tile of (16 + 2r)^2 texels
+ * costs 36 bytes a texel and 8 a sort slot (radius 8: 44 KiB). */
+#define MEDIAN_RANK_MAX 8
+
+typedef struct
+{
+  int      radius;
+  int     *hw;        /* half-width of each row, 2 radius + 1 */
+  int      n;         /* texels in the window */
+  double   p;         /* percentile / 100 */
+  bool     weighted;  /* colour weighted by alpha */
+  float    wscale;    /* alpha quantization: 1024, or 255 for 8-bit data */
+  unsigned tc, ta;    /* targets of unweighted colour and of alpha */
+  cl_ulong pm;        /* p = pm 2^-ps */
+  int      ps;
+  /* Windows up to MEDIAN_NET_MAX texels: the sorting network's kernels,
+   * built for this window (median.cl). */
+  bool     net;
+  char     options[96];
+  /* GPUs, radius up to MEDIAN_RANK_MAX past the network: the radix
+   * selection on the tile's ranks (median_rl), its local memory. */
+  size_t   rank_local;
+  char     rank_options[96];
+} State;
+
+static void
+state_free (void *data)
+{
+  State *st = data;
+
+  free (st->hw);
+  free (st);
+}
+
+/* max (1, ceil (w p)) in double, as GEGL computes it. */
+static unsigned
+target (double w, double p)
+{
+  double t = ceil (w * p);
+
+  return t < 1.0 ? 1u : (unsigned) t;
+}
+
+static bool
+median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
+             ClfxError *error)
+{
+  const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+  int                     r = fp->radius;
+  State                  *st;
+
+  if (! clfx_filter_edges_ok (fp->addressing, "median", error)
+      || ! clfx_filter_nearest_ok (fp->sampler_filter, "median", error))
+    return false;
+  if (r > MEDIAN_MAX_RADIUS)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "median radius %d: the median takes radius 0 to "
+                           "%d (GEGL's median-blur's range)",
+                           r, MEDIAN_MAX_RADIUS);
+  if (! (st = calloc (1, sizeof *st))
+      || ! (st->hw = malloc ((size_t) (2 * r + 1) * sizeof *st->hw)))
+    {
+      free (st);
+      return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+    }
+  plan->state = st;
+  plan->free_state = state_free;
+  st->radius = r;
+  for (int i = -r; i <= r; i++)
+    {
+      int a = abs (i), h;
+      if (fp->neighborhood == CLFX_MEDIAN_CIRCLE)
+        h = (int) sqrt ((r + 0.5) * (r + 0.5) - (double) (a * a));
+      else if (fp->neighborhood == CLFX_MEDIAN_DIAMOND)
+        h = r - a;
+      else
+        h = r;
+      st->hw[i + r] = h;
+      st->n += 2 * h + 1;
+    }
+  st->p = fp->percentile / 100.0;
+  st->weighted = src->straight_alpha
+                 && (src->channels == 2 || src->channels == 4);
+  st->wscale = src->depth == CLFX_DEPTH_U8 ? 255.0f : 1024.0f;
+  st->tc = target ((double) st->n, st->p);
+  st->ta = target ((double) st->n, 0.5);
+  if (st->p > 0.0)
+    {
+      int    e;
+      double f = frexp (st->p, &e);
+      st->pm = (cl_ulong) ldexp (f, 53);
+      st->ps = 53 - e;
+    }
+  st->net = st->n <= MEDIAN_NET_MAX;
+  snprintf (st->options, sizeof st->options,
+            "-DMEDIAN_N=%d -DMEDIAN_R=%d -DMEDIAN_SHAPE=%d", st->n, r,
+            fp->neighborhood);
+  if (! st->net && r <= MEDIAN_RANK_MAX)
+    {
+      size_t s2 = (size_t) (MEDIAN_T + 2 * r) * (size_t) (MEDIAN_T + 2 * r);
+      size_t pw = 256;
+      while (pw < s2)
+        pw *= 2;
+      st->rank_local = 36 * s2 + 8 * pw;
+      snprintf (st->rank_options, sizeof st->rank_options,
+                "-DMEDIAN_RANK_R=%d -DMEDIAN_RANK_P=%zu", r, pw);
+    }
+  plan->width = src->width;
+  plan->height = src->height;
+  plan->addressing = fp->addressing;
+  /* The stored values, straight alpha: GEGL's high precision keeps the
+   * source's curve and orders straight colour. */
+  plan->mixes = false;
+  plan->straight = true;
+  plan->premultiply = false;
+  plan->decode = false;
+  plan->halo[0] = plan->halo[1] = plan->halo[2] = plan->halo[3] = r;
+  /* The buffer forms' keys and weights (20 bytes a texel) of a piece's
+   * source: its result pixels, and a halo of at most 2r (W + H) + 4r^2
+   * texels whatever the piece. */
+  plan->bytes_per_pixel = 20;
+  plan->bytes_fixed = sizeof (int) * (size_t) (2 * r + 1)
+                      + 20 * ((size_t) (2 * r) * (size_t) (src->width
+                                                           + src->height)
+                              + 4 * (size_t) r * (size_t) r);
+  return true;
+}
+
+/* ---- OpenCL ---------------------------------------------------------------- */
+
+/* GPUs: the local-memory form while the group's tile of keys and weights
+ * fits (20 bytes a texel: radius up to 16 with 48 KiB).  CPU devices, and
+ * larger windows: the source's keys and weights into buffers once
+ * (median_keys), then a result per work-item from there.  Each with the sorting network for
+ * windows up to MEDIAN_NET_MAX texels. */
+static bool
+median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
+{
+  const State          *st = clfx_graph_plan (g)->state;
+  const ClfxTile       *t = clfx_graph_tile (g);
+  const ClfxDeviceInfo *dev = clfx_graph_device (g);
+  int                   w = t->out.width, h = t->out.height;
+  size_t                span = (size_t) (MEDIAN_T + 2 * st->radius);
+  size_t                lk = span * span * 16, lw = span * span * 4;
+  size_t                n_in = (size_t) t->in.width * (size_t) t->in.height;
+  bool                  local = ! clfx_graph_source_is_buffer (g)
+                                && lk + lw + 1024 <= dev->local_mem
+                                && dev->max_work_group
+                                     >= MEDIAN_T * MEDIAN_T;
+  bool                  rank = ! clfx_graph_source_is_buffer (g)
+                               && st->rank_local
+                               && st->rank_local + 1024 <= dev->local_mem
+                               && dev->max_work_group
+                                    >= MEDIAN_T * MEDIAN_T;
+  const char           *opt = st->net ? st->options : NULL;
+  ClfxLaunch            lr = { "median_rl", st->rank_options, NULL, 2,
+                               { (size_t) w, (size_t) h },
+                               { MEDIAN_T, MEDIAN_T } };
+  cl_int4               rect = { { t->in.x, t->in.y, t->in.width,
+                                   t->in.height } };
+  ClfxLaunch            l = { local ? (st->net ? "median_nl" : "median_l")
+                                    : (st->net ? "median_nb" : "median_b"),
+                              opt, NULL, 2, { (size_t) w, (size_t) h },
+                              { local ? MEDIAN_T : 0, local ? MEDIAN_T : 0 } };
+  ClfxLaunch            lk_ = { "median_keys", opt, NULL, 2,
+                                { (size_t) t->in.width,
+                                  (size_t) t->in.height },
+                                { 0, 0 } };
+  cl_mem                hw, keys, wts;
+
+  (void) p;
+  if (! (hw = clfx_graph_table (g, "half-widths", st->hw,
+                                sizeof (int) * (size_t) (2 * st->radius + 1),
+                                error)))
+    return false;
+  if (rank)
+    return CLFX_LAUNCH (g, &lr, error, CLFX_SRC, CLFX_DST, CLFX_ARG (hw),
+                        CLFX_INT (st->radius), CLFX_INT (st->weighted),
+                        CLFX_FLOAT (st->wscale), CLFX_ARG (st->tc),
+                        CLFX_ARG (st->ta), CLFX_ARG (st->pm),
+                        CLFX_INT (st->ps));
+  if (local)
+    return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_ARG (hw),
+                        CLFX_INT (st->radius), CLFX_INT (st->weighted),
+                        CLFX_FLOAT (st->wscale), CLFX_ARG (st->tc),
+                        CLFX_ARG (st->ta), CLFX_ARG (st->pm),
+                        CLFX_INT (st->ps), CLFX_LOCAL (lk), CLFX_LOCAL (lw));
+  return (keys = clfx_graph_buffer (g, "keys", n_in * 16, error))
+         && (wts = clfx_graph_buffer (g, "weights", n_in * 4, error))
+         && CLFX_LAUNCH (g, &lk_, error, CLFX_SRC, CLFX_ARG (keys),
+                         CLFX_ARG (wts), CLFX_ARG (rect),
+                         CLFX_INT (st->weighted), CLFX_FLOAT (st->wscale))
+         && CLFX_LAUNCH (g, &l, error, CLFX_ARG (keys), CLFX_ARG (wts),
+                         CLFX_ARG (rect), CLFX_DST, CLFX_ARG (hw),
+                         CLFX_INT (st->radius), CLFX_INT (st->weighted),
+                         CLFX_FLOAT (st->wscale), CLFX_ARG (st->tc),
+                         CLFX_ARG (st->ta), CLFX_ARG (st->pm),
+                         CLFX_INT (st->ps));
+}
+
+/* ---- CPU reference ------------------------------------------------------------ */
+
+typedef struct
+{
+  float    v;
+  unsigned w;
+} Entry;
+
+/* Ascending, NaN after everything. */
+static int
+entry_cmp (const void *a, const void *b)
+{
+  float x = ((const Entry *) a)->v, y = ((const Entry *) b)->v;
+
+  if (isnan (x) || isnan (y))
+    return isnan (x) - isnan (y);
+  return (x > y) - (x < y);
+}
+
+/* The smallest value whose cumulative weight reaches max (1, ceil (W p));
+ * W = 0: 0. */
+static float
+order_statistic (Entry *e, int n, double p)
+{
+  double   total = 0.0, sum = 0.0, t;
+
+  for (int i = 0; i < n; i++)
+    total += e[i].w;
+  if (total == 0.0)
+    return 0.0f;
+  qsort (e, (size_t) n, sizeof *e, entry_cmp);
+  t = fmax (1.0, ceil (total * p));
+  for (int i = 0; i < n; i++)
+    if ((sum += e[i].w) >= t)
+      return e[i].v;
+  return e[n - 1].v;
+}
+
+static bool
+median_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
+            ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
+{
+  const State    *st = plan->state;
+  ClfxSamplerDesc s = { true, plan->addressing, false, false, false };
+  int             r = st->radius, colour = src->channels == 4 ? 3 : 1;
+  int             alpha = src->channels == 4 ? 3 : 1;
+  float          (*win)[4] = malloc ((size_t) st->n * sizeof *win);
+  Entry          *e = malloc ((size_t) st->n * sizeof *e);
+
+  (void) p;
+  (void) probes;
+  if (! win || ! e)
+    {
+      free (win);
+      free (e);
+      return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+    }
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        float out[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
+        int   n = 0;
+        for (int i = -r; i <= r; i++)
+          for (int j = -st->hw[i + r]; j <= st->hw[i + r]; j++)
+            clfx_ref_fetch (src, s, x + j, y + i, win[n++]);
+        for (int c = 0; c < colour; c++)
+          {
+            for (int k = 0; k < n; k++)
+              {
+                float a = win[k][alpha];
+                e[k].v = win[k][c];
+                /* GEGL's quantized alpha (NaN: 0). */
+                e[k].w = st->weighted
+                           ? (unsigned) floorf ((a > 0.0f ? fminf (a, 1.0f)
+                                                          : 0.0f)
+                                                    * st->wscale
+                                                + 0.5f)
+                           : 1u;
+              }
+            out[c] = order_statistic (e, n, st->p);
+          }
+        if (src->channels == 2 || src->channels == 4)
+          {
+            for (int k = 0; k < n; k++)
+              {
+                e[k].v = win[k][alpha];
+                e[k].w = 1u;
+              }
+            out[alpha] = order_statistic (e, n, 0.5);
+          }
+        clfx_ref_store (dst, x, y, out, false, false);
+      }
+  free (win);
+  free (e);
+  return true;
+}
+
+/* ---- tolerance ---------------------------------------------------------------- */
+
+static void
+median_tolerance (const ClfxParams *p, const ClfxPlan *plan,
+                  const ClfxDeviceInfo *dev, const ClfxImage *src,
+                  const ClfxImage *dst, ClfxTolerance *tol)
+{
+  (void) p;
+  (void) plan;
+  (void) dev;
+  (void) src;
+  (void) dst;
+  /* Both sides select one of the window's stored values by the same
+   * rule, and the store gives it back as it was read: float and half
+   * values pass unchanged, 8- and 16-bit ones as their codes (the device
+   * orders the codes themselves, so the read conversion's 1.5 ulp cannot
+   * change a code).  No arithmetic touches the value: exact. */
+  clfx_tol_init (tol);
+  clfx_tol_clause (tol, "an order statistic: the same stored value of the "
+                        "window on both sides, stored unchanged (exact)");
+}
+
+static const char *const uses_median[] = { "filter", "radius", "percentile",
+                                           "neighborhood", "addressing",
+                                           NULL };
+
+const ClfxVariant clfx_variant_median
+  = { "median",
+      "median",
+      "Median blur (GEGL's median-blur, high precision: the exact "
+      "percentile per channel, colour weighted by alpha)",
+      uses_median,
+      median_plan,
+      NULL,
+      median_cl,
+      median_cpu,
+      median_tolerance,
+      NULL,
+      clfx_filter_describe };

@@ -1,0 +1,614 @@
+/* median.cl: the filter family's median (GEGL's median-blur in high
+ * precision, docs/FILTERS.md).
+ *
+ * Per channel, the order statistic of the window: the smallest value whose
+ * cumulative weight reaches t = max (1, ceil (W p)), W the window's total
+ * weight.  Colour is weighted by the alpha of its texel, quantized as GEGL
+ * does (floor (clamp (a, 0, 1) 1024 + 0.5), the 8-bit code for 8-bit
+ * data); alpha itself counts each texel once, at its own percentile (50).
+ * Values are the stored ones (no sRGB decoding, straight alpha), as GEGL's
+ * high precision keeps the source's transfer curve.
+ *
+ * Values are compared as unsigned keys: a float's bits made monotonic
+ * (negative values reversed), NaN as the largest key, so that NaN sorts
+ * after +Inf and reaches only results whose order statistic is a NaN; 8-
+ * and 16-bit data use their codes, which the store gives back exactly.
+ *
+ * Windows up to 49 texels go through a sorting network on registers (the
+ * kernels built with MEDIAN_N, at the end of this file).  Larger ones,
+ * and any window the network does not take, through a radix selection on
+ * the keys, exact for any size: one pass per bit from the highest bit in
+ * which the window's smallest and largest keys differ (a first pass finds
+ * them; a window of one value needs no other), each pass counting the
+ * weight at or below the candidate in all four channels at once (uint4
+ * compares and selects, no branch per value).  8-bit data take at most 8
+ * passes, float data as many as their window's range spans (about 25 for
+ * [0, 1]).
+ *
+ * median_l, median_nl (GPUs): a 16 x 16 group copies the keys and
+ * weights of its (16 + 2r)^2 texels into local memory once (one fetch and
+ * one key conversion per texel), then every pass reads them from there: a
+ * texture fetch per value and pass would make the passes fetch-bound.  One
+ * unconditional barrier, no return before or after it (PoCL 6.0: see
+ * filter.cl).  median_rl (GPUs, radius 4 to 8 past the network): the
+ * same tile, sorted, and the selection on ranks (at the end of this
+ * file).  median_b, median_nb (CPU devices, and windows whose tile
+ * does not fit local memory): median_keys converts the source's texels
+ * into buffers of keys and weights once, and each work-item reads its
+ * window there. */
+#include "clfx-io.h"
+
+#define MEDIAN_T 16
+
+/* Which lanes are colour and which alpha in the canonical layout. */
+#if CLFX_CHANNELS == 2
+#define MEDIAN_ALPHA(v) ((v).y)
+#define MEDIAN_WVEC(w) ((uint4) ((w), 1u, 1u, 1u))
+#define MEDIAN_TVEC(tc, ta) ((uint4) ((tc), (ta), 1u, 1u))
+#else
+#define MEDIAN_ALPHA(v) ((v).w)
+#define MEDIAN_WVEC(w) ((uint4) ((w), (w), (w), 1u))
+#define MEDIAN_TVEC(tc, ta) ((uint4) ((tc), (tc), (tc), (ta)))
+#endif
+
+#if CLFX_DEPTH == CLFX_DEPTH_CODE_U8 || CLFX_DEPTH == CLFX_DEPTH_CODE_U16
+#if CLFX_DEPTH == CLFX_DEPTH_CODE_U8
+#define MEDIAN_CODES 255.0f
+#else
+#define MEDIAN_CODES 65535.0f
+#endif
+inline uint4
+median_key (float4 v)
+{
+  return convert_uint4_sat_rte (v * MEDIAN_CODES);
+}
+
+inline float4
+median_value (uint4 k)
+{
+  return convert_float4 (k) * (1.0f / MEDIAN_CODES);
+}
+#else
+inline uint4
+median_key (float4 v)
+{
+  uint4 b = as_uint4 (v);
+  uint4 k = b ^ select ((uint4) (0x80000000u), (uint4) (0xffffffffu),
+                        as_int4 (b) < 0);
+  return select (k, (uint4) (0xffffffffu), isnan (v));
+}
+
+inline float4
+median_value (uint4 k)
+{
+  return as_float4 (k ^ select ((uint4) (0xffffffffu), (uint4) (0x80000000u),
+                                k >= (uint4) (0x80000000u)));
+}
+#endif
+
+/* GEGL's weight of a texel's colour: its alpha quantized to wscale steps
+ * (1024, or 255 for 8-bit data), in float as GEGL computes it; NaN
+ * weighs 0. */
+inline uint
+median_weight (float a, float wscale)
+{
+  float c = a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
+  return (uint) floor (c * wscale + 0.5f);
+}
+
+/* max (1, ceil (w p)) with w p rounded as a double product rounds (to
+ * nearest, ties to even), as GEGL computes it, in integers: p = m 2^-s
+ * (the host splits it; m < 2^53, s >= 52 as p <= 1), w < 2^26. */
+inline uint
+median_target (uint w, ulong m, int s)
+{
+  ulong lo = (ulong) w * m, hi = mul_hi ((ulong) w, m);
+  int   len = hi ? 128 - (int) clz (hi) : 64 - (int) clz (lo);
+  int   d = max (len - 53, 0), k;
+  ulong r = lo, t;
+
+  if (d > 0)
+    {
+      ulong rem = lo & ((1ul << d) - 1ul), halfway = 1ul << (d - 1);
+      r = (lo >> d) | (hi << (64 - d));
+      if (rem > halfway || (rem == halfway && (r & 1ul)))
+        r++;
+    }
+  /* The product is r 2^(d - s), r <= 2^53 and s - d >= 26. */
+  k = s - d;
+  t = k >= 54 ? (ulong) (r != 0ul) : (r + (1ul << k) - 1ul) >> k;
+  return max ((uint) t, 1u);
+}
+
+/* The window of the pixel: rows di in [-r, r], columns dj in [-hw[di + r],
+ * hw[di + r]]; KW (di, dj, k, w) gives the keys k (uint4) and the colour
+ * weight w (uint) of a texel; VAL (k) the value (float4) of keys k.  res:
+ * the result (float4). */
+#define MEDIAN_SELECT(res, KW, VAL)                                          \
+  do                                                                         \
+    {                                                                        \
+      uint4 mn_ = (uint4) (0xffffffffu), mx_ = (uint4) (0u);                 \
+      uint  wsum_ = 0u;                                                      \
+      for (int di = -r; di <= r; di++)                                       \
+        {                                                                    \
+          int h_ = hw[di + r];                                               \
+          for (int dj = -h_; dj <= h_; dj++)                                 \
+            {                                                                \
+              uint4 k_;                                                      \
+              uint  w_;                                                      \
+              KW (di, dj, k_, w_);                                           \
+              mn_ = min (mn_, k_);                                           \
+              mx_ = max (mx_, k_);                                           \
+              wsum_ += w_;                                                   \
+            }                                                                \
+        }                                                                    \
+      uint4 t_ = MEDIAN_TVEC (weighted ? median_target (wsum_, pm, ps) : tc, \
+                              ta);                                           \
+      uint4 df_ = mn_ ^ mx_;                                                 \
+      uint  any_ = df_.x | df_.y | df_.z | df_.w;                            \
+      int   top_ = any_ ? 31 - (int) clz (any_) : -1;                        \
+      uint4 pre_ = top_ < 0    ? mn_                                         \
+                   : top_ < 31 ? mn_ & (uint4) (~((2u << top_) - 1u))        \
+                               : (uint4) (0u);                               \
+      for (int b_ = top_; b_ >= 0; b_--)                                     \
+        {                                                                    \
+          uint4 cand_ = pre_ | (uint4) ((1u << b_) - 1u), cnt_ = (uint4) (0u); \
+          for (int di = -r; di <= r; di++)                                   \
+            {                                                                \
+              int h_ = hw[di + r];                                           \
+              for (int dj = -h_; dj <= h_; dj++)                             \
+                {                                                            \
+                  uint4 k_;                                                  \
+                  uint  w_;                                                  \
+                  KW (di, dj, k_, w_);                                       \
+                  cnt_ += select ((uint4) (0u), MEDIAN_WVEC (w_),            \
+                                  k_ <= cand_);                              \
+                }                                                            \
+            }                                                                \
+          pre_ |= select ((uint4) (1u << b_), (uint4) (0u), cnt_ >= t_);     \
+        }                                                                    \
+      res = VAL (pre_);                                                      \
+      /* No weight at all: GEGL's colour is 0. */                            \
+      if (wsum_ == 0u)                                                       \
+        res.x = 0.0f;                                                        \
+      if (wsum_ == 0u && CLFX_CHANNELS == 4)                                 \
+        res.yz = (float2) (0.0f);                                            \
+    }                                                                        \
+  while (0)
+
+/* Arguments: hw, the half-widths of the 2 r + 1 rows; weighted: colour
+ * weighted by alpha (straight alpha), else every texel weighs 1 and tc is
+ * the colour's target; wscale: the alpha quantization; ta: alpha's
+ * target; pm, ps: the percentile as m 2^-s. */
+#define MEDIAN_ARGS                                                          \
+  __constant int *hw, int r, int weighted, float wscale, uint tc, uint ta,  \
+    ulong pm, int ps
+
+inline uint
+median_weight_of (float4 v, int weighted, float wscale)
+{
+  return weighted ? median_weight (MEDIAN_ALPHA (v), wscale) : 1u;
+}
+
+/* The keys and weights of the source's rectangle rect (source
+ * coordinates, addressing applied) into plain buffers, one fetch and one
+ * conversion per texel: the buffer forms then read a window per pass
+ * with plain loads (re-fetching the source each pass made the radix
+ * selection 6x slower on PoCL). */
+__kernel void
+median_keys (CLFX_SRC_ARGS (src), __global uint4 *keys, __global uint *wts,
+             int4 rect, int weighted, float wscale)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= rect.z || gy >= rect.w)
+    return;
+
+  float4 v = clfx_fetch (CLFX_SRC (src), rect.x + gx, rect.y + gy);
+  long   i = (long) gy * rect.z + gx;
+  keys[i] = median_key (v);
+  wts[i] = median_weight_of (v, weighted, wscale);
+}
+
+/* CPU devices, and GPU windows whose tile does not fit local memory: a
+ * result per work-item from the buffers of median_keys (rect: their
+ * rectangle in source coordinates). */
+__kernel void
+median_b (__global const uint4 *keys, __global const uint *wts, int4 rect,
+          CLFX_DST_ARGS, MEDIAN_ARGS)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  long   o = (long) (y - rect.y) * rect.z + (x - rect.x);
+  float4 res;
+/* A texel of the buffers (median_nb reads them too). */
+#define KW_B(di, dj, k, w)                                                   \
+  do                                                                         \
+    {                                                                        \
+      k = keys[o + (long) (di) * rect.z + (dj)];                             \
+      w = wts[o + (long) (di) * rect.z + (dj)];                              \
+    }                                                                        \
+  while (0)
+  MEDIAN_SELECT (res, KW_B, median_value);
+  CLFX_STORE (x, y, res);
+}
+
+/* The group's tile: the keys and weights of the texels its windows read,
+ * (MEDIAN_T + 2 r)^2 of each, one fetch per texel (every work-item takes
+ * part; the caller's barrier follows). */
+inline void
+median_tile (CLFX_SRC_ARGS (src), int4 dst_rect, int r, int weighted,
+             float wscale, __local uint4 *keys, __local uint *wts)
+{
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int span = MEDIAN_T + 2 * r;
+  int x0 = dst_rect.x + get_group_id (0) * MEDIAN_T - r;
+  int y0 = dst_rect.y + get_group_id (1) * MEDIAN_T - r;
+
+  for (int i = ly * MEDIAN_T + lx; i < span * span;
+       i += MEDIAN_T * MEDIAN_T)
+    {
+      float4 v = clfx_fetch (CLFX_SRC (src), x0 + i % span, y0 + i / span);
+      keys[i] = median_key (v);
+      wts[i] = median_weight_of (v, weighted, wscale);
+    }
+}
+
+/* keys and wts: (MEDIAN_T + 2 r)^2 entries each. */
+__kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_T, 1))) void
+median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
+          __local uint4 *keys, __local uint *wts)
+{
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int gx = get_global_id (0), gy = get_global_id (1);
+  int span = MEDIAN_T + 2 * r;
+
+  median_tile (CLFX_SRC (src), dst_rect, r, weighted, wscale, keys, wts);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (gx < dst_rect.z && gy < dst_rect.w)
+    {
+      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+      int    o = (ly + r) * span + lx + r;
+      float4 res;
+#define KW_L(di, dj, k, w)                                                   \
+  do                                                                         \
+    {                                                                        \
+      k = keys[o + (di) * span + (dj)];                                      \
+      w = wts[o + (di) * span + (dj)];                                       \
+    }                                                                        \
+  while (0)
+      MEDIAN_SELECT (res, KW_L, median_value);
+#undef KW_L
+      CLFX_STORE (x, y, res);
+    }
+}
+
+#ifdef MEDIAN_N
+/* Small windows (the host builds these kernels with the window's radius
+ * MEDIAN_R, shape MEDIAN_SHAPE and size MEDIAN_N, up to 49 texels): the
+ * window's keys go into registers once and a sorting network orders them
+ * (Batcher's odd-even merge sort: all four channels at once, no branch);
+ * each lane then takes its rank.  25 texels (5 x 5) cost 140 comparators
+ * where the radix selection reads the window about 25 times.
+ *
+ * Where the window's weights are all equal (opaque regions; every texel of
+ * an image without straight alpha) the network orders the keys alone
+ * (uint4 min / max), and with weight w0 everywhere the colour's rank is
+ * ceil (t / w0), t its target for the total weight N w0.  Unequal weights
+ * travel with their keys (a compare and four selects per comparator, twice
+ * the registers: windows up to MEDIAN_WNET_MAX texels), and a walk over
+ * the sorted window finds where each lane's cumulative weight reaches its
+ * target.  Larger windows with unequal weights take the radix
+ * selection. */
+#define MEDIAN_WNET_MAX 25
+#define MEDIAN_SPAN (MEDIAN_T + 2 * MEDIAN_R)
+
+/* GEGL's windows: circle (r + 0.5)^2 >= di^2 + dj^2 in integers; the
+ * host's half-widths say the same. */
+inline bool
+median_in (int di, int dj)
+{
+  return MEDIAN_SHAPE == 0   ? true
+         : MEDIAN_SHAPE == 1 ? di * di + dj * dj <= MEDIAN_R * MEDIAN_R + MEDIAN_R
+                             : abs (di) + abs (dj) <= MEDIAN_R;
+}
+
+/* Batcher's odd-even merge sort of MEDIAN_N keys: the network of the next
+ * power of two with the comparators that reach past MEDIAN_N left out
+ * (the missing keys would be +Inf, which no comparator moves).  The loops
+ * unroll to constant indices, so v stays in registers.  carry (constant
+ * at each call): the weights w move with their keys. */
+inline void
+median_sort (uint4 *v, uint4 *w, bool carry)
+{
+#pragma unroll
+  for (int p = 1; p < MEDIAN_N; p += p)
+#pragma unroll
+    for (int k = p; k > 0; k /= 2)
+#pragma unroll
+      for (int j = k % p; j + k < MEDIAN_N; j += 2 * k)
+#pragma unroll
+        for (int i = 0; i < k && i + j + k < MEDIAN_N; i++)
+          if ((i + j) / (2 * p) == (i + j + k) / (2 * p))
+            {
+              uint4 a = v[i + j], b = v[i + j + k];
+              if (carry)
+                {
+                  int4  up = a > b;
+                  uint4 wa = w[i + j], wb = w[i + j + k];
+                  v[i + j] = select (a, b, up);
+                  v[i + j + k] = select (b, a, up);
+                  w[i + j] = select (wa, wb, up);
+                  w[i + j + k] = select (wb, wa, up);
+                }
+              else
+                {
+                  v[i + j] = min (a, b);
+                  v[i + j + k] = max (a, b);
+                }
+            }
+}
+
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+/* The sorted window's first entry per lane whose cumulative weight
+ * reaches t. */
+inline float4
+median_walk (const uint4 *v, const uint4 *w, uint4 t)
+{
+  uint4 cum = (uint4) (0u), k = v[MEDIAN_N - 1];
+  int4  done = (int4) (0);
+
+#pragma unroll
+  for (int q = 0; q < MEDIAN_N; q++)
+    {
+      cum += w[q];
+      int4 hit = (cum >= t) & ~done;
+      k = select (k, v[q], hit);
+      done |= hit;
+    }
+  return median_value (k);
+}
+#endif
+
+/* The sorted window's entries of rank kc (colour) and ka (alpha), from 1;
+ * zero: colour of no weight (0). */
+inline float4
+median_pick (const uint4 *v, uint kc, uint ka, bool zero)
+{
+  uint4 rank = MEDIAN_TVEC (kc, ka), k = v[0];
+
+#pragma unroll
+  for (int q = 1; q < MEDIAN_N; q++)
+    k = select (k, v[q], (uint4) (q + 1) == rank);
+
+  float4 res = median_value (k);
+  if (zero)
+    res.x = 0.0f;
+  if (zero && CLFX_CHANNELS == 4)
+    res.yz = (float2) (0.0f);
+  return res;
+}
+
+/* The colour's rank where every weight is w0 (weighted) or 1. */
+inline uint
+median_rank (int weighted, uint w0, uint tc, ulong pm, int ps)
+{
+  if (! weighted)
+    return tc;
+  if (w0 == 0u)
+    return 1u;
+  return (median_target (w0 * (uint) MEDIAN_N, pm, ps) + w0 - 1u) / w0;
+}
+
+__kernel void
+median_nb (__global const uint4 *keys, __global const uint *wts, int4 rect,
+           CLFX_DST_ARGS, MEDIAN_ARGS)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  long   o = (long) (y - rect.y) * rect.z + (x - rect.x);
+  uint4  v[MEDIAN_N];
+  uint   wmin = 0xffffffffu, wmax = 0u, wsum = 0u;
+  int    n = 0;
+  float4 res;
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+  uint4 wv[MEDIAN_N];
+#endif
+
+#pragma unroll
+  for (int di = -MEDIAN_R; di <= MEDIAN_R; di++)
+#pragma unroll
+    for (int dj = -MEDIAN_R; dj <= MEDIAN_R; dj++)
+      if (median_in (di, dj))
+        {
+          uint w = wts[o + (long) di * rect.z + dj];
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+          wv[n] = MEDIAN_WVEC (w);
+#endif
+          v[n++] = keys[o + (long) di * rect.z + dj];
+          wmin = min (wmin, w);
+          wmax = max (wmax, w);
+          wsum += w;
+        }
+  if (wmin != wmax)
+    {
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+      median_sort (v, wv, true);
+      res = median_walk (v, wv,
+                         MEDIAN_TVEC (median_target (wsum, pm, ps), ta));
+#else
+      MEDIAN_SELECT (res, KW_B, median_value);
+#endif
+    }
+  else
+    {
+      median_sort (v, v, false);
+      res = median_pick (v, median_rank (weighted, wmin, tc, pm, ps), ta,
+                         weighted && wmin == 0u);
+    }
+  CLFX_STORE (x, y, res);
+}
+
+__kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_T, 1))) void
+median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
+           __local uint4 *keys, __local uint *wts)
+{
+  int lx = get_local_id (0), ly = get_local_id (1);
+  int gx = get_global_id (0), gy = get_global_id (1);
+  int span = MEDIAN_SPAN;
+
+  median_tile (CLFX_SRC (src), dst_rect, r, weighted, wscale, keys, wts);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (gx < dst_rect.z && gy < dst_rect.w)
+    {
+      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+      int    o = (ly + MEDIAN_R) * MEDIAN_SPAN + lx + MEDIAN_R;
+      uint4  v[MEDIAN_N];
+      uint   wmin = 0xffffffffu, wmax = 0u, wsum = 0u;
+      int    n = 0;
+      float4 res;
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+      uint4 wv[MEDIAN_N];
+#endif
+
+#pragma unroll
+      for (int di = -MEDIAN_R; di <= MEDIAN_R; di++)
+#pragma unroll
+        for (int dj = -MEDIAN_R; dj <= MEDIAN_R; dj++)
+          if (median_in (di, dj))
+            {
+              uint w = wts[o + di * MEDIAN_SPAN + dj];
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+              wv[n] = MEDIAN_WVEC (w);
+#endif
+              v[n++] = keys[o + di * MEDIAN_SPAN + dj];
+              wmin = min (wmin, w);
+              wmax = max (wmax, w);
+              wsum += w;
+            }
+      if (wmin != wmax)
+        {
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+          median_sort (v, wv, true);
+          res = median_walk (v, wv,
+                             MEDIAN_TVEC (median_target (wsum, pm, ps), ta));
+#else
+#define KW_L(di, dj, k, w)                                                   \
+  do                                                                         \
+    {                                                                        \
+      k = keys[o + (di) * span + (dj)];                                      \
+      w = wts[o + (di) * span + (dj)];                                       \
+    }                                                                        \
+  while (0)
+          MEDIAN_SELECT (res, KW_L, median_value);
+#undef KW_L
+#endif
+        }
+      else
+        {
+          median_sort (v, v, false);
+          res = median_pick (v, median_rank (weighted, wmin, tc, pm, ps), ta,
+                             weighted && wmin == 0u);
+        }
+      CLFX_STORE (x, y, res);
+    }
+}
+#endif
+
+#ifdef MEDIAN_RANK_R
+/* GPUs, windows past the network's (radius MEDIAN_RANK_R up to 8, built
+ * for it): the radix selection on ranks.  The group sorts its tile's keys
+ * once per channel (bitonic, in local memory, (key, texel) as one 64-bit
+ * word so that the padding sorts last), and each texel's rank in its tile
+ * replaces its key: ranks are distinct and in the keys' order, so the
+ * smallest rank whose cumulative weight reaches the target is a texel of
+ * the selected value.  Ranks take 10 bits where float keys take about 25
+ * (passes), and 8 bytes a texel where keys take 16 (local reads).  The
+ * sort costs about 4 x 55 stages of MEDIAN_RANK_P / 256 compare-exchanges
+ * per work-item, each stage behind a barrier (constant trip counts: every
+ * work-item reaches every barrier). */
+#define MEDIAN_RS (MEDIAN_T + 2 * MEDIAN_RANK_R)
+#define MEDIAN_RS2 (MEDIAN_RS * MEDIAN_RS)
+
+__kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_T, 1))) void
+median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
+{
+  __local uint4  kt[MEDIAN_RS2];
+  __local uint   wt[MEDIAN_RS2];
+  __local ulong  pr[MEDIAN_RANK_P];
+  __local ushort rk[4 * MEDIAN_RS2];
+  __local ushort od[4 * MEDIAN_RS2];
+  int            lx = get_local_id (0), ly = get_local_id (1);
+  int            gx = get_global_id (0), gy = get_global_id (1);
+  int            lid = ly * MEDIAN_T + lx;
+
+  median_tile (CLFX_SRC (src), dst_rect, MEDIAN_RANK_R, weighted, wscale, kt,
+               wt);
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int c = 0; c < 4; c++)
+    {
+      for (int i = lid; i < MEDIAN_RANK_P; i += MEDIAN_T * MEDIAN_T)
+        {
+          uint4 k = kt[min (i, MEDIAN_RS2 - 1)];
+          uint  kc = c == 0 ? k.x : c == 1 ? k.y : c == 2 ? k.z : k.w;
+          pr[i] = i < MEDIAN_RS2 ? ((ulong) kc << 32) | (ulong) i
+                                 : 0xfffffffffffffffful;
+        }
+      barrier (CLK_LOCAL_MEM_FENCE);
+      for (int k = 2; k <= MEDIAN_RANK_P; k <<= 1)
+        for (int j = k >> 1; j > 0; j >>= 1)
+          {
+            for (int i = lid; i < MEDIAN_RANK_P; i += MEDIAN_T * MEDIAN_T)
+              {
+                int l = i ^ j;
+                if (l > i)
+                  {
+                    ulong a = pr[i], b = pr[l];
+                    if ((a > b) == ((i & k) == 0))
+                      {
+                        pr[i] = b;
+                        pr[l] = a;
+                      }
+                  }
+              }
+            barrier (CLK_LOCAL_MEM_FENCE);
+          }
+      for (int q = lid; q < MEDIAN_RS2; q += MEDIAN_T * MEDIAN_T)
+        {
+          uint i = (uint) (pr[q] & 0xfffful);
+          rk[i * 4 + c] = (ushort) q;
+          od[c * MEDIAN_RS2 + q] = (ushort) i;
+        }
+      barrier (CLK_LOCAL_MEM_FENCE);
+    }
+  if (gx < dst_rect.z && gy < dst_rect.w)
+    {
+      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+      int    o = (ly + MEDIAN_RANK_R) * MEDIAN_RS + lx + MEDIAN_RANK_R;
+      float4 res;
+#define KW_R(di, dj, k, w)                                                   \
+  do                                                                         \
+    {                                                                        \
+      k = convert_uint4 (vload4 (o + (di) * MEDIAN_RS + (dj), rk));          \
+      w = wt[o + (di) * MEDIAN_RS + (dj)];                                   \
+    }                                                                        \
+  while (0)
+#define VAL_R(p)                                                             \
+  median_value ((uint4) (kt[od[(p).x]].x, kt[od[MEDIAN_RS2 + (p).y]].y,      \
+                         kt[od[2 * MEDIAN_RS2 + (p).z]].z,                   \
+                         kt[od[3 * MEDIAN_RS2 + (p).w]].w))
+      MEDIAN_SELECT (res, KW_R, VAL_R);
+#undef KW_R
+#undef VAL_R
+      CLFX_STORE (x, y, res);
+    }
+}
+#endif
