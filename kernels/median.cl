@@ -259,6 +259,16 @@ median_tile (CLFX_SRC_ARGS (src), int4 dst_rect, int r, int weighted,
 }
 
 /* keys and wts: (MEDIAN_T + 2 r)^2 entries each. */
+/* A texel of a group's tile (o: the window's centre, span: the tile's
+ * width), for median_l and median_nl. */
+#define KW_L(di, dj, k, w)                                                   \
+  do                                                                         \
+    {                                                                        \
+      k = keys[o + (di) * span + (dj)];                                      \
+      w = wts[o + (di) * span + (dj)];                                       \
+    }                                                                        \
+  while (0)
+
 __kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_T, 1))) void
 median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
           __local uint4 *keys, __local uint *wts)
@@ -274,15 +284,7 @@ median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
       int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
       int    o = (ly + r) * span + lx + r;
       float4 res;
-#define KW_L(di, dj, k, w)                                                   \
-  do                                                                         \
-    {                                                                        \
-      k = keys[o + (di) * span + (dj)];                                      \
-      w = wts[o + (di) * span + (dj)];                                       \
-    }                                                                        \
-  while (0)
       MEDIAN_SELECT (res, KW_L, median_value);
-#undef KW_L
       CLFX_STORE (x, y, res);
     }
 }
@@ -404,6 +406,56 @@ median_rank (int weighted, uint w0, uint tc, ulong pm, int ps)
   return (median_target (w0 * (uint) MEDIAN_N, pm, ps) + w0 - 1u) / w0;
 }
 
+/* The network's result over the window around texel o of a grid `stride`
+ * texels wide (KEYS, WTS: its keys and weights): equal weights sort the
+ * keys alone and pick the rank, unequal ones carry the weights through
+ * the network (or select, past MEDIAN_WNET_MAX), KW the selection's
+ * reader of (di, dj). */
+#if MEDIAN_N <= MEDIAN_WNET_MAX
+#define MEDIAN_WV_DECL uint4 wv[MEDIAN_N]
+#define MEDIAN_WV_SET(n, w) (wv[n] = MEDIAN_WVEC (w))
+#define MEDIAN_UNEQUAL(res, KW)                                              \
+  do                                                                         \
+    {                                                                        \
+      median_sort (v, wv, true);                                             \
+      res = median_walk (v, wv,                                              \
+                         MEDIAN_TVEC (median_target (wsum, pm, ps), ta));    \
+    }                                                                        \
+  while (0)
+#else
+#define MEDIAN_WV_DECL int wv_unused
+#define MEDIAN_WV_SET(n, w) ((void) 0)
+#define MEDIAN_UNEQUAL(res, KW) MEDIAN_SELECT (res, KW, median_value)
+#endif
+#define MEDIAN_NET(res, KEYS, WTS, o, stride, KW)                            \
+  do                                                                         \
+    {                                                                        \
+      uint4 v[MEDIAN_N];                                                     \
+      uint  wmin = 0xffffffffu, wmax = 0u, wsum = 0u;                        \
+      int   n = 0;                                                           \
+      MEDIAN_WV_DECL;                                                        \
+      _Pragma ("unroll") for (int di = -MEDIAN_R; di <= MEDIAN_R; di++)      \
+        _Pragma ("unroll") for (int dj = -MEDIAN_R; dj <= MEDIAN_R; dj++)    \
+          if (median_in (di, dj))                                            \
+            {                                                                \
+              uint w = (WTS)[(o) + di * (stride) + dj];                      \
+              MEDIAN_WV_SET (n, w);                                          \
+              v[n++] = (KEYS)[(o) + di * (stride) + dj];                     \
+              wmin = min (wmin, w);                                          \
+              wmax = max (wmax, w);                                          \
+              wsum += w;                                                     \
+            }                                                                \
+      if (wmin != wmax)                                                      \
+        MEDIAN_UNEQUAL (res, KW);                                            \
+      else                                                                   \
+        {                                                                    \
+          median_sort (v, v, false);                                         \
+          res = median_pick (v, median_rank (weighted, wmin, tc, pm, ps),    \
+                             ta, weighted && wmin == 0u);                    \
+        }                                                                    \
+    }                                                                        \
+  while (0)
+
 __kernel void
 median_nb (__global const uint4 *keys, __global const uint *wts, int4 rect,
            CLFX_DST_ARGS, MEDIAN_ARGS)
@@ -415,45 +467,8 @@ median_nb (__global const uint4 *keys, __global const uint *wts, int4 rect,
 
   int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
   long   o = (long) (y - rect.y) * rect.z + (x - rect.x);
-  uint4  v[MEDIAN_N];
-  uint   wmin = 0xffffffffu, wmax = 0u, wsum = 0u;
-  int    n = 0;
   float4 res;
-#if MEDIAN_N <= MEDIAN_WNET_MAX
-  uint4 wv[MEDIAN_N];
-#endif
-
-#pragma unroll
-  for (int di = -MEDIAN_R; di <= MEDIAN_R; di++)
-#pragma unroll
-    for (int dj = -MEDIAN_R; dj <= MEDIAN_R; dj++)
-      if (median_in (di, dj))
-        {
-          uint w = wts[o + (long) di * rect.z + dj];
-#if MEDIAN_N <= MEDIAN_WNET_MAX
-          wv[n] = MEDIAN_WVEC (w);
-#endif
-          v[n++] = keys[o + (long) di * rect.z + dj];
-          wmin = min (wmin, w);
-          wmax = max (wmax, w);
-          wsum += w;
-        }
-  if (wmin != wmax)
-    {
-#if MEDIAN_N <= MEDIAN_WNET_MAX
-      median_sort (v, wv, true);
-      res = median_walk (v, wv,
-                         MEDIAN_TVEC (median_target (wsum, pm, ps), ta));
-#else
-      MEDIAN_SELECT (res, KW_B, median_value);
-#endif
-    }
-  else
-    {
-      median_sort (v, v, false);
-      res = median_pick (v, median_rank (weighted, wmin, tc, pm, ps), ta,
-                         weighted && wmin == 0u);
-    }
+  MEDIAN_NET (res, keys, wts, o, (long) rect.z, KW_B);
   CLFX_STORE (x, y, res);
 }
 
@@ -471,53 +486,8 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
     {
       int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
       int    o = (ly + MEDIAN_R) * MEDIAN_SPAN + lx + MEDIAN_R;
-      uint4  v[MEDIAN_N];
-      uint   wmin = 0xffffffffu, wmax = 0u, wsum = 0u;
-      int    n = 0;
       float4 res;
-#if MEDIAN_N <= MEDIAN_WNET_MAX
-      uint4 wv[MEDIAN_N];
-#endif
-
-#pragma unroll
-      for (int di = -MEDIAN_R; di <= MEDIAN_R; di++)
-#pragma unroll
-        for (int dj = -MEDIAN_R; dj <= MEDIAN_R; dj++)
-          if (median_in (di, dj))
-            {
-              uint w = wts[o + di * MEDIAN_SPAN + dj];
-#if MEDIAN_N <= MEDIAN_WNET_MAX
-              wv[n] = MEDIAN_WVEC (w);
-#endif
-              v[n++] = keys[o + di * MEDIAN_SPAN + dj];
-              wmin = min (wmin, w);
-              wmax = max (wmax, w);
-              wsum += w;
-            }
-      if (wmin != wmax)
-        {
-#if MEDIAN_N <= MEDIAN_WNET_MAX
-          median_sort (v, wv, true);
-          res = median_walk (v, wv,
-                             MEDIAN_TVEC (median_target (wsum, pm, ps), ta));
-#else
-#define KW_L(di, dj, k, w)                                                   \
-  do                                                                         \
-    {                                                                        \
-      k = keys[o + (di) * span + (dj)];                                      \
-      w = wts[o + (di) * span + (dj)];                                       \
-    }                                                                        \
-  while (0)
-          MEDIAN_SELECT (res, KW_L, median_value);
-#undef KW_L
-#endif
-        }
-      else
-        {
-          median_sort (v, v, false);
-          res = median_pick (v, median_rank (weighted, wmin, tc, pm, ps), ta,
-                             weighted && wmin == 0u);
-        }
+      MEDIAN_NET (res, keys, wts, o, span, KW_L);
       CLFX_STORE (x, y, res);
     }
 }
