@@ -173,13 +173,14 @@ linear_matches_nearest (ClfxContext *ctx)
     {
       ClfxParams  p;
       ClfxImage   src, a = { 0 }, b = { 0 };
-      ClfxTimings t;
+      ClfxTimings t, t2;
       ClfxError   e = { 0 };
       double      worst = 0.0, bound;
       unsigned    seed = 12345u;
       bool        ok;
 
       memset (&t, 0, sizeof t);
+      memset (&t2, 0, sizeof t2);
       clfx_params_defaults (&clfx_family_filter, &p);
       clfx_params_set (&p, "filter", filters[i][0], &e);
       clfx_params_set (&p, "method", "fir", &e);
@@ -199,7 +200,7 @@ linear_matches_nearest (ClfxContext *ctx)
            && clfx_host_image_alloc (&b, 53, 41, 4, CLFX_DEPTH_FLOAT, &e)
            && clfx_run_on_context (ctx, &p, &src, &a, &t, NULL, NULL, &e)
            && clfx_params_set (&p, "sampler-filter", "linear", &e)
-           && clfx_run_on_context (ctx, &p, &src, &b, &t, NULL, NULL, &e);
+           && clfx_run_on_context (ctx, &p, &src, &b, &t2, NULL, NULL, &e);
       for (int y = 0; ok && y < 41; y++)
         for (int x = 0; x < 53; x++)
           for (int c = 0; c < 4; c++)
@@ -213,6 +214,7 @@ linear_matches_nearest (ClfxContext *ctx)
                                               : "8-bit hardware weights",
               ok ? "" : ": ", ok ? "" : e.message);
       clfx_timings_clear (&t);
+      clfx_timings_clear (&t2);
       clfx_host_image_free (&src);
       clfx_host_image_free (&a);
       clfx_host_image_free (&b);
