@@ -43,6 +43,8 @@ typedef struct
                    * the weights of those inside renormalised) */
   int  sobel;     /* sobel: bit 0 horizontal, 1 vertical, 2 keep-sign */
   bool linear;    /* sampler-filter linear: tap pairs through the sampler */
+  cl_float2 *px, *py; /* linear: each axis's (offset, weight) pairs */
+  int  mx, my;
   Axis x, y;
 } State;
 
@@ -60,6 +62,8 @@ state_free (void *data)
 
   clfx_gauss_axis_clear (&st->x);
   clfx_gauss_axis_clear (&st->y);
+  free (st->px);
+  free (st->py);
   free (st);
 }
 
@@ -207,6 +211,29 @@ clfx_filter_max_abs (const ClfxImage *src, double *min_alpha)
   return max_abs;
 }
 
+/* An axis's taps in pairs for the sampler's linear filter: taps i and
+ * i + 1 (weights a, b) are one fetch at i + b / (a + b) weighted a + b;
+ * an odd last tap is a fetch at its texel.  (offset, weight) pairs. */
+static cl_float2 *
+linear_pairs (const Axis *a, int *m)
+{
+  cl_float2 *p;
+
+  *m = (a->n + 1) / 2;
+  if (! (p = malloc ((size_t) *m * sizeof *p)))
+    return NULL;
+  for (int j = 0; j < *m; j++)
+    {
+      int    i = 2 * j;
+      double w = a->k[i] + (i + 1 < a->n ? (double) a->k[i + 1] : 0.0);
+      p[j].s[0] = i + 1 < a->n && w != 0.0
+                    ? (float) (i + (double) a->k[i + 1] / w)
+                    : (float) i;
+      p[j].s[1] = (float) w;
+    }
+  return p;
+}
+
 static bool
 filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
              ClfxError *error)
@@ -260,6 +287,12 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                            "auto) reads no taps: sampler-filter linear needs "
                            "method fir");
   st->linear = fp->sampler_filter == 1;
+  /* The pairs once per run, not per tile. */
+  if (st->linear
+      && (! (st->px = linear_pairs (&st->x, &st->mx))
+          || ! (st->py = linear_pairs (&st->y, &st->my))))
+    return clfx_error_set (error, CLFX_ERR_NOMEM,
+                           "out of memory for tap pairs");
   plan->width = src->width;
   plan->height = src->height;
   /* none: the taps outside read 0 (clamp's border) and the result is
@@ -487,29 +520,6 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
                          CLFX_ARG (renorm), CLFX_ARG (kx), CLFX_INT (st->x.n));
 }
 
-/* An axis's taps in pairs for the sampler's linear filter: taps i and
- * i + 1 (weights a, b) are one fetch at i + b / (a + b) weighted a + b;
- * an odd last tap is a fetch at its texel.  (offset, weight) pairs. */
-static cl_float2 *
-linear_pairs (const Axis *a, int *m)
-{
-  cl_float2 *p;
-
-  *m = (a->n + 1) / 2;
-  if (! (p = malloc ((size_t) *m * sizeof *p)))
-    return NULL;
-  for (int j = 0; j < *m; j++)
-    {
-      int    i = 2 * j;
-      double w = a->k[i] + (i + 1 < a->n ? (double) a->k[i + 1] : 0.0);
-      p[j].s[0] = i + 1 < a->n && w != 0.0
-                    ? (float) (i + (double) a->k[i + 1] / w)
-                    : (float) i;
-      p[j].s[1] = (float) w;
-    }
-  return p;
-}
-
 /* sampler-filter linear: the source with its halo into a float image (the
  * addressing applied there), then each axis's tap pairs through the
  * sampler's linear filter (filter_lin_h, filter_lin_v). */
@@ -518,47 +528,35 @@ launch_linear (ClfxGraph *g, const State *st, ClfxError *error)
 {
   const ClfxTile *t = clfx_graph_tile (g);
   const ClfxPlan *plan = clfx_graph_plan (g);
-  int             w = t->out.width, h = t->out.height, mx, my;
+  int             w = t->out.width, h = t->out.height;
   int             ih = h + st->y.n - 1;
   cl_int4         renorm = { { st->renorm, plan->width, plan->height, 0 } };
-  cl_float2      *px = linear_pairs (&st->x, &mx);
-  cl_float2      *py = linear_pairs (&st->y, &my);
-  cl_mem          img, inter, bx = NULL, by = NULL, kx = NULL, ky = NULL;
+  cl_mem          img, inter, bx, by, kx, ky;
   cl_sampler      smp;
-  bool            ok = false;
   ClfxLaunch      lh = { "filter_lin_h", NULL, NULL, 2,
                          { (size_t) w, (size_t) ih }, { 0, 0 } };
   ClfxLaunch      lv = { "filter_lin_v", NULL, NULL, 2,
                          { (size_t) w, (size_t) h }, { 0, 0 } };
 
-  if (! px || ! py)
-    {
-      clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory for tap pairs");
-      goto done;
-    }
-  ok = (smp = clfx_graph_sampler_for (g, false, CLFX_ADDR_CLAMP_TO_EDGE, true,
-                                      error))
-       && (img = clfx_block_load (g, "source", &t->in, error))
-       && (inter = clfx_graph_image (g, "rows", w, ih, error))
-       && (bx = clfx_graph_table (g, "pairs x", px,
-                                  sizeof *px * (size_t) mx, error))
-       && (by = clfx_graph_table (g, "pairs y", py,
-                                  sizeof *py * (size_t) my, error))
-       && (kx = clfx_graph_table (g, "taps x", st->x.k,
-                                  sizeof (float) * (size_t) st->x.n, error))
-       && (ky = clfx_graph_table (g, "taps y", st->y.k,
-                                  sizeof (float) * (size_t) st->y.n, error))
-       && CLFX_LAUNCH (g, &lh, error, CLFX_ARG (img), CLFX_ARG (smp),
-                       CLFX_ARG (inter), CLFX_ARG (bx), CLFX_INT (mx),
-                       CLFX_INT (w), CLFX_INT (ih))
-       && CLFX_LAUNCH (g, &lv, error, CLFX_ARG (inter), CLFX_ARG (smp),
-                       CLFX_DST, CLFX_ARG (by), CLFX_INT (my),
-                       CLFX_ARG (renorm), CLFX_ARG (kx), CLFX_INT (st->x.n),
-                       CLFX_ARG (ky), CLFX_INT (st->y.n));
-done:
-  free (px);
-  free (py);
-  return ok;
+  return (smp = clfx_graph_sampler_for (g, false, CLFX_ADDR_CLAMP_TO_EDGE,
+                                        true, error))
+         && (img = clfx_block_load (g, "source", &t->in, error))
+         && (inter = clfx_graph_image (g, "rows", w, ih, error))
+         && (bx = clfx_graph_table (g, "pairs x", st->px,
+                                    sizeof *st->px * (size_t) st->mx, error))
+         && (by = clfx_graph_table (g, "pairs y", st->py,
+                                    sizeof *st->py * (size_t) st->my, error))
+         && (kx = clfx_graph_table (g, "taps x", st->x.k,
+                                    sizeof (float) * (size_t) st->x.n, error))
+         && (ky = clfx_graph_table (g, "taps y", st->y.k,
+                                    sizeof (float) * (size_t) st->y.n, error))
+         && CLFX_LAUNCH (g, &lh, error, CLFX_ARG (img), CLFX_ARG (smp),
+                         CLFX_ARG (inter), CLFX_ARG (bx), CLFX_INT (st->mx),
+                         CLFX_INT (w), CLFX_INT (ih))
+         && CLFX_LAUNCH (g, &lv, error, CLFX_ARG (inter), CLFX_ARG (smp),
+                         CLFX_DST, CLFX_ARG (by), CLFX_INT (st->my),
+                         CLFX_ARG (renorm), CLFX_ARG (kx), CLFX_INT (st->x.n),
+                         CLFX_ARG (ky), CLFX_INT (st->y.n));
 }
 
 static bool
