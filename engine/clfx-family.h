@@ -231,6 +231,7 @@ double clfx_strtod (const char *s, char **end);
 extern const ClfxFamily clfx_family_resize;
 extern const ClfxFamily clfx_family_copy;
 extern const ClfxFamily clfx_family_filter;
+extern const ClfxFamily clfx_family_tonemap;
 
 #ifdef __cplusplus
 }

@@ -73,6 +73,29 @@ typedef struct
                           * two taps per fetch through the hardware */
 } ClfxFilterParams;
 
+/* tonemap: the operator is a choice (CLFX_TONEMAP_*, the order of the
+ * family's variants). */
+enum
+{
+  CLFX_TONEMAP_REINHARD02,
+  CLFX_TONEMAP_REINHARD05,
+  CLFX_TONEMAP_DRAGO03,
+  CLFX_TONEMAP_ACES,
+  CLFX_N_TONEMAP
+};
+
+typedef struct
+{
+  int    op;          /* CLFX_TONEMAP_* */
+  double exposure;    /* EV, every operator: colour times 2^exposure */
+  double key;         /* reinhard02 */
+  double white_point; /* reinhard02: 0 = the largest scaled luminance */
+  double brightness;  /* reinhard05 */
+  double chromatic;
+  double light;
+  double bias;        /* drago03 */
+} ClfxTonemapParams;
+
 /* copy (internal): the pass-through roofline, no parameters. */
 typedef struct
 {
@@ -88,6 +111,10 @@ extern const ClfxVariant clfx_variant_unsharp;
 extern const ClfxVariant clfx_variant_convolve;
 extern const ClfxVariant clfx_variant_bilateral;
 extern const ClfxVariant clfx_variant_median;
+extern const ClfxVariant clfx_variant_reinhard02;
+extern const ClfxVariant clfx_variant_reinhard05;
+extern const ClfxVariant clfx_variant_drago03;
+extern const ClfxVariant clfx_variant_aces;
 
 /* The addressing modes, in CLFX_ADDR_* order (resize's sampler choice, and
  * the edge handling of the families to come). */

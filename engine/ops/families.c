@@ -377,6 +377,128 @@ const ClfxFamily clfx_family_filter = {
   filter_sweep_case,
 };
 
+/* ---- tonemap ---------------------------------------------------------------- */
+
+static const ClfxChoice operator_choices[] = {
+  { "reinhard02", CLFX_N_ ("Reinhard 2002 (photographic)") },
+  { "reinhard05", CLFX_N_ ("Reinhard 2005") },
+  { "drago03", CLFX_N_ ("Drago 2003 (adaptive logarithmic)") },
+  { "aces", CLFX_N_ ("ACES filmic") },
+  { NULL, NULL }
+};
+_Static_assert (CLFX_TONEMAP_REINHARD02 == 0 && CLFX_TONEMAP_REINHARD05 == 1
+                  && CLFX_TONEMAP_DRAGO03 == 2 && CLFX_TONEMAP_ACES == 3
+                  && CLFX_N_TONEMAP == 4,
+                "operator_choices follows CLFX_TONEMAP_*");
+
+enum { T_OPERATOR };
+static const ClfxParamGroup tonemap_groups[] = {
+  { "operator", CLFX_N_ ("Tone mapping") },
+};
+
+#define T ClfxTonemapParams
+static const ClfxParamSpec tonemap_params[] = {
+  CLFX_PARAM_CHOICE_ROW (T, op, "operator", CLFX_N_ ("_Operator"),
+                         CLFX_N_ ("Which tone mapping operator"),
+                         operator_choices, CLFX_TONEMAP_REINHARD05,
+                         T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, exposure, "exposure", CLFX_N_ ("_Exposure"),
+                         CLFX_N_ ("Exposure in EV, applied first: colour "
+                                  "times 2^exposure"),
+                         -20, 20, 0, -10, 10, 2, CLFX_UNIT_NONE,
+                         T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, key, "key", CLFX_N_ ("_Key"),
+                         CLFX_N_ ("Reinhard 2002: the key, the luminance "
+                                  "the log-average maps to"),
+                         0.001, 1, 0.18, 0.01, 1, 3, CLFX_UNIT_NONE,
+                         T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, white_point, "white-point",
+                         CLFX_N_ ("_White point"),
+                         CLFX_N_ ("Reinhard 2002: the scaled luminance "
+                                  "that maps to white (0: the image's "
+                                  "largest)"),
+                         0, 1e6, 0, 0, 100, 3, CLFX_UNIT_NONE, T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, brightness, "brightness",
+                         CLFX_N_ ("_Brightness"),
+                         CLFX_N_ ("Reinhard 2005: overall brightness "
+                                  "(gegl:reinhard05's)"),
+                         -100, 100, 0, -10, 10, 2, CLFX_UNIT_NONE,
+                         T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, chromatic, "chromatic",
+                         CLFX_N_ ("_Chromatic adaptation"),
+                         CLFX_N_ ("Reinhard 2005: adapt to each colour "
+                                  "channel (1) or to luminance (0)"),
+                         0, 1, 0, 0, 1, 3, CLFX_UNIT_NONE, T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, light, "light", CLFX_N_ ("_Light adaptation"),
+                         CLFX_N_ ("Reinhard 2005: adapt to each pixel (1) "
+                                  "or to the whole image (0)"),
+                         0, 1, 1, 0, 1, 3, CLFX_UNIT_NONE, T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, bias, "bias", CLFX_N_ ("B_ias"),
+                         CLFX_N_ ("Drago 2003: contrast in the darks "
+                                  "against the brights (0.85 usual)"),
+                         0.01, 1, 0.85, 0.5, 1, 3, CLFX_UNIT_NONE,
+                         T_OPERATOR),
+};
+#undef T
+_Static_assert (sizeof (ClfxTonemapParams) <= CLFX_PARAMS_BYTES,
+                "ClfxTonemapParams fits ClfxParams");
+
+static const ClfxVariant *const tonemap_variants[] = {
+  &clfx_variant_reinhard02, &clfx_variant_reinhard05, &clfx_variant_drago03,
+  &clfx_variant_aces
+};
+static const char *const tonemap_sweep[] = { "operator", NULL };
+
+/* An exposure that moves the statistics, and each operator's argument
+ * off its default. */
+static void
+tonemap_sweep_case (ClfxParams *p, int k)
+{
+  ClfxTonemapParams *tp = CLFX_PARAMS_OF_MUT (p, ClfxTonemapParams);
+
+  tp->exposure = 1.5;
+  tp->key = 0.36;
+  tp->brightness = k % 2 ? -1.0 : 0.0;
+  tp->chromatic = 0.25;
+  tp->light = 0.75;
+  tp->bias = 0.7;
+}
+static const char *const tonemap_menus[] = { "<Image>/Colors/Tone Mapping",
+                                             "<Image>/Filters/OpenCL", NULL };
+
+const ClfxFamily clfx_family_tonemap = {
+  "tonemap",
+  "plug-in-clfx-tonemap",
+  CLFX_N_ ("_Tone Map (OpenCL)..."),
+  CLFX_N_ ("Tone Map (OpenCL)"),
+  CLFX_N_ ("Map high dynamic range colour into the displayable range with "
+           "OpenCL kernels"),
+  CLFX_N_ ("Tone-maps the selected layers (within the selection) in linear "
+           "light, alpha kept: reinhard02 (key, white-point: pfstmo's "
+           "photographic operator), reinhard05 (brightness, chromatic, "
+           "light as gegl:reinhard05), drago03 (bias, as pfstmo's) and "
+           "aces (Hill's fit of the ACES filmic curve).  exposure (EV) is "
+           "applied first.  NaN and negative colour become 0, +Inf the "
+           "image's largest finite value; the report counts each.  The "
+           "statistics (log-average, min, max, means) are reductions on the "
+           "device, shown and validated on their own.  With device auto a "
+           "missing OpenCL falls back to the CPU reference; validate "
+           "compares with that reference.  Returns a JSON report (device, "
+           "build logs, timings, statistics, validation)."),
+  tonemap_menus,
+  CLFX_APPLY_SHADOW,
+  tonemap_params,
+  (int) (sizeof tonemap_params / sizeof tonemap_params[0]),
+  tonemap_groups,
+  (int) (sizeof tonemap_groups / sizeof tonemap_groups[0]),
+  sizeof (ClfxTonemapParams),
+  0,
+  tonemap_variants,
+  (int) (sizeof tonemap_variants / sizeof tonemap_variants[0]),
+  tonemap_sweep,
+  tonemap_sweep_case,
+};
+
 /* ---- copy (internal) ------------------------------------------------------ */
 
 static const ClfxVariant *const copy_variants[] = { &clfx_variant_copy };
@@ -403,7 +525,8 @@ const ClfxFamily clfx_family_copy = {
 };
 
 static const ClfxFamily *const all_families[] = {
-  &clfx_family_resize, &clfx_family_filter, &clfx_family_copy,
+  &clfx_family_resize, &clfx_family_filter, &clfx_family_tonemap,
+  &clfx_family_copy,
   &clfx_family_blocks, NULL
 };
 

@@ -1,0 +1,767 @@
+/* tonemap.c: the tonemap family's global operators (docs/TONEMAP.md,
+ * kernels/tonemap.cl): reinhard02 (pfstmo's photographic operator),
+ * reinhard05 (gegl:reinhard05), drago03 (pfstmo's adaptive logarithm) and
+ * aces (Hill's fit of the ACES RRT + sRGB ODT).
+ *
+ * Every operator works on linear light with straight alpha, which it
+ * keeps.  Colour is cleaned first (NaN and negative values are 0, +Inf is
+ * the image's largest finite colour value; the report counts each), then
+ * multiplied by 2^exposure; luminance is babl's Y of linear sRGB, as
+ * GEGL's operators use.  The statistics (log-average, mean, min and max
+ * of Y, the mean of each channel) are reductions on the device chained to
+ * the map by events, no host round trip in between; they and each
+ * operator's constants are probes, compared with this file's reference on
+ * their own.
+ *
+ * Where the published operators give NaN, clfx defines the result: a black
+ * image (max Y = 0) maps to black; a pixel of Y = 0 maps to 0 (reinhard02,
+ * drago03; pfstmo divides 0 by 0); reinhard05's k is kept >= 0 and a
+ * photoreceptor whose denominator is 0 gives 0; its range normalisation is
+ * skipped when the range is flat.
+ *
+ * The reference computes everything in double from the stored texels, with
+ * sequential sums: independent of the device's blocks, trees and float
+ * constants. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernels/clfx-common.h"
+#include "../clfx-sampler-ref.h"
+#include "../clfx-tolerance.h"
+#include "clfx-params.h"
+
+/* kernels/tonemap.cl's block and final reduction sizes. */
+#define TM_BW    64
+#define TM_BH    32
+#define TM_FINAL 256
+
+/* babl's Y row for linear sRGB (D50-adapted). */
+static const double Y_ROW[3] = { 0.2224879400, 0.7169038389, 0.0606082572 };
+
+/* Each operator's log-average offset: pfstmo's reinhard02 1e-5, GEGL's
+ * reinhard05 2.3e-5, pfstmo's drago03 1e-4. */
+static const double LOG_EPS[CLFX_N_TONEMAP] = { 1e-5, 2.3e-5, 1e-4, 1e-5 };
+
+typedef struct
+{
+  int    op;       /* CLFX_TONEMAP_* */
+  float  scale;    /* 2^exposure, as the device multiplies */
+  bool   scan;     /* float or half source: values to clean may exist */
+  double a1, a2, a3; /* the operator's arguments (see tm_params) */
+} State;
+
+static void
+state_free (void *data)
+{
+  free (data);
+}
+
+static bool
+tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
+              ClfxError *error)
+{
+  const ClfxTonemapParams *tp = CLFX_PARAMS_OF (p, ClfxTonemapParams);
+  State                   *st;
+
+  if (! (st = calloc (1, sizeof *st)))
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  plan->state = st;
+  plan->free_state = state_free;
+  st->op = tp->op;
+  st->scale = (float) exp2 (tp->exposure);
+  st->scan = src->depth == CLFX_DEPTH_FLOAT || src->depth == CLFX_DEPTH_HALF;
+  switch (tp->op)
+    {
+    case CLFX_TONEMAP_REINHARD02:
+      st->a1 = tp->key;
+      st->a2 = tp->white_point;
+      break;
+    case CLFX_TONEMAP_REINHARD05:
+      st->a1 = tp->brightness;
+      st->a2 = tp->chromatic;
+      st->a3 = tp->light;
+      break;
+    case CLFX_TONEMAP_DRAGO03:
+      st->a1 = tp->bias;
+      break;
+    default:
+      break;
+    }
+  plan->width = src->width;
+  plan->height = src->height;
+  plan->addressing = CLFX_ADDR_CLAMP_TO_EDGE;
+  /* Pointwise after the statistics, which need every pixel first. */
+  plan->whole_image_stats = tp->op != CLFX_TONEMAP_ACES;
+  plan->mixes = true;
+  plan->straight = true;
+  plan->premultiply = false;
+  plan->decode = clfx_plan_decodes (true, src);
+  plan->bytes_per_pixel = 0;
+  /* The partials: 32 bytes per block of TM_BW x TM_BH. */
+  plan->bytes_fixed = 32 * ((size_t) (src->width + TM_BW - 1) / TM_BW)
+                        * ((size_t) (src->height + TM_BH - 1) / TM_BH)
+                      + 4096;
+  return true;
+}
+
+/* ---- OpenCL ---------------------------------------------------------------- */
+
+static bool
+tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  const State    *st = plan->state;
+  const ClfxTile *t = clfx_graph_tile (g);
+  int             w = plan->width, h = plan->height;
+  size_t          nbx = (size_t) (w + TM_BW - 1) / TM_BW;
+  size_t          nby = (size_t) (h + TM_BH - 1) / TM_BH;
+  int             nb = (int) (nbx * nby);
+  ClfxLaunch      block = { NULL, NULL, NULL, 2, { nbx * TM_BW, nby },
+                            { TM_BW, 1 } };
+  ClfxLaunch      final = { NULL, NULL, NULL, 1, { TM_FINAL, 1 },
+                            { TM_FINAL, 1 } };
+  ClfxLaunch      one = { "tm_params", NULL, NULL, 1, { 1, 1 }, { 1, 1 } };
+  ClfxLaunch      map = { "tm_map", NULL, NULL, 2,
+                          { (size_t) t->out.width, (size_t) t->out.height },
+                          { 0, 0 } };
+  static const cl_uint  zero4[4] = { 0, 0, 0, 0 };
+  static const cl_float zero16[16] = { 0 };
+  cl_mem          scan, partials, stats, prm;
+
+  (void) p;
+  if (st->scan)
+    {
+      block.kernel = "tm_scan";
+      final.kernel = "tm_scan_final";
+      if (! (partials = clfx_graph_buffer (g, "scan partials",
+                                           16 * (size_t) nb, error))
+          || ! (scan = clfx_graph_buffer (g, "scan", 16, error))
+          || ! CLFX_LAUNCH (g, &block, error, CLFX_SRC, CLFX_INT (w),
+                            CLFX_INT (h), CLFX_ARG (partials),
+                            CLFX_LOCAL (16 * TM_BW))
+          || ! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
+                            CLFX_INT (nb), CLFX_ARG (scan),
+                            CLFX_LOCAL (16 * TM_FINAL))
+          || ! clfx_graph_probe_counts (g, "cleaned: NaN, negative, +Inf",
+                                        scan, 3, error))
+        return false;
+    }
+  else if (! (scan = clfx_graph_table (g, "no scan", zero4, sizeof zero4,
+                                       error)))
+    return false;
+  if (st->op == CLFX_TONEMAP_ACES)
+    {
+      if (! (prm = clfx_graph_table (g, "no parameters", zero16,
+                                     sizeof zero16, error)))
+        return false;
+    }
+  else
+    {
+      block.kernel = "tm_stats";
+      final.kernel = "tm_stats_final";
+      if (! (partials = clfx_graph_buffer (g, "stats partials",
+                                           32 * (size_t) nb, error))
+          || ! (stats = clfx_graph_buffer (g, "stats", 32, error))
+          || ! (prm = clfx_graph_buffer (g, "parameters", 64, error))
+          || ! CLFX_LAUNCH (g, &block, error, CLFX_SRC, CLFX_INT (w),
+                            CLFX_INT (h), CLFX_ARG (scan),
+                            CLFX_FLOAT (st->scale),
+                            CLFX_FLOAT ((float) LOG_EPS[st->op]),
+                            CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW))
+          || ! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
+                            CLFX_INT (nb), CLFX_ARG (stats),
+                            CLFX_LOCAL (32 * TM_FINAL))
+          || ! CLFX_LAUNCH (g, &one, error, CLFX_ARG (stats),
+                            CLFX_INT (st->op),
+                            CLFX_FLOAT ((float) ((double) w * h)),
+                            CLFX_FLOAT ((float) st->a1),
+                            CLFX_FLOAT ((float) st->a2),
+                            CLFX_FLOAT ((float) st->a3), CLFX_ARG (prm)))
+        return false;
+      if (st->op == CLFX_TONEMAP_REINHARD05)
+        {
+          block.kernel = "tm_range";
+          final.kernel = "tm_range_final";
+          if (! (partials = clfx_graph_buffer (g, "range partials",
+                                               8 * (size_t) nb, error))
+              || ! CLFX_LAUNCH (g, &block, error, CLFX_SRC, CLFX_INT (w),
+                                CLFX_INT (h), CLFX_ARG (scan),
+                                CLFX_FLOAT (st->scale), CLFX_ARG (prm),
+                                CLFX_ARG (partials), CLFX_LOCAL (8 * TM_BW))
+              || ! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
+                                CLFX_INT (nb), CLFX_ARG (prm),
+                                CLFX_LOCAL (8 * TM_FINAL)))
+            return false;
+        }
+    }
+  if (! CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
+                     CLFX_FLOAT (st->scale), CLFX_INT (st->op),
+                     CLFX_ARG (prm)))
+    return false;
+  if (st->scan
+      && ! clfx_graph_probe_at (g, "largest finite value", scan, 3, 1, error))
+    return false;
+  if (st->op == CLFX_TONEMAP_ACES)
+    return true;
+  if (! clfx_graph_probe_at (g, "log-average, mean Y", prm, 8, 2, error)
+      || ! clfx_graph_probe_at (g, "min Y, max Y", stats, 5, 2, error))
+    return false;
+  switch (st->op)
+    {
+    case CLFX_TONEMAP_REINHARD02:
+      return clfx_graph_probe_at (g, "scale a, white", prm, 0, 3, error);
+    case CLFX_TONEMAP_REINHARD05:
+      return clfx_graph_probe_at (g, "f, contrast m, key k", prm, 0, 3,
+                                  error)
+             && clfx_graph_probe_at (g, "range", prm, 12, 2, error);
+    default:
+      return clfx_graph_probe_at (g, "1/Lavg, 1/max Y, 1/log10, exponent",
+                                  prm, 0, 4, error);
+    }
+}
+
+/* ---- CPU reference ------------------------------------------------------------ */
+
+typedef struct
+{
+  double largest;         /* the largest finite colour value (>= 0) */
+  double counts[3];       /* NaN, negative, +Inf */
+  double sum_y, sum_log, sum_abs_log, sum_c[3], min_y, max_y, n;
+  double prm[16];         /* as tm_params, in double */
+} Ref;
+
+static double
+clean1 (double v, double m)
+{
+  return isnan (v) ? 0.0 : v < 0.0 ? 0.0 : isinf (v) ? m : v;
+}
+
+/* A texel as tm_read gives it: RGBA in linear light, cleaned, exposed. */
+static void
+ref_read (const ClfxImage *src, const ClfxPlan *plan, const Ref *r, int x,
+          int y, double scale, double out[4])
+{
+  float t[4];
+  int   alpha = src->channels == 4 ? 3 : 1;
+
+  clfx_ref_texel (src, x, y, t);
+  for (int c = 0; c < 4; c++)
+    {
+      bool colour = src->channels == 4 ? c < 3 : c == 0;
+      if (colour)
+        {
+          out[c] = clean1 (t[c], r->largest);
+          if (plan->decode)
+            out[c] = clfx_srgb_to_linear (out[c]);
+          out[c] = fmin (out[c] * scale, (double) FLT_MAX);
+        }
+      else
+        out[c] = t[c];
+    }
+  out[alpha] = isnan (t[alpha]) ? 0.0 : fmin (fmax (t[alpha], 0.0), 1.0);
+  if (src->channels < 4)
+    {
+      double a = src->channels == 2 ? out[1] : 1.0;
+      out[1] = out[2] = out[0];
+      out[3] = a;
+    }
+}
+
+static double
+luminance (const double v[4])
+{
+  return Y_ROW[0] * v[0] + Y_ROW[1] * v[1] + Y_ROW[2] * v[2];
+}
+
+static void
+ref_r05 (const double v[4], double Y, const double *p, double c[3])
+{
+  for (int k = 0; k < 3; k++)
+    {
+      double il = p[6] * v[k] + (1.0 - p[6]) * Y;
+      double ia = p[7] * il + (1.0 - p[7]) * p[3 + k];
+      double d = v[k] + pow (p[0] * ia, p[1]);
+      c[k] = d > 0.0 ? v[k] / d : 0.0;
+    }
+}
+
+static void
+ref_aces (double c[3])
+{
+  static const double in[3][3] = { { 0.59719, 0.35458, 0.04823 },
+                                   { 0.07600, 0.90834, 0.01566 },
+                                   { 0.02840, 0.13383, 0.83777 } };
+  static const double out[3][3] = { { 1.60475, -0.53108, -0.07367 },
+                                    { -0.10208, 1.10813, -0.00605 },
+                                    { -0.00327, -0.07276, 1.07602 } };
+  double v[3];
+
+  for (int i = 0; i < 3; i++)
+    {
+      double a = in[i][0] * c[0] + in[i][1] * c[1] + in[i][2] * c[2];
+      a = fmin (a, 1e18);
+      v[i] = (a * (a + 0.0245786) - 0.000090537)
+             / (a * (0.983729 * a + 0.4329510) + 0.238081);
+    }
+  for (int i = 0; i < 3; i++)
+    c[i] = fmin (fmax (out[i][0] * v[0] + out[i][1] * v[1]
+                         + out[i][2] * v[2],
+                       0.0),
+                 1.0);
+}
+
+static void
+ref_map (int op, const double *p, double v[4])
+{
+  double Y = luminance (v), c[3] = { v[0], v[1], v[2] };
+
+  if (op == CLFX_TONEMAP_ACES)
+    ref_aces (c);
+  else if (p[15] != 0.0)
+    c[0] = c[1] = c[2] = 0.0;
+  else if (op == CLFX_TONEMAP_REINHARD02)
+    {
+      double L = p[0] * Y;
+      double ld = L * (1.0 + L * p[1]) / (1.0 + L);
+      for (int k = 0; k < 3; k++)
+        c[k] = Y > 0.0 ? v[k] * ld / Y : 0.0;
+    }
+  else if (op == CLFX_TONEMAP_REINHARD05)
+    {
+      if (Y > 0.0)
+        ref_r05 (v, Y, p, c);
+      else
+        c[0] = c[1] = c[2] = 0.0;
+      for (int k = 0; k < 3 && p[14] > 0.0; k++)
+        c[k] = (c[k] - p[12]) * p[14];
+    }
+  else
+    {
+      double yw = Y * p[0];
+      double ld = log (yw + 1.0) / log (2.0 + 8.0 * pow (Y * p[1], p[3]))
+                  * p[2];
+      for (int k = 0; k < 3; k++)
+        c[k] = Y > 0.0 ? v[k] * ld / Y : 0.0;
+    }
+  v[0] = c[0];
+  v[1] = c[1];
+  v[2] = c[2];
+}
+
+static void
+ref_params (const State *st, Ref *r)
+{
+  double  lavg = exp (r->sum_log / r->n), mean = r->sum_y / r->n;
+  double *p = r->prm;
+
+  memset (r->prm, 0, sizeof r->prm);
+  p[8] = lavg;
+  p[9] = mean;
+  p[15] = r->max_y > 0.0 ? 0.0 : 1.0;
+  if (st->op == CLFX_TONEMAP_REINHARD02)
+    {
+      double a = st->a1 / lavg, white = st->a2 > 0.0 ? st->a2 : a * r->max_y;
+      p[0] = a;
+      p[1] = white > 0.0 ? 1.0 / (white * white) : 0.0;
+      p[2] = white;
+    }
+  else if (st->op == CLFX_TONEMAP_REINHARD05)
+    {
+      double lmax = log (r->max_y), den = lmax - log (2.3e-5 + r->min_y);
+      double k = den != 0.0 ? (lmax - r->sum_log / r->n) / den : 0.0;
+      k = k > 0.0 ? k : 0.0;
+      p[0] = exp (-st->a1);
+      p[1] = 0.3 + 0.7 * pow (k, 1.4);
+      p[2] = k;
+      for (int c = 0; c < 3; c++)
+        p[3 + c] = st->a2 * (r->sum_c[c] / r->n) + (1.0 - st->a2) * mean;
+      p[6] = st->a2;
+      p[7] = st->a3;
+    }
+  else if (st->op == CLFX_TONEMAP_DRAGO03)
+    {
+      p[0] = 1.0 / lavg;
+      p[1] = r->max_y > 0.0 ? 1.0 / r->max_y : 0.0;
+      p[2] = 1.0 / log10 (r->max_y / lavg + 1.0);
+      p[3] = log (st->a1) / log (0.5);
+    }
+}
+
+/* The reference's statistics, constants and range (reinhard05). */
+static void
+ref_collect (const ClfxImage *src, const ClfxPlan *plan, double scale,
+             Ref *r)
+{
+  const State *st = plan->state;
+
+  memset (r, 0, sizeof *r);
+  for (int y = 0; st->scan && y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        float t[4];
+        clfx_ref_texel (src, x, y, t);
+        for (int c = 0; c < (src->channels == 4 ? 3 : 1); c++)
+          {
+            if (isnan (t[c]))
+              r->counts[0]++;
+            else if (t[c] < 0.0f)
+              r->counts[1]++;
+            else if (isinf (t[c]))
+              r->counts[2]++;
+            else
+              r->largest = fmax (r->largest, t[c]);
+          }
+      }
+  r->n = (double) src->width * src->height;
+  r->min_y = INFINITY;
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        double v[4], Y, l;
+        ref_read (src, plan, r, x, y, scale, v);
+        Y = luminance (v);
+        l = log (LOG_EPS[st->op] + Y);
+        r->sum_y += Y;
+        r->sum_log += l;
+        r->sum_abs_log += fabs (l);
+        for (int c = 0; c < 3; c++)
+          r->sum_c[c] += v[c];
+        r->min_y = fmin (r->min_y, Y);
+        r->max_y = fmax (r->max_y, Y);
+      }
+  ref_params (st, r);
+}
+
+/* reinhard05's range of the mapped colour over pixels with Y > 0, from
+ * the constants in r. */
+static void
+ref_range (const ClfxImage *src, const ClfxPlan *plan, double scale, Ref *r)
+{
+  double lo = INFINITY, hi = -INFINITY;
+
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        double v[4], c[3], Y;
+        ref_read (src, plan, r, x, y, scale, v);
+        if ((Y = luminance (v)) <= 0.0)
+          continue;
+        ref_r05 (v, Y, r->prm, c);
+        for (int k = 0; k < 3; k++)
+          {
+            lo = fmin (lo, c[k]);
+            hi = fmax (hi, c[k]);
+          }
+      }
+  r->prm[12] = lo;
+  r->prm[13] = hi;
+  r->prm[14] = hi > lo ? 1.0 / (hi - lo) : 0.0;
+}
+
+/* The statistics' error bounds (u = 2^-24).  A sum of n non-negative
+ * terms goes through a compensated column sum (2 u), a tree of 64 (6 u),
+ * a compensated strided sum over the blocks (2 u) and a tree of 256
+ * (8 u): 18 u, plus each term's own error (Y: three products and two sums,
+ * the exposure's product, the read: 8 u): 26 u of the sum.  The log sum's
+ * terms have both signs: 18 u of the sum of |log|, plus each term's own
+ * error, log's 3 ulp (6 u |log|) and Y's 8 u (8 u absolute after the log):
+ * 24 u sum |log| + 8 u n.  A minimum or maximum of Y: 8 u of it. */
+#define U CLFX_FLOAT_EPS
+
+/* The largest change of any mapped value when the constants move from
+ * base's to q's. */
+static double
+map_change (const ClfxImage *src, const ClfxPlan *plan, double scale,
+            const Ref *base, const Ref *q)
+{
+  const State *st = plan->state;
+  double       worst = 0.0;
+
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        double a[4], b[4];
+        ref_read (src, plan, base, x, y, scale, a);
+        memcpy (b, a, sizeof b);
+        ref_map (st->op, base->prm, a);
+        ref_map (st->op, q->prm, b);
+        for (int c = 0; c < 3; c++)
+          worst = fmax (worst, fabs (a[c] - b[c]));
+      }
+  return worst;
+}
+
+/* What the device's map may differ by before its store.  The statistics
+ * and constants are moved, one at a time, by their bounds (above; the
+ * constants by their own float evaluation: divisions 2.5 ulp, exp and
+ * log 3, pow 16) and the largest change of any mapped value is added:
+ * first-order propagation through the operator itself.  Then the map's
+ * own float arithmetic per pixel, and the texels' read error. */
+static void
+map_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
+           ClfxTolerance *tol)
+{
+  const State *st = plan->state;
+  Ref          base, q;
+  double       stats = 0.0, consts = 0.0, eta;
+  /* Relative bounds of the constants' own evaluation, per index. */
+  static const double own[CLFX_N_TONEMAP][8] = {
+    { 6, 10 },             /* reinhard02: a, 1 / white^2 */
+    { 6, 32, 0, 6, 6, 6 }, /* reinhard05: f, m, -, Ig */
+    { 5, 5, 20, 20 },      /* drago03 */
+    { 0 },
+  };
+
+  clfx_tol_init (tol);
+  memset (&base, 0, sizeof base);
+  if (st->op != CLFX_TONEMAP_ACES)
+    {
+      ref_collect (src, plan, scale, &base);
+      if (st->op == CLFX_TONEMAP_REINHARD05)
+        ref_range (src, plan, scale, &base);
+      for (int k = 0; k < 6; k++)
+        {
+          q = base;
+          switch (k)
+            {
+            case 0:
+              q.sum_log += 24.0 * U * q.sum_abs_log + (8.0 + 6.0) * U * q.n;
+              break;
+            case 1:
+              q.sum_y *= 1.0 + 26.0 * U;
+              break;
+            case 2:
+            case 3:
+              /* A channel's sum (reinhard05 with chromatic adaptation):
+               * all three together, then the largest's alone. */
+              if (st->op != CLFX_TONEMAP_REINHARD05 || st->a2 == 0.0)
+                continue;
+              for (int c = 0; c < 3; c++)
+                if (k == 2 || q.sum_c[c] >= fmax (q.sum_c[0],
+                                                  fmax (q.sum_c[1],
+                                                        q.sum_c[2])))
+                  q.sum_c[c] *= 1.0 + 26.0 * U;
+              break;
+            case 4:
+              q.max_y *= 1.0 + (8.0 + 6.0 * fabs (log (fmax (q.max_y,
+                                                             1e-300))))
+                                 * U;
+              break;
+            default:
+              q.min_y += (2.3e-5 + q.min_y)
+                         * (8.0 + 6.0 * fabs (log (2.3e-5 + q.min_y))) * U;
+              break;
+            }
+          ref_params (st, &q);
+          if (st->op == CLFX_TONEMAP_REINHARD05)
+            ref_range (src, plan, scale, &q);
+          stats += map_change (src, plan, scale, &base, &q);
+        }
+      for (int i = 0; i < 8; i++)
+        if (own[st->op][i] > 0.0)
+          {
+            q = base;
+            q.prm[i] *= 1.0 + own[st->op][i] * U;
+            if (st->op == CLFX_TONEMAP_REINHARD05)
+              ref_range (src, plan, scale, &q);
+            consts += map_change (src, plan, scale, &base, &q);
+          }
+      tol->abs_tol += stats + consts;
+      clfx_tol_clause (tol, "statistics moved by their bounds: %.3g; the "
+                       "constants by their float evaluation: %.3g "
+                       "(first-order, through the operator)",
+                       stats, consts);
+    }
+  /* The texels' read error, relative: the unorm conversion 1.5 ulp, powr
+   * 16 ulp where sRGB is decoded by the formula; an operator moves its
+   * result by at most 3 times a relative change of its input (reinhard05:
+   * the photoreceptor's slope, 1/4, over the range). */
+  if (plan->decode && ! (plan->srgb_tables && src->depth == CLFX_DEPTH_U8))
+    eta = 32.0 * U;
+  else if (src->depth == CLFX_DEPTH_U8 || src->depth == CLFX_DEPTH_U16)
+    eta = 3.0 * U;
+  else
+    eta = 0.0;
+  switch (st->op)
+    {
+    case CLFX_TONEMAP_REINHARD02:
+      tol->rel_tol += 30.0 * U + 3.0 * eta;
+      clfx_tol_clause (tol, "map: Y 8 u twice, 4 operations, a division: "
+                       "30 u relative");
+      break;
+    case CLFX_TONEMAP_DRAGO03:
+      tol->rel_tol += 80.0 * U + 3.0 * eta;
+      clfx_tol_clause (tol, "map: powr 32 u over ln 2, log 6 u, log1p 4 u, "
+                       "two divisions, Y 8 u: 80 u relative");
+      break;
+    case CLFX_TONEMAP_REINHARD05:
+      {
+        double s = base.prm[14] > 0.0 ? base.prm[14] : 1.0;
+        tol->abs_tol += (20.0 * U + eta) * s;
+        tol->rel_tol += 4.0 * U;
+        clfx_tol_clause (tol, "map: pow 32 u and Ia 8 u into C / (C + P) "
+                         "(slope 1/4), a division: 20 u, times the "
+                         "normalisation %.3g", s);
+      }
+      break;
+    default:
+      tol->abs_tol += 128.0 * U + 3.0 * eta;
+      clfx_tol_clause (tol, "map: float constants and two 3 x 3 products "
+                       "(5 u of 2.2 x the curve), the curve's cancellation "
+                       "near 0.003 (3 u of 1.03 / 0.238): 128 u");
+      break;
+    }
+  if (eta > 0.0)
+    clfx_tol_clause (tol, "texels read within %.2g relative, 3x through "
+                     "the map", eta);
+}
+
+static bool
+tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
+             ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
+{
+  const State *st = plan->state;
+  double       scale = exp2 (CLFX_PARAMS_OF (p, ClfxTonemapParams)->exposure);
+  Ref          r;
+  bool         ok = true;
+
+  ref_collect (src, plan, scale, &r);
+  if (st->op == CLFX_TONEMAP_REINHARD05)
+    ref_range (src, plan, scale, &r);
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        double v[4];
+        float  out[4];
+        ref_read (src, plan, &r, x, y, scale, v);
+        ref_map (st->op, r.prm, v);
+        if (src->channels == 4)
+          for (int c = 0; c < 4; c++)
+            out[c] = (float) v[c];
+        else
+          {
+            out[0] = (float) v[0];
+            out[1] = src->channels == 2 ? (float) v[3] : 0.0f;
+            out[2] = 0.0f;
+            out[3] = 1.0f;
+          }
+        clfx_ref_store (dst, x, y, out, false, plan->decode);
+      }
+  if (! probes)
+    return true;
+  {
+    /* The log-average moves by the log sum's bound over n (in the
+     * exponent) and exp's 3 ulp; the mean by 26 u. */
+    double dlog = (24.0 * U * r.sum_abs_log + 8.0 * U * r.n) / r.n;
+    double lum[2] = { r.prm[8], r.prm[9] }, mm[2] = { r.min_y, r.max_y };
+    double rel = dlog + 6.0 * U + 26.0 * U;
+    if (st->scan)
+      ok = clfx_probes_add (probes, "cleaned: NaN, negative, +Inf",
+                            r.counts, 3, true, 0.0, 0.0, "counts: exact")
+           && clfx_probes_add (probes, "largest finite value", &r.largest, 1,
+                               true, 0.0, 0.0, "a maximum of stored values: "
+                               "exact");
+    if (ok && st->op != CLFX_TONEMAP_ACES)
+      ok = clfx_probes_add (probes, "log-average, mean Y", lum, 2, true, 0.0,
+                            rel, "compensated block sums and trees: 26 u "
+                            "of a sum, 24 u sum |log| + 8 u n of the log sum, "
+                            "exp 3 ulp")
+           && clfx_probes_add (probes, "min Y, max Y", mm, 2, true, 0.0,
+                               8.0 * U, "Y of one pixel: 8 u");
+    /* The constants: each one's inputs' bounds times its sensitivity to
+     * them (at most 2 for a and white, the log-average and the maximum
+     * entering once each), and its own float evaluation. */
+    if (ok && st->op == CLFX_TONEMAP_REINHARD02)
+      ok = clfx_probes_add (probes, "scale a, white", r.prm, 3, true, 0.0,
+                            2.0 * (rel + 8.0 * U) + 8.0 * U,
+                            "a = key / Lavg, white = a max Y: 2 (stats) + "
+                            "8 u");
+    else if (ok && st->op == CLFX_TONEMAP_REINHARD05)
+      {
+        /* k = (ln Lmax - Llog) / (ln Lmax - ln (eps + Lmin)): the
+         * numerator moves by dlog + 8 u + log's 6 u |ln Lmax|, the
+         * denominator by 16 u + 6 u (|ln Lmax| + |ln (eps + Lmin)|);
+         * m = 0.3 + 0.7 k^1.4 moves by 0.98 k^0.4 dk + pow's 32 u. */
+        double lmax = fabs (log (r.max_y)), lmin = fabs (log (2.3e-5
+                                                              + r.min_y));
+        double num = fabs (log (r.max_y) - r.sum_log / r.n);
+        double den = fabs (log (r.max_y) - log (2.3e-5 + r.min_y));
+        double dk = den > 0.0 ? (dlog + 8.0 * U + 6.0 * U * lmax) / den
+                                  + num * (16.0 * U + 6.0 * U * (lmax + lmin))
+                                      / (den * den)
+                              : 0.0;
+        double k = r.prm[2], dm = 0.98 * pow (k, 0.4) * dk + 32.0 * U;
+        double tol3[3] = { 6.0 * U * r.prm[0], dm, dk + 4.0 * U * k };
+        ok = clfx_probes_add (probes, "f, contrast m, key k", r.prm, 3, true,
+                              fmax (fmax (tol3[0], tol3[1]), tol3[2]), 0.0,
+                              "k: the log sum's and log's bounds over its "
+                              "denominator; m: 0.98 k^0.4 dk + pow 32 u");
+      }
+    else if (ok && st->op == CLFX_TONEMAP_DRAGO03)
+      ok = clfx_probes_add (probes, "1/Lavg, 1/max Y, 1/log10, exponent",
+                            r.prm, 4, true, 0.0, 2.0 * (rel + 8.0 * U)
+                                                   + 24.0 * U,
+                            "from the log-average and max Y: 2 (stats) + "
+                            "log10, log and divisions 24 u");
+  }
+  if (! ok)
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  if (st->op == CLFX_TONEMAP_REINHARD05)
+    {
+      /* The range is a min and max of mapped colour: bounded as each
+       * mapped value is (map_bound, before the store). */
+      ClfxTolerance t;
+      map_bound (plan, src, scale, &t);
+      if (! clfx_probes_add (probes, "range", r.prm + 12, 2, true,
+                             t.abs_tol, t.rel_tol, t.basis))
+        return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+    }
+  return true;
+}
+
+/* ---- tolerance ---------------------------------------------------------------- */
+
+static void
+tonemap_tolerance (const ClfxParams *p, const ClfxPlan *plan,
+                   const ClfxDeviceInfo *dev, const ClfxImage *src,
+                   const ClfxImage *dst, ClfxTolerance *tol)
+{
+  (void) dev;
+  map_bound (plan, src,
+             exp2 (CLFX_PARAMS_OF (p, ClfxTonemapParams)->exposure), tol);
+  if (plan->decode)
+    clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
+  clfx_tol_store (tol, dst->depth, false);
+}
+
+static const char *
+tonemap_describe (const ClfxParams *p)
+{
+  return clfx_param_get_nick (p, clfx_family_param (p->family, "operator"));
+}
+
+static const char *const uses_r02[] = { "operator", "exposure", "key",
+                                        "white-point", NULL };
+static const char *const uses_r05[] = { "operator", "exposure", "brightness",
+                                        "chromatic", "light", NULL };
+static const char *const uses_drago[] = { "operator", "exposure", "bias",
+                                          NULL };
+static const char *const uses_aces[] = { "operator", "exposure", NULL };
+
+#define VARIANT(id, blurb, uses)                                             \
+  { id, "tonemap", blurb, uses, tonemap_plan, NULL, tonemap_cl, tonemap_cpu, \
+    tonemap_tolerance, NULL, tonemap_describe }
+const ClfxVariant clfx_variant_reinhard02
+  = VARIANT ("reinhard02", "Reinhard 2002 photographic (pfstmo's, global)",
+             uses_r02);
+const ClfxVariant clfx_variant_reinhard05
+  = VARIANT ("reinhard05", "Reinhard 2005 (gegl:reinhard05)", uses_r05);
+const ClfxVariant clfx_variant_drago03
+  = VARIANT ("drago03", "Drago 2003 adaptive logarithm (pfstmo's)",
+             uses_drago);
+const ClfxVariant clfx_variant_aces
+  = VARIANT ("aces", "ACES filmic (Hill's fit of the RRT + sRGB ODT)",
+             uses_aces);
+#undef VARIANT

@@ -1,0 +1,461 @@
+/* tonemap.cl: the global tone mappers of the tonemap family
+ * (engine/ops/tonemap.c, docs/TONEMAP.md): reinhard02, reinhard05,
+ * drago03 and aces, as one pipeline on the device.
+ *
+ *   tm_scan  -> tm_scan_final    the largest finite colour value and the
+ *                                counts of NaN, negative and +Inf values
+ *                                (float and half sources only)
+ *   tm_stats -> tm_stats_final   luminance sum, log sum, min, max and the
+ *                                colour sums of the cleaned, exposed image
+ *   tm_params                    the operator's constants from those
+ *   tm_range -> tm_range_final   reinhard05: the range of its mapped colour
+ *   tm_map                       every pixel, stored
+ *
+ * Every reduction is deterministic: a work-group of TM_BW work-items owns a
+ * block of TM_BW x TM_BH pixels of the image (work-item i its column i, a
+ * compensated sum down the rows), reduces it as a tree in local memory and
+ * writes one partial per block; one work-group then reduces the partials
+ * (strided compensated sums, then a tree).  No atomics, so every run adds
+ * in the same order, and the blocks sit at fixed image positions.
+ *
+ * Colour is cleaned before anything reads it: NaN and negative values are
+ * 0, +Inf is the largest finite colour value of the image; alpha is kept
+ * (NaN 0, clamped to [0, 1]).  Then the exposure scale, then babl's
+ * luminance Y of linear sRGB. */
+#include "clfx-io.h"
+
+#define TM_BW 64
+#define TM_BH 32
+#define TM_FINAL 256
+
+/* babl's Y row for sRGB primaries (D50-adapted): what GEGL's "Y float"
+ * gives. */
+#define TM_YR 0.2224879400f
+#define TM_YG 0.7169038389f
+#define TM_YB 0.0606082572f
+
+/* Operators, in the family's order (CLFX_TONEMAP_*). */
+#define TM_REINHARD02 0
+#define TM_REINHARD05 1
+#define TM_DRAGO03    2
+#define TM_ACES       3
+
+/* The parameter buffer tm_params writes (see there). */
+#define TM_P_BLACK 15
+
+inline float
+tm_clean1 (float v, float m)
+{
+  return isnan (v) ? 0.0f : v < 0.0f ? 0.0f : isinf (v) ? m : v;
+}
+
+/* A texel as the operators read it: stored values cleaned (m: the
+ * largest finite colour value), decoded to linear light, exposed, as
+ * RGBA (gray as R = G = B). */
+inline float4
+tm_read (CLFX_SRC_ARGS (src), int x, int y, float m, float scale)
+{
+  float4 v = clfx_load_inside (CLFX_SRC (src), x, y);
+
+  v.x = tm_clean1 (v.x, m);
+#if CLFX_CHANNELS == 4
+  v.y = tm_clean1 (v.y, m);
+  v.z = tm_clean1 (v.z, m);
+  v.w = isnan (v.w) ? 0.0f : clamp (v.w, 0.0f, 1.0f);
+#elif CLFX_CHANNELS == 2
+  v.y = isnan (v.y) ? 0.0f : clamp (v.y, 0.0f, 1.0f);
+#endif
+  v = clfx_rgba (clfx_decode (v));
+  v.xyz = fmin (v.xyz * scale, (float3) (FLT_MAX));
+  return v;
+}
+
+inline float
+tm_luminance (float4 v)
+{
+  return TM_YR * v.x + TM_YG * v.y + TM_YB * v.z;
+}
+
+/* Compensated (Kahan) addition: the error of a long sum stays that of a
+ * few additions. */
+inline void
+tm_kahan (float *sum, float *comp, float v)
+{
+  float y = v - *comp, t = *sum + y;
+
+  *comp = (t - *sum) - y;
+  *sum = t;
+}
+
+/* ---- scan: the values to clean (float and half sources) ------------------ */
+
+inline void
+tm_scan1 (float v, uint4 *a)
+{
+  if (isnan (v))
+    a->x++;
+  else if (v < 0.0f)
+    a->y++;
+  else if (isinf (v))
+    a->z++;
+  else
+    a->w = max (a->w, as_uint (v)); /* non-negative floats order as uints */
+}
+
+__kernel void
+tm_scan (CLFX_SRC_ARGS (src), int w, int h, __global uint4 *partials,
+         __local uint4 *s)
+{
+  int   lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
+  int   x = bx * TM_BW + lx, y0 = by * TM_BH;
+  uint4 a = (uint4) (0u);
+
+  if (x < w)
+    for (int j = 0; j < TM_BH && y0 + j < h; j++)
+      {
+        float4 v = clfx_load_inside (CLFX_SRC (src), x, y0 + j);
+        tm_scan1 (v.x, &a);
+#if CLFX_CHANNELS == 4
+        tm_scan1 (v.y, &a);
+        tm_scan1 (v.z, &a);
+#endif
+      }
+  s[lx] = a;
+  for (int span = TM_BW / 2; span > 0; span /= 2)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (lx < span)
+        {
+          uint4 b = s[lx + span], c = s[lx];
+          s[lx] = (uint4) (add_sat (c.xyz, b.xyz), max (c.w, b.w));
+        }
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lx == 0)
+    partials[by * get_num_groups (0) + bx] = s[0];
+}
+
+/* out: the NaN, negative and +Inf counts, the largest finite value (as
+ * float bits). */
+__kernel void
+tm_scan_final (__global const uint4 *partials, int n, __global uint4 *out,
+               __local uint4 *s)
+{
+  int   lx = get_local_id (0);
+  uint4 a = (uint4) (0u);
+
+  for (int i = lx; i < n; i += TM_FINAL)
+    {
+      uint4 b = partials[i];
+      a = (uint4) (add_sat (a.xyz, b.xyz), max (a.w, b.w));
+    }
+  s[lx] = a;
+  for (int span = TM_FINAL / 2; span > 0; span /= 2)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (lx < span)
+        {
+          uint4 b = s[lx + span], c = s[lx];
+          s[lx] = (uint4) (add_sat (c.xyz, b.xyz), max (c.w, b.w));
+        }
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lx == 0)
+    out[0] = s[0];
+}
+
+/* ---- statistics ------------------------------------------------------------ */
+
+/* A partial: s0 sum Y, s1 sum log (log_eps + Y), s2-s4 sums of R, G, B,
+ * s5 min Y, s6 max Y. */
+inline float8
+tm_merge (float8 a, float8 b)
+{
+  float8 r = a + b;
+
+  r.s5 = fmin (a.s5, b.s5);
+  r.s6 = fmax (a.s6, b.s6);
+  r.s7 = 0.0f;
+  return r;
+}
+
+inline void
+tm_tree (__local float8 *s, int lx, int n)
+{
+  for (int span = n / 2; span > 0; span /= 2)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (lx < span)
+        s[lx] = tm_merge (s[lx], s[lx + span]);
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
+__kernel void
+tm_stats (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+          float scale, float log_eps, __global float8 *partials,
+          __local float8 *s)
+{
+  int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
+  int    x = bx * TM_BW + lx, y0 = by * TM_BH;
+  float  m = as_float (scan[0].w);
+  float  sum[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+  float  comp[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+  float  lo = INFINITY, hi = 0.0f;
+
+  if (x < w)
+    for (int j = 0; j < TM_BH && y0 + j < h; j++)
+      {
+        float4 v = tm_read (CLFX_SRC (src), x, y0 + j, m, scale);
+        float  Y = tm_luminance (v);
+        tm_kahan (&sum[0], &comp[0], Y);
+        tm_kahan (&sum[1], &comp[1], log (log_eps + Y));
+        tm_kahan (&sum[2], &comp[2], v.x);
+        tm_kahan (&sum[3], &comp[3], v.y);
+        tm_kahan (&sum[4], &comp[4], v.z);
+        lo = fmin (lo, Y);
+        hi = fmax (hi, Y);
+      }
+  s[lx] = (float8) (sum[0], sum[1], sum[2], sum[3], sum[4], lo, hi, 0.0f);
+  tm_tree (s, lx, TM_BW);
+  if (lx == 0)
+    partials[by * get_num_groups (0) + bx] = s[0];
+}
+
+__kernel void
+tm_stats_final (__global const float8 *partials, int n, __global float8 *out,
+                __local float8 *s)
+{
+  int    lx = get_local_id (0);
+  float  sum[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+  float  comp[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
+  float  lo = INFINITY, hi = 0.0f;
+
+  for (int i = lx; i < n; i += TM_FINAL)
+    {
+      float8 b = partials[i];
+      tm_kahan (&sum[0], &comp[0], b.s0);
+      tm_kahan (&sum[1], &comp[1], b.s1);
+      tm_kahan (&sum[2], &comp[2], b.s2);
+      tm_kahan (&sum[3], &comp[3], b.s3);
+      tm_kahan (&sum[4], &comp[4], b.s4);
+      lo = fmin (lo, b.s5);
+      hi = fmax (hi, b.s6);
+    }
+  s[lx] = (float8) (sum[0], sum[1], sum[2], sum[3], sum[4], lo, hi, 0.0f);
+  tm_tree (s, lx, TM_FINAL);
+  if (lx == 0)
+    out[0] = s[0];
+}
+
+/* ---- the operators' constants ------------------------------------------------ */
+
+/* One work-item: p[] from the statistics (n pixels), as tonemap.c's
+ * reference computes them in double:
+ *   reinhard02  p0 a = key / Lavg, p1 1 / white^2 (0: none), p2 white
+ *   reinhard05  p0 f = exp (-brightness), p1 m, p2 k, p3-p5 Ig per
+ *               channel, p6 chromatic, p7 light
+ *   drago03     p0 1 / Lavg, p1 1 / max Y, p2 1 / log10 (Lmax' + 1),
+ *               p3 ln (bias) / ln (0.5)
+ *   all         p8 log-average, p9 mean Y, p12, p13 reinhard05's range,
+ *               p14 1 / (range), p15 (TM_P_BLACK) 1 when the image is
+ *               black (max Y = 0): every result is 0 */
+__kernel void
+tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
+           float a3, __global float *p)
+{
+  float8 st = stats[0];
+  float  Lavg = exp (st.s1 / n), mean = st.s0 / n;
+
+  for (int i = 0; i < 16; i++)
+    p[i] = 0.0f;
+  p[8] = Lavg;
+  p[9] = mean;
+  p[TM_P_BLACK] = st.s6 > 0.0f ? 0.0f : 1.0f;
+  if (op == TM_REINHARD02)
+    {
+      float a = a1 / Lavg;
+      float white = a2 > 0.0f ? a2 : a * st.s6;
+      p[0] = a;
+      p[1] = white > 0.0f ? 1.0f / (white * white) : 0.0f;
+      p[2] = white;
+    }
+  else if (op == TM_REINHARD05)
+    {
+      /* a1 brightness, a2 chromatic, a3 light; the log-average's eps is
+       * 2.3e-5 here (GEGL's). */
+      float lmax = log (st.s6), llog = st.s1 / n;
+      float den = lmax - log (2.3e-5f + st.s5);
+      float k = den != 0.0f ? (lmax - llog) / den : 0.0f;
+      k = k > 0.0f ? k : 0.0f; /* a flat image: k = 1 - tiny, never < 0 */
+      p[0] = exp (-a1);
+      p[1] = 0.3f + 0.7f * pow (k, 1.4f);
+      p[2] = k;
+      p[3] = a2 * (st.s2 / n) + (1.0f - a2) * mean;
+      p[4] = a2 * (st.s3 / n) + (1.0f - a2) * mean;
+      p[5] = a2 * (st.s4 / n) + (1.0f - a2) * mean;
+      p[6] = a2;
+      p[7] = a3;
+    }
+  else if (op == TM_DRAGO03)
+    {
+      float lmax = st.s6 / Lavg;
+      p[0] = 1.0f / Lavg;
+      p[1] = st.s6 > 0.0f ? 1.0f / st.s6 : 0.0f;
+      p[2] = 1.0f / log10 (lmax + 1.0f);
+      p[3] = log (a1) / log (0.5f);
+    }
+}
+
+/* ---- the maps ----------------------------------------------------------------- */
+
+/* reinhard05's photoreceptor, per channel, for a pixel of luminance Y > 0
+ * (GEGL's: C / (C + (f Ia)^m), 0 where the denominator is 0). */
+inline float3
+tm_r05 (float4 v, float Y, __global const float *p)
+{
+  float3 c = v.xyz, ig = (float3) (p[3], p[4], p[5]);
+  float3 il = p[6] * c + (1.0f - p[6]) * Y;
+  float3 ia = p[7] * il + (1.0f - p[7]) * ig;
+  float3 d = c + pow (p[0] * ia, (float3) (p[1]));
+
+  return (float3) (d.x > 0.0f ? c.x / d.x : 0.0f,
+                   d.y > 0.0f ? c.y / d.y : 0.0f,
+                   d.z > 0.0f ? c.z / d.z : 0.0f);
+}
+
+/* Hill's fit of the ACES RRT + sRGB ODT (the curve most renderers call
+ * "ACES fitted"): linear sRGB into the fit's space, the rational curve,
+ * back, clamped to [0, 1].  The input is capped at 1e18 (the curve is flat
+ * there: its square must not overflow). */
+inline float3
+tm_aces (float3 c)
+{
+  float3 v = (float3) (0.59719f * c.x + 0.35458f * c.y + 0.04823f * c.z,
+                       0.07600f * c.x + 0.90834f * c.y + 0.01566f * c.z,
+                       0.02840f * c.x + 0.13383f * c.y + 0.83777f * c.z);
+  v = fmin (v, (float3) (1e18f));
+  v = (v * (v + 0.0245786f) - 0.000090537f)
+      / (v * (0.983729f * v + 0.4329510f) + 0.238081f);
+  return clamp ((float3) (1.60475f * v.x - 0.53108f * v.y - 0.07367f * v.z,
+                          -0.10208f * v.x + 1.10813f * v.y - 0.00605f * v.z,
+                          -0.00327f * v.x - 0.07276f * v.y + 1.07602f * v.z),
+                0.0f, 1.0f);
+}
+
+/* reinhard05's range: min and max of the mapped colour over pixels with
+ * Y > 0 (GEGL's normalisation), per block, then over the blocks. */
+__kernel void
+tm_range (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+          float scale, __global const float *p, __global float2 *partials,
+          __local float2 *s)
+{
+  int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
+  int    x = bx * TM_BW + lx, y0 = by * TM_BH;
+  float  m = as_float (scan[0].w);
+  float2 r = (float2) (INFINITY, -INFINITY);
+
+  if (x < w)
+    for (int j = 0; j < TM_BH && y0 + j < h; j++)
+      {
+        float4 v = tm_read (CLFX_SRC (src), x, y0 + j, m, scale);
+        float  Y = tm_luminance (v);
+        if (Y > 0.0f)
+          {
+            float3 c = tm_r05 (v, Y, p);
+            r.x = fmin (r.x, fmin (c.x, fmin (c.y, c.z)));
+            r.y = fmax (r.y, fmax (c.x, fmax (c.y, c.z)));
+          }
+      }
+  s[lx] = r;
+  for (int span = TM_BW / 2; span > 0; span /= 2)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (lx < span)
+        s[lx] = (float2) (fmin (s[lx].x, s[lx + span].x),
+                          fmax (s[lx].y, s[lx + span].y));
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lx == 0)
+    partials[by * get_num_groups (0) + bx] = s[0];
+}
+
+/* Writes p12, p13 (the range) and p14 (1 / its width; 0 when the range
+ * is empty or flat: the colour is then left as mapped). */
+__kernel void
+tm_range_final (__global const float2 *partials, int n, __global float *p,
+                __local float2 *s)
+{
+  int    lx = get_local_id (0);
+  float2 r = (float2) (INFINITY, -INFINITY);
+
+  for (int i = lx; i < n; i += TM_FINAL)
+    r = (float2) (fmin (r.x, partials[i].x), fmax (r.y, partials[i].y));
+  s[lx] = r;
+  for (int span = TM_FINAL / 2; span > 0; span /= 2)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (lx < span)
+        s[lx] = (float2) (fmin (s[lx].x, s[lx + span].x),
+                          fmax (s[lx].y, s[lx + span].y));
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lx == 0)
+    {
+      r = s[0];
+      p[12] = r.x;
+      p[13] = r.y;
+      p[14] = r.y > r.x ? 1.0f / (r.y - r.x) : 0.0f;
+    }
+}
+
+inline float4
+tm_map1 (float4 v, int op, __global const float *p)
+{
+  float Y = tm_luminance (v);
+
+  if (op == TM_ACES)
+    v.xyz = tm_aces (v.xyz);
+  else if (p[TM_P_BLACK] != 0.0f)
+    v.xyz = (float3) (0.0f);
+  else if (op == TM_REINHARD02)
+    {
+      /* Ld = L (1 + L / white^2) / (1 + L), L = a Y; colour times Ld / Y,
+       * which is a (1 + L / white^2) / (1 + L): no division by Y. */
+      float L = p[0] * Y;
+      v.xyz *= p[0] * (1.0f + L * p[1]) / (1.0f + L);
+    }
+  else if (op == TM_REINHARD05)
+    {
+      float3 c = Y > 0.0f ? tm_r05 (v, Y, p) : (float3) (0.0f);
+      if (p[14] > 0.0f)
+        c = (c - p[12]) * p[14];
+      v.xyz = c;
+    }
+  else
+    {
+      /* drago03: Ld = ln (Yw + 1) / ln (2 + 8 (Y / max Y)^b) / log10
+       * (Lmax' + 1), Yw = Y / Lavg; colour times Ld / Y (0 at Y = 0). */
+      float ld = log1p (Y * p[0])
+                 / log (2.0f + 8.0f * powr (Y * p[1], p[3])) * p[2];
+      v.xyz *= Y > 0.0f ? ld / Y : 0.0f;
+    }
+  return v;
+}
+
+__kernel void
+tm_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
+        float scale, int op, __global const float *p)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int   x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  float m = as_float (scan[0].w);
+
+  CLFX_STORE (x, y, clfx_from_rgba (tm_map1 (tm_read (CLFX_SRC (src), x, y,
+                                                      m, scale),
+                                             op, p)));
+}
