@@ -493,6 +493,20 @@ map_change (const ClfxImage *src, const ClfxPlan *plan, double scale,
   return worst;
 }
 
+/* reinhard05: q's range from q's constants.  A flat range (every mapped
+ * value the same: a gray or one-pixel image) stays flat: the device maps
+ * equal inputs to equal values, and a moved constant cannot open it. */
+static void
+keep_range (const ClfxImage *src, const ClfxPlan *plan, double scale,
+            const Ref *base, Ref *q)
+{
+  if (((const State *) plan->state)->op != CLFX_TONEMAP_REINHARD05)
+    return;
+  ref_range (src, plan, scale, q);
+  if (base->prm[14] == 0.0)
+    q->prm[14] = 0.0;
+}
+
 /* What the device's map may differ by before its store.  The statistics
  * and constants are moved, one at a time, by their bounds (above; the
  * constants by their own float evaluation: divisions 2.5 ulp, exp and
@@ -555,8 +569,7 @@ map_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
               break;
             }
           ref_params (st, &q);
-          if (st->op == CLFX_TONEMAP_REINHARD05)
-            ref_range (src, plan, scale, &q);
+          keep_range (src, plan, scale, &base, &q);
           stats += map_change (src, plan, scale, &base, &q);
         }
       for (int i = 0; i < 8; i++)
@@ -564,8 +577,7 @@ map_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
           {
             q = base;
             q.prm[i] *= 1.0 + own[st->op][i] * U;
-            if (st->op == CLFX_TONEMAP_REINHARD05)
-              ref_range (src, plan, scale, &q);
+            keep_range (src, plan, scale, &base, &q);
             consts += map_change (src, plan, scale, &base, &q);
           }
       tol->abs_tol += stats + consts;

@@ -1,0 +1,367 @@
+/* test-tonemap.c: the tonemap family on the device against its CPU
+ * reference (engine/ops/tonemap.c): every operator on every depth and
+ * layout, odd sizes across the reductions' blocks, with a guard band; the
+ * statistics as probes on their own; NaN, infinities and negative values
+ * cleaned and counted (the counts checked against this file's own); a
+ * black image, a 1x1 image; two runs bit for bit the same; alpha kept;
+ * out-of-range arguments refused.  GEGL's reinhard05 and models of
+ * pfstmo's operators are the other side in tests/gegl/test-tonemap.py. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../device.h"
+#include "clfx-params.h"
+#include "clfx-run.h"
+
+static const char *const operators[] = { "reinhard02", "reinhard05",
+                                          "drago03", "aces" };
+#define N_OPS 4
+
+/* Per operator, the arguments away from their defaults (NULL-terminated
+ * pairs). */
+static const char *const tweaks[N_OPS][8] = {
+  { "key", "0.3", "white-point", "2.5", NULL },
+  { "brightness", "-1.5", "chromatic", "0.4", "light", "0.6", NULL },
+  { "bias", "0.7", NULL },
+  { "exposure", "-1.25", NULL },
+};
+
+static ClfxDeviceInfo device;
+
+/* High dynamic range from the synthetic pattern, for float and half:
+ * colour c -> 2^(16 (c - 0.5)), 1/256 to 256. */
+static void
+hdr (ClfxImage *src)
+{
+  int colour = src->channels == 4 ? 3 : 1;
+
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      for (int c = 0; c < colour; c++)
+        clfx_image_set (src, x, y, c,
+                        exp2f (16.0f * (clfx_image_get (src, x, y, c)
+                                        - 0.5f)));
+}
+
+static bool
+params_for (int op, bool tweak, ClfxParams *p, ClfxError *e)
+{
+  clfx_params_defaults (&clfx_family_tonemap, p);
+  if (! clfx_params_set (p, "operator", operators[op], e))
+    return false;
+  for (int i = 0; tweak && tweaks[op][i]; i += 2)
+    if (! clfx_params_set (p, tweaks[op][i], tweaks[op][i + 1], e))
+      return false;
+  return true;
+}
+
+static void
+one (ClfxContext **ctx, int op, bool tweak, int w, int h, int channels,
+     ClfxDepth depth, bool srgb)
+{
+  ClfxRunOptions opt = { NULL, true, 64, ctx, false };
+  ClfxParams     p;
+  ClfxRunResult  r;
+  ClfxImage      src, dst;
+  ClfxError      e = { 0 };
+  bool           ok;
+
+  memset (&r, 0, sizeof r);
+  if (! params_for (op, tweak, &p, &e))
+    {
+      tap_ok (false, "%s: %s", operators[op], e.message);
+      return;
+    }
+  if (! *ctx && ! (*ctx = clfx_context_new (&device, &e)))
+    {
+      tap_ok (false, "%s: a new context: %s", operators[op], e.message);
+      return;
+    }
+  clfx_host_image_alloc (&src, w, h, channels, depth, &e);
+  clfx_host_image_synthetic (&src, (unsigned) (w * 7 + h));
+  if (depth == CLFX_DEPTH_FLOAT || depth == CLFX_DEPTH_HALF)
+    hdr (&src);
+  src.straight_alpha = channels != 1;
+  src.transfer = srgb ? CLFX_TRC_SRGB : CLFX_TRC_LINEAR;
+  ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
+  tap_ok (ok && r.path == CLFX_PATH_OPENCL && r.validation.passed,
+          "%s%s %dx%d ch%d %s%s: validated with %d probes (max abs %g, "
+          "tolerance %g + %g rel)%s%s",
+          operators[op], tweak ? " (arguments)" : "", w, h, channels,
+          clfx_depth_name (depth), srgb ? " srgb" : "", ok ? r.probes.n : 0,
+          ok ? r.validation.max_abs : 0.0, ok ? r.tolerance.abs_tol : 0.0,
+          ok ? r.tolerance.rel_tol : 0.0, ok ? "" : ": ",
+          ok ? "" : e.message);
+  if (ok)
+    clfx_host_image_free (&dst);
+  clfx_run_result_clear (&r);
+  clfx_host_image_free (&src);
+}
+
+/* The probe `name` of r, or NULL. */
+static const ClfxProbe *
+probe (const ClfxRunResult *r, const char *name)
+{
+  for (int i = 0; i < r->probes.n; i++)
+    if (! strcmp (r->probes.probes[i].name, name))
+      return &r->probes.probes[i];
+  return NULL;
+}
+
+/* NaN, -Inf, negative and +Inf colour in a float image: cleaned (NaN and
+ * negative to 0, +Inf to the largest finite value), counted as this test
+ * counts them, every result finite, alpha as it was. */
+static void
+specials (ClfxContext **ctx)
+{
+  for (int op = 0; op < N_OPS; op++)
+    {
+      ClfxRunOptions   opt = { NULL, true, 64, ctx, false };
+      ClfxParams       p;
+      ClfxImage        src, dst;
+      ClfxRunResult    r;
+      ClfxError        e = { 0 };
+      const ClfxProbe *pc;
+      double           counts[3] = { 0, 0, 0 }, largest = 0.0;
+      int              odd = 0, alpha_moved = 0;
+      bool             ok;
+
+      memset (&r, 0, sizeof r);
+      params_for (op, false, &p, &e);
+      clfx_host_image_alloc (&src, 83, 37, 4, CLFX_DEPTH_FLOAT, &e);
+      clfx_host_image_synthetic (&src, 11);
+      hdr (&src);
+      src.straight_alpha = true;
+      for (int y = 0; y < 37; y++)
+        for (int x = 0; x < 83; x++)
+          {
+            int k = (x * 5 + y * 3) % 17;
+            if (k < 4)
+              clfx_image_set (&src, x, y, k % 3,
+                              k == 0 ? NAN : k == 1 ? -INFINITY
+                              : k == 2 ? INFINITY : -0.25f);
+          }
+      for (int y = 0; y < 37; y++)
+        for (int x = 0; x < 83; x++)
+          for (int c = 0; c < 3; c++)
+            {
+              float v = clfx_image_get (&src, x, y, c);
+              if (isnan (v))
+                counts[0]++;
+              else if (v < 0.0f)
+                counts[1]++;
+              else if (isinf (v))
+                counts[2]++;
+              else
+                largest = fmax (largest, v);
+            }
+      ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
+      if (ok)
+        {
+          for (int y = 0; y < 37; y++)
+            for (int x = 0; x < 83; x++)
+              {
+                for (int c = 0; c < 4; c++)
+                  odd += ! isfinite (clfx_image_get (&dst, x, y, c));
+                alpha_moved += clfx_image_get (&dst, x, y, 3)
+                               != clfx_image_get (&src, x, y, 3);
+              }
+          clfx_host_image_free (&dst);
+        }
+      pc = probe (&r, "cleaned: NaN, negative, +Inf");
+      tap_ok (ok && r.validation.passed && pc && pc->n_device == 3
+                && pc->device[0] == counts[0] && pc->device[1] == counts[1]
+                && pc->device[2] == counts[2] && odd == 0
+                && alpha_moved == 0,
+              "%s, NaN, -Inf, +Inf and negative colour: validated, counted "
+              "(%g NaN, %g negative, %g +Inf; device %g, %g, %g), every "
+              "result finite (%d not), alpha kept (%d moved)%s%s",
+              operators[op], counts[0], counts[1], counts[2],
+              pc ? pc->device[0] : -1, pc ? pc->device[1] : -1,
+              pc ? pc->device[2] : -1, odd, alpha_moved, ok ? "" : ": ",
+              ok ? "" : e.message);
+      pc = probe (&r, "largest finite value");
+      tap_ok (pc && pc->n_device == 1 && pc->device[0] == largest,
+              "%s: the largest finite value %g (device %g)", operators[op],
+              largest, pc ? pc->device[0] : -1);
+      clfx_run_result_clear (&r);
+      clfx_host_image_free (&src);
+    }
+}
+
+/* A black image maps to black (no 0/0), on every operator; a 1x1 image
+ * maps. */
+static void
+black (ClfxContext **ctx)
+{
+  for (int op = 0; op < N_OPS; op++)
+    {
+      ClfxRunOptions opt = { NULL, true, 64, ctx, false };
+      ClfxParams     p;
+      ClfxImage      src, dst;
+      ClfxRunResult  r;
+      ClfxError      e = { 0 };
+      double         worst = 0.0;
+      bool           ok;
+
+      memset (&r, 0, sizeof r);
+      params_for (op, false, &p, &e);
+      clfx_host_image_alloc (&src, 19, 7, 4, CLFX_DEPTH_FLOAT, &e);
+      for (int y = 0; y < 7; y++)
+        for (int x = 0; x < 19; x++)
+          clfx_image_set (&src, x, y, 3, 0.5f);
+      src.straight_alpha = true;
+      ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
+      for (int y = 0; ok && y < 7; y++)
+        for (int x = 0; x < 19; x++)
+          for (int c = 0; c < 3; c++)
+            {
+              float v = clfx_image_get (&dst, x, y, c);
+              worst = isfinite (v) ? fmax (worst, fabs (v)) : INFINITY;
+            }
+      /* ACES maps 0 to its curve's foot, clamped: 0 too. */
+      tap_ok (ok && r.validation.passed && worst == 0.0,
+              "%s, a black image: black, validated (largest %g)%s%s",
+              operators[op], worst, ok ? "" : ": ", ok ? "" : e.message);
+      if (ok)
+        clfx_host_image_free (&dst);
+      clfx_run_result_clear (&r);
+      clfx_host_image_free (&src);
+    }
+}
+
+/* The reductions add in a fixed order: two runs give the same bits. */
+static void
+deterministic (ClfxContext *ctx)
+{
+  for (int op = 0; op < N_OPS; op++)
+    {
+      ClfxParams  p;
+      ClfxImage   src, a = { 0 }, b = { 0 };
+      ClfxTimings ta, tb;
+      ClfxError   e = { 0 };
+      bool        ok;
+
+      memset (&ta, 0, sizeof ta);
+      memset (&tb, 0, sizeof tb);
+      params_for (op, true, &p, &e);
+      clfx_host_image_alloc (&src, 301, 211, 4, CLFX_DEPTH_FLOAT, &e);
+      clfx_host_image_synthetic (&src, 3);
+      hdr (&src);
+      ok = clfx_host_image_alloc (&a, 301, 211, 4, CLFX_DEPTH_FLOAT, &e)
+           && clfx_host_image_alloc (&b, 301, 211, 4, CLFX_DEPTH_FLOAT, &e)
+           && clfx_run_on_context (ctx, &p, &src, &a, &ta, NULL, NULL, &e)
+           && clfx_run_on_context (ctx, &p, &src, &b, &tb, NULL, NULL, &e);
+      tap_ok (ok && ! memcmp (a.data, b.data, (size_t) a.stride * 211),
+              "%s: two runs give the same bits%s%s", operators[op],
+              ok ? "" : ": ", ok ? "" : e.message);
+      clfx_timings_clear (&ta);
+      clfx_timings_clear (&tb);
+      clfx_host_image_free (&src);
+      clfx_host_image_free (&a);
+      clfx_host_image_free (&b);
+    }
+}
+
+/* Exposure is a factor 2^EV on colour before the operator: aces at
+ * exposure 1 equals aces of the image doubled (the reference's own
+ * arithmetic, so within float rounding of the device's). */
+static void
+exposure (ClfxContext *ctx)
+{
+  ClfxParams  p;
+  ClfxImage   src, twice, a = { 0 }, b = { 0 };
+  ClfxTimings ta, tb;
+  ClfxError   e = { 0 };
+  double      worst = 0.0;
+  bool        ok;
+
+  memset (&ta, 0, sizeof ta);
+  memset (&tb, 0, sizeof tb);
+  params_for (3, false, &p, &e);
+  clfx_host_image_alloc (&src, 41, 23, 4, CLFX_DEPTH_FLOAT, &e);
+  clfx_host_image_alloc (&twice, 41, 23, 4, CLFX_DEPTH_FLOAT, &e);
+  clfx_host_image_synthetic (&src, 9);
+  hdr (&src);
+  for (int y = 0; y < 23; y++)
+    for (int x = 0; x < 41; x++)
+      for (int c = 0; c < 4; c++)
+        clfx_image_set (&twice, x, y, c,
+                        clfx_image_get (&src, x, y, c) * (c < 3 ? 2 : 1));
+  ok = clfx_host_image_alloc (&a, 41, 23, 4, CLFX_DEPTH_FLOAT, &e)
+       && clfx_host_image_alloc (&b, 41, 23, 4, CLFX_DEPTH_FLOAT, &e)
+       && clfx_run_on_context (ctx, &p, &twice, &a, &ta, NULL, NULL, &e)
+       && clfx_params_set (&p, "exposure", "1", &e)
+       && clfx_run_on_context (ctx, &p, &src, &b, &tb, NULL, NULL, &e);
+  for (int y = 0; ok && y < 23; y++)
+    for (int x = 0; x < 41; x++)
+      for (int c = 0; c < 4; c++)
+        worst = fmax (worst, fabs (clfx_image_get (&a, x, y, c)
+                                   - clfx_image_get (&b, x, y, c)));
+  tap_ok (ok && worst == 0.0,
+          "aces: exposure 1 is the image doubled, bit for bit (worst %g)%s%s",
+          worst, ok ? "" : ": ", ok ? "" : e.message);
+  clfx_timings_clear (&ta);
+  clfx_timings_clear (&tb);
+  clfx_host_image_free (&src);
+  clfx_host_image_free (&twice);
+  clfx_host_image_free (&a);
+  clfx_host_image_free (&b);
+}
+
+static void
+refusals (void)
+{
+  static const char *const bad[][2] = {
+    { "operator", "reinhard" }, { "key", "0" },        { "key", "1.5" },
+    { "bias", "0" },            { "exposure", "21" },  { "light", "-0.1" },
+    { "chromatic", "1.01" },    { "white-point", "-1" },
+    { "brightness", "101" },
+  };
+  ClfxParams p;
+
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      ClfxError e = { 0 };
+      clfx_params_defaults (&clfx_family_tonemap, &p);
+      tap_ok (! clfx_params_set (&p, bad[i][0], bad[i][1], &e)
+                && strstr (e.message, bad[i][0]),
+              "%s %s is refused, naming it (%s)", bad[i][0], bad[i][1],
+              e.message);
+    }
+}
+
+int
+main (void)
+{
+  ClfxDeviceList list;
+  int            skip = 0;
+  ClfxContext   *ctx = test_context (&list, &skip);
+  /* One block, blocks cut at both edges, one pixel, a thin column. */
+  static const int sizes[][2] = { { 67, 45 }, { 131, 70 }, { 1, 1 },
+                                  { 5, 130 } };
+  static const int channels[] = { 4, 2, 1 };
+
+  if (! ctx)
+    return skip;
+  device = ctx->device;
+  for (int op = 0; op < N_OPS; op++)
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+      for (int d = 0; d < CLFX_N_DEPTHS; d++)
+        for (int l = 0; l < 3; l++)
+          one (&ctx, op, (s + d + l) % 2 == 1, sizes[s][0], sizes[s][1],
+               channels[l], (ClfxDepth) d, d < 2);
+  specials (&ctx);
+  black (&ctx);
+  if (ctx)
+    deterministic (ctx);
+  if (ctx)
+    exposure (ctx);
+  refusals ();
+  clfx_context_free (ctx);
+  clfx_device_list_free (&list);
+  return tap_done ();
+}
