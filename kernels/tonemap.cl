@@ -310,14 +310,27 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
 /* ---- the maps ----------------------------------------------------------------- */
 
 /* reinhard05's photoreceptor, per channel, for a pixel of luminance Y > 0
- * (GEGL's: C / (C + (f Ia)^m), 0 where the denominator is 0). */
+ * (GEGL's: C / (C + (f Ia)^m), 0 where the denominator is 0; f Ia >= 0,
+ * so powr, the power without pow's sign rules). */
 inline float3
 tm_r05 (float4 v, float Y, __global const float *p)
 {
-  float3 c = v.xyz, ig = (float3) (p[3], p[4], p[5]);
-  float3 il = p[6] * c + (1.0f - p[6]) * Y;
-  float3 ia = p[7] * il + (1.0f - p[7]) * ig;
-  float3 d = c + pow (p[0] * ia, (float3) (p[1]));
+  float3 c = v.xyz, d;
+
+  if (p[6] == 0.0f)
+    {
+      /* No chromatic adaptation (the default): Ia is the same for the
+       * three channels, one power per pixel instead of three. */
+      float ia = p[7] * Y + (1.0f - p[7]) * p[3];
+      d = c + powr (p[0] * ia, p[1]);
+    }
+  else
+    {
+      float3 ig = (float3) (p[3], p[4], p[5]);
+      float3 il = p[6] * c + (1.0f - p[6]) * Y;
+      float3 ia = p[7] * il + (1.0f - p[7]) * ig;
+      d = c + powr (p[0] * ia, (float3) (p[1]));
+    }
 
   return (float3) (d.x > 0.0f ? c.x / d.x : 0.0f,
                    d.y > 0.0f ? c.y / d.y : 0.0f,

@@ -92,8 +92,10 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->width = src->width;
   plan->height = src->height;
   plan->addressing = CLFX_ADDR_CLAMP_TO_EDGE;
-  /* Pointwise after the statistics, which need every pixel first. */
-  plan->whole_image_stats = tp->op != CLFX_TONEMAP_ACES;
+  /* Pointwise after the statistics, which need every pixel first; aces
+   * has none, but on float and half data the cleaning's largest finite
+   * value is one. */
+  plan->whole_image_stats = tp->op != CLFX_TONEMAP_ACES || st->scan;
   plan->mixes = true;
   plan->straight = true;
   plan->premultiply = false;

@@ -162,6 +162,10 @@ filter-bilateral-selection rgb8 selection --filter bilateral --blur-radius 3 --a
 filter-gaussian-linear rgba8 none --filter gaussian --method fir --std-dev-x 0.8 --std-dev-y 2 --sampler-filter linear|#:filter "gaussian" #:method "fir" #:std-dev-x 0.8 #:std-dev-y 2.0 #:sampler-filter "linear"
 filter-median-selection rgba8 selection --filter median --radius 2 --neighborhood square --percentile 40|#:filter "median" #:radius 2 #:neighborhood "square" #:percentile 40.0
 filter-median-alpha alpha8 none --filter median --radius 3 --addressing clamp|#:filter "median" #:radius 3 #:addressing "clamp"
+tonemap-r05-selection rgba8 selection --operator reinhard05 --brightness 1 --light 0.5|#:operator "reinhard05" #:brightness 1.0 #:light 0.5
+tonemap-r02-alpha alpha8 none --operator reinhard02 --key 0.3|#:operator "reinhard02" #:key 0.3
+tonemap-drago-rgb rgb8 none --operator drago03 --bias 0.7 --exposure 1|#:operator "drago03" #:bias 0.7 #:exposure 1.0
+tonemap-aces-alpha rgba8 none --operator aces --exposure 2|#:operator "aces" #:exposure 2.0
 CASES
 
 {
@@ -184,8 +188,9 @@ CASES
   done < "$work/bad-cases"
   while IFS='|' read -r head args; do
     set -- $head
-    printf '(clfx-filter-case "%s" "%s/%s.png" "%s" (lambda (img drw) (plug-in-clfx-filter #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) %s #:device clfx-device #:validate #t #:report-file (clfx-path "%s" ".json"))))\n' \
-      "$1" "$in" "$2" "$3" "$args" "$1"
+    # tonemap-* cases call the tonemap family's procedure.
+    printf '(clfx-filter-case "%s" "%s/%s.png" "%s" (lambda (img drw) (plug-in-clfx-%s #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) %s #:device clfx-device #:validate #t #:report-file (clfx-path "%s" ".json"))))\n' \
+      "$1" "$in" "$2" "$3" "${1%%-*}" "$args" "$1"
   done < "$work/filter-cases"
   while read -r name input prep w h; do
     printf '(clfx-resize-case "%s" "%s/%s" "%s" "image" %s %s 1 "linear" "clamp-to-edge" #t)\n' \
@@ -265,12 +270,12 @@ done < "$work/resize-cases"
 
 while IFS='|' read -r head args; do
   set -- $head
-  name=$1 input=$2 prep=$3
+  name=$1 input=$2 prep=$3 family=${1%%-*}
   shift 3
   marked "$name" ok
   ok $? "$name: the plug-in succeeded"
   "$bench" --device reference --input "$in/$input.png" \
-    --output "$out/$name.ref.png" filter "$@" >/dev/null 2>"$out/$name.bench.err"
+    --output "$out/$name.ref.png" "$family" "$@" >/dev/null 2>"$out/$name.bench.err"
   if [ "$prep" = selection ]; then
     result=$("$compare" "$out/$name.png" "$out/$name.ref.png" 1 \
              --inside 10,8,20,16 --premultiplied 2>&1)
@@ -283,7 +288,7 @@ while IFS='|' read -r head args; do
              --premultiplied 2>&1)
     ok $? "$name: pixels match the CPU reference ($result)"
   fi
-  err=$(check_report "$out/$name.json" 1 filter 2>&1)
+  err=$(check_report "$out/$name.json" 1 "$family" 2>&1)
   ok $? "$name: report-file parses, validation passed, timings, build logs"
   [ -z "$err" ] || echo "$err" | tail -3 | diag
   cmp -s "$out/$name.json" "$out/$name.ret.json"
@@ -378,7 +383,7 @@ r = json.load(open(sys.argv[1]))
 fams = [c["family"] for c in r["results"]]
 # resize: 4 filters x 5 addressing modes x normalized or not, less the
 # spec's forbidden pairs; filter: every variant, and every edge handling
-# (each variant with those it takes).
+# (each variant with those it takes); tonemap: every operator.
 assert fams.count("resize") == 32, fams
 cases = [c["case"].split("/") for c in r["results"] if c["family"] == "filter"]
 variants = sorted({v for v, e in cases})
@@ -387,6 +392,9 @@ assert variants == ["bilateral", "box", "convolve", "gaussian", "median",
 assert sorted({e for v, e in cases}) == ["clamp", "clamp-to-edge",
                                          "mirrored-repeat", "none",
                                          "repeat"], cases
+ops = sorted(c["case"].split("/")[0] for c in r["results"]
+             if c["family"] == "tonemap")
+assert ops == ["aces", "drago03", "reinhard02", "reinhard05"], ops
 assert r["cases"] == len(fams) and r["fallback"] is None, r
 assert r["failed"] == 0 and r["passed"] == r["cases"], r
 bad = [c for c in r["results"] if not (c["passed"] and "max_abs" in c)]
