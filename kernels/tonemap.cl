@@ -102,6 +102,28 @@ tm_scan1 (float v, uint4 *a)
     a->w = max (a->w, as_uint (v)); /* non-negative floats order as uints */
 }
 
+/* Counts add (saturating), the largest finite values' bits take the
+ * maximum. */
+inline uint4
+tm_merge_scan (uint4 a, uint4 b)
+{
+  return (uint4) (add_sat (a.xyz, b.xyz), max (a.w, b.w));
+}
+
+/* A tree over n entries of local memory (n a power of two); the result in
+ * s[0], every work-item past the last barrier. */
+inline void
+tm_tree_scan (__local uint4 *s, int lx, int n)
+{
+  for (int span = n / 2; span > 0; span /= 2)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (lx < span)
+        s[lx] = tm_merge_scan (s[lx], s[lx + span]);
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
 __kernel void
 tm_scan (CLFX_SRC_ARGS (src), int w, int h, __global uint4 *partials,
          __local uint4 *s)
@@ -121,16 +143,7 @@ tm_scan (CLFX_SRC_ARGS (src), int w, int h, __global uint4 *partials,
 #endif
       }
   s[lx] = a;
-  for (int span = TM_BW / 2; span > 0; span /= 2)
-    {
-      barrier (CLK_LOCAL_MEM_FENCE);
-      if (lx < span)
-        {
-          uint4 b = s[lx + span], c = s[lx];
-          s[lx] = (uint4) (add_sat (c.xyz, b.xyz), max (c.w, b.w));
-        }
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
+  tm_tree_scan (s, lx, TM_BW);
   if (lx == 0)
     partials[by * get_num_groups (0) + bx] = s[0];
 }
@@ -145,21 +158,9 @@ tm_scan_final (__global const uint4 *partials, int n, __global uint4 *out,
   uint4 a = (uint4) (0u);
 
   for (int i = lx; i < n; i += TM_FINAL)
-    {
-      uint4 b = partials[i];
-      a = (uint4) (add_sat (a.xyz, b.xyz), max (a.w, b.w));
-    }
+    a = tm_merge_scan (a, partials[i]);
   s[lx] = a;
-  for (int span = TM_FINAL / 2; span > 0; span /= 2)
-    {
-      barrier (CLK_LOCAL_MEM_FENCE);
-      if (lx < span)
-        {
-          uint4 b = s[lx + span], c = s[lx];
-          s[lx] = (uint4) (add_sat (c.xyz, b.xyz), max (c.w, b.w));
-        }
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
+  tm_tree_scan (s, lx, TM_FINAL);
   if (lx == 0)
     out[0] = s[0];
 }
@@ -356,6 +357,19 @@ tm_aces (float3 c)
                 0.0f, 1.0f);
 }
 
+inline void
+tm_tree_range (__local float2 *s, int lx, int n)
+{
+  for (int span = n / 2; span > 0; span /= 2)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (lx < span)
+        s[lx] = (float2) (fmin (s[lx].x, s[lx + span].x),
+                          fmax (s[lx].y, s[lx + span].y));
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
 /* reinhard05's range: min and max of the mapped colour over pixels with
  * Y > 0 (GEGL's normalisation), per block, then over the blocks. */
 __kernel void
@@ -381,14 +395,7 @@ tm_range (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
           }
       }
   s[lx] = r;
-  for (int span = TM_BW / 2; span > 0; span /= 2)
-    {
-      barrier (CLK_LOCAL_MEM_FENCE);
-      if (lx < span)
-        s[lx] = (float2) (fmin (s[lx].x, s[lx + span].x),
-                          fmax (s[lx].y, s[lx + span].y));
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
+  tm_tree_range (s, lx, TM_BW);
   if (lx == 0)
     partials[by * get_num_groups (0) + bx] = s[0];
 }
@@ -405,14 +412,7 @@ tm_range_final (__global const float2 *partials, int n, __global float *p,
   for (int i = lx; i < n; i += TM_FINAL)
     r = (float2) (fmin (r.x, partials[i].x), fmax (r.y, partials[i].y));
   s[lx] = r;
-  for (int span = TM_FINAL / 2; span > 0; span /= 2)
-    {
-      barrier (CLK_LOCAL_MEM_FENCE);
-      if (lx < span)
-        s[lx] = (float2) (fmin (s[lx].x, s[lx + span].x),
-                          fmax (s[lx].y, s[lx + span].y));
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
+  tm_tree_range (s, lx, TM_FINAL);
   if (lx == 0)
     {
       r = s[0];

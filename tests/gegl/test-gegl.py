@@ -38,38 +38,15 @@ import subprocess
 import sys
 import zlib
 
-n = 0
-failed = 0
+import gegltap
+from gegltap import ok
 
-
-def ok(cond, what):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, what))
-    if not cond:
-        failed += 1
-
-
-def skip_all(why):
-    if os.environ.get("CLFX_REQUIRE_DEVICE") == "1":
-        print("1..1\nnot ok 1 - %s (CLFX_REQUIRE_DEVICE=1)" % why)
-        sys.exit(1)
-    print("1..0 # SKIP %s" % why)
-    sys.exit(0)
-
-
-try:
-    import gi
-    gi.require_version("Gegl", "0.4")
-    from gi.repository import Gegl
-except (ImportError, ValueError) as e:
-    skip_all("GEGL's Python bindings: %s" % e)
+Gegl = gegltap.gegl()
 
 bench, work = sys.argv[1], sys.argv[2]
 photos = sys.argv[3:]
 device = os.environ.get("CLFX_TEST_DEVICE") or "auto"
 os.makedirs(work, exist_ok=True)
-Gegl.init(None)
 
 
 def gegl_load(path, fmt):
@@ -551,4 +528,4 @@ for photo in photos:
     run_cases(tag, "8-bit sRGB RGBA", buf, w, h, "R'G'B'A u8", src, "-8.png",
               median_u8_cases, judge_exact_u8)
     sobel_cases(tag, photo)
-sys.exit(1 if failed else 0)
+sys.exit(1 if gegltap.failed else 0)
