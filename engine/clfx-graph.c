@@ -411,6 +411,50 @@ fail:
 }
 
 cl_mem
+clfx_graph_image3d (ClfxGraph *g, const char *name, cl_mem buf, int width,
+                    int height, int depth, ClfxError *error)
+{
+  ClfxGraphMem   *m = find_mem (g, name);
+  cl_image_format fmt = { CL_RGBA, CL_FLOAT };
+  cl_image_desc   desc = { .image_type = CL_MEM_OBJECT_IMAGE3D };
+  size_t          origin[3] = { 0, 0, 0 };
+  size_t          region[3] = { (size_t) width, (size_t) height,
+                                (size_t) depth };
+  cl_mem          mem = NULL;
+
+  if (width < 1 || height < 1 || depth < 1)
+    {
+      clfx_error_set (error, CLFX_ERR_INVALID,
+                      "the 3D image '%s' is %dx%dx%d", name, width, height,
+                      depth);
+      return NULL;
+    }
+  /* Reused only at the same size: the copy fills it whole. */
+  if (m && m->mem && m->width == width && m->height == height
+      && m->bytes == (size_t) depth)
+    mem = m->mem;
+  else
+    {
+      if (! (m = new_mem (g, name, error)))
+        return NULL;
+      desc.image_width = (size_t) width;
+      desc.image_height = (size_t) height;
+      desc.image_depth = (size_t) depth;
+      CLFX_CREATE (mem, error, fail, name, clCreateImage, g->ctx->context,
+                   CL_MEM_READ_ONLY, &fmt, &desc, NULL);
+      m->mem = mem;
+      m->width = width;
+      m->height = height;
+      m->bytes = (size_t) depth;
+    }
+  CLFX_CHECK (error, fail, name, clEnqueueCopyBufferToImage, g->ctx->queue,
+              buf, mem, 0, origin, region, 0, NULL, NULL);
+  return mem;
+fail:
+  return NULL;
+}
+
+cl_mem
 clfx_graph_buffer (ClfxGraph *g, const char *name, size_t bytes,
                    ClfxError *error)
 {

@@ -165,6 +165,13 @@ bool                  clfx_graph_force_two_pass (const ClfxGraph *g);
  * later tiles under the same name (the size must not grow). */
 cl_mem clfx_graph_image (ClfxGraph *g, const char *name, int width,
                          int height, ClfxError *error);  /* float RGBA */
+/* A float RGBA 3D image of width x height x depth texels, filled from
+ * buffer buf (float4 texels, x fastest, then y, then z) in order with the
+ * kernels: for kernels that read it through the sampler's trilinear
+ * filter. */
+cl_mem clfx_graph_image3d (ClfxGraph *g, const char *name, cl_mem buf,
+                           int width, int height, int depth,
+                           ClfxError *error);
 cl_mem clfx_graph_buffer (ClfxGraph *g, const char *name, size_t bytes,
                           ClfxError *error);
 /* A read-only table uploaded once per run (later tiles reuse it). */

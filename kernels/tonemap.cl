@@ -39,6 +39,7 @@
 #define TM_REINHARD05 1
 #define TM_DRAGO03    2
 #define TM_ACES       3
+#define TM_DURAND02   4
 
 /* The parameter buffer tm_params writes (see there). */
 #define TM_P_BLACK 15
@@ -298,6 +299,17 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
       p[6] = a2;
       p[7] = a3;
     }
+  else if (op == TM_DURAND02)
+    {
+      /* a1 range sigma, a2 contrast, a3 detail.  L = log10 (max (Y,
+       * floor)) with the floor 6 decades below max Y: the grid's z axis
+       * covers [L0, L0 + 6]. */
+      p[0] = log10 (st.s6) - 6.0f;
+      p[1] = st.s6 * 1e-6f;
+      p[2] = 1.0f / a1;
+      p[3] = a2;
+      p[4] = a3;
+    }
   else if (op == TM_DRAGO03)
     {
       float lmax = st.s6 / Lavg;
@@ -471,4 +483,180 @@ tm_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
   CLFX_STORE (x, y, clfx_from_rgba (tm_map1 (tm_read (CLFX_SRC (src), x, y,
                                                       m, scale),
                                              op, p)));
+}
+
+/* ---- durand02: base and detail through a bilateral grid ----------------------
+
+ * L = log10 (max (Y, floor)) per pixel.  The grid's cells are cell x cell
+ * pixels (x / cell, y / cell) by range sigma in L (z = (L - L0) / sigma):
+ * each pixel adds (L, 1) to the two cells around its z with linear
+ * weights (continuous in L), the grid is blurred by [1 4 6 4 1] / 16 along
+ * each axis (zero outside), and the base B at a pixel is the grid's
+ * sum L / weight interpolated trilinearly at ((x + 0.5) / cell - 0.5,
+ * (y + 0.5) / cell - 0.5, z).  Then log10 out = (B - max B) c + detail
+ * (L - B), c = contrast / (max B - min B). */
+
+inline float
+tm_dlum (float Y, __global const float *p)
+{
+  return log10 (fmax (Y, p[1]));
+}
+
+__kernel void
+tm_dlog (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+         float scale, __global const float *p, __global float *L)
+{
+  int x = get_global_id (0), y = get_global_id (1);
+
+  if (x >= w || y >= h)
+    return;
+  L[(long) y * w + x]
+    = tm_dlum (tm_luminance (tm_read (CLFX_SRC (src), x, y,
+                                      as_float (scan[0].w), scale)),
+               p);
+}
+
+/* Work-item (z, cell): the cell's pixels in row order, each weighed by
+ * its linear weight for z, compensated sums.  The z work-items of one
+ * cell share a group, so the pixels they all read come from its cache. */
+__kernel void
+tm_splat (__global const float *L, int w, int h, int cell, int gx, int gy,
+          int gz, __global const float *p, __global float4 *grid)
+{
+  int   z = get_global_id (0), c = get_global_id (1);
+  int   cx = c % gx, cy = c / gx;
+  float sl = 0.0f, cl = 0.0f, sw = 0.0f, cw = 0.0f;
+  float L0 = p[0], inv = p[2];
+
+  if (z >= gz || c >= gx * gy)
+    return;
+  for (int j = cy * cell; j < min (h, cy * cell + cell); j++)
+    for (int i = cx * cell; i < min (w, cx * cell + cell); i++)
+      {
+        float l = L[(long) j * w + i];
+        float zf = (l - L0) * inv, z0 = floor (zf), f = zf - z0;
+        int   zi = (int) z0;
+        float wgt = zi == z ? 1.0f - f : zi + 1 == z ? f : 0.0f;
+        if (wgt > 0.0f)
+          {
+            tm_kahan (&sl, &cl, wgt * l);
+            tm_kahan (&sw, &cw, wgt);
+          }
+      }
+  grid[((long) z * gy + cy) * gx + cx] = (float4) (sl, sw, 0.0f, 0.0f);
+}
+
+/* [1 4 6 4 1] / 16 along one axis (0 x, 1 y, 2 z), zero outside. */
+__kernel void
+tm_gblur (__global const float4 *in, __global float4 *out, int gx, int gy,
+          int gz, int axis)
+{
+  long  i = get_global_id (0), n = (long) gx * gy * gz;
+  int   x, y, z, at, len;
+  long  step;
+  float4 acc = (float4) (0.0f);
+
+  if (i >= n)
+    return;
+  x = (int) (i % gx);
+  y = (int) ((i / gx) % gy);
+  z = (int) (i / ((long) gx * gy));
+  at = axis == 0 ? x : axis == 1 ? y : z;
+  len = axis == 0 ? gx : axis == 1 ? gy : gz;
+  step = axis == 0 ? 1 : axis == 1 ? gx : (long) gx * gy;
+  for (int k = -2; k <= 2; k++)
+    if (at + k >= 0 && at + k < len)
+      acc += (k == 0 ? 0.375f : (k == 1 || k == -1) ? 0.25f : 0.0625f)
+             * in[i + k * step];
+  out[i] = acc;
+}
+
+/* The base at pixel (x, y) of log luminance l: linear, one read through
+ * the sampler's trilinear filter; else trilinear in the kernel from the
+ * eight nearest texels (exact weights). */
+inline float
+tm_base (read_only image3d_t grid, sampler_t smp, int linear, int cell,
+         int4 dims, int x, int y, float l, __global const float *p)
+{
+  float  fx = ((float) x + 0.5f) / (float) cell;
+  float  fy = ((float) y + 0.5f) / (float) cell;
+  float  fz = (l - p[0]) * p[2] + 0.5f;
+  float4 g;
+
+  if (linear)
+    g = read_imagef (grid, smp, (float4) (fx, fy, fz, 0.0f));
+  else
+    {
+      float ax = fx - 0.5f, ay = fy - 0.5f, az = fz - 0.5f;
+      float x0 = floor (ax), y0 = floor (ay), z0 = floor (az);
+      float tx = ax - x0, ty = ay - y0, tz = az - z0;
+      int   i0 = clamp ((int) x0, 0, dims.x - 1);
+      int   i1 = clamp ((int) x0 + 1, 0, dims.x - 1);
+      int   j0 = clamp ((int) y0, 0, dims.y - 1);
+      int   j1 = clamp ((int) y0 + 1, 0, dims.y - 1);
+      int   k0 = clamp ((int) z0, 0, dims.z - 1);
+      int   k1 = clamp ((int) z0 + 1, 0, dims.z - 1);
+      float4 c00 = (1.0f - tx) * read_imagef (grid, smp, (int4) (i0, j0, k0, 0))
+                   + tx * read_imagef (grid, smp, (int4) (i1, j0, k0, 0));
+      float4 c10 = (1.0f - tx) * read_imagef (grid, smp, (int4) (i0, j1, k0, 0))
+                   + tx * read_imagef (grid, smp, (int4) (i1, j1, k0, 0));
+      float4 c01 = (1.0f - tx) * read_imagef (grid, smp, (int4) (i0, j0, k1, 0))
+                   + tx * read_imagef (grid, smp, (int4) (i1, j0, k1, 0));
+      float4 c11 = (1.0f - tx) * read_imagef (grid, smp, (int4) (i0, j1, k1, 0))
+                   + tx * read_imagef (grid, smp, (int4) (i1, j1, k1, 0));
+      g = (1.0f - tz) * ((1.0f - ty) * c00 + ty * c10)
+          + tz * ((1.0f - ty) * c01 + ty * c11);
+    }
+  return g.y > 0.0f ? g.x / g.y : l;
+}
+
+/* The base's range over every pixel, per block, then tm_range_final. */
+__kernel void
+tm_drange (__global const float *L, int w, int h, read_only image3d_t grid,
+           sampler_t smp, int linear, int cell, int4 dims,
+           __global const float *p, __global float2 *partials,
+           __local float2 *s)
+{
+  int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
+  int    x = bx * TM_BW + lx, y0 = by * TM_BH;
+  float2 r = (float2) (INFINITY, -INFINITY);
+
+  if (x < w)
+    for (int j = 0; j < TM_BH && y0 + j < h; j++)
+      {
+        float b = tm_base (grid, smp, linear, cell, dims, x, y0 + j,
+                           L[(long) (y0 + j) * w + x], p);
+        r = (float2) (fmin (r.x, b), fmax (r.y, b));
+      }
+  s[lx] = r;
+  tm_tree_range (s, lx, TM_BW);
+  if (lx == 0)
+    partials[by * get_num_groups (0) + bx] = s[0];
+}
+
+__kernel void
+tm_dmap (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
+         float scale, read_only image3d_t grid, sampler_t smp, int linear,
+         int cell, int4 dims, __global const float *p)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  float4 v = tm_read (CLFX_SRC (src), x, y, as_float (scan[0].w), scale);
+  float  Y = tm_luminance (v);
+
+  if (p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f))
+    v.xyz = (float3) (0.0f);
+  else
+    {
+      float l = tm_dlum (Y, p);
+      float b = tm_base (grid, smp, linear, cell, dims, x, y, l, p);
+      float c = p[3] * p[14];
+      float lo = (b - p[13]) * c + p[4] * (l - b);
+      v.xyz *= exp10 (lo) / Y;
+    }
+  CLFX_STORE (x, y, clfx_from_rgba (v));
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""filter-compare.py: the filter family on a CPU OpenCL device against
-GEGL's operation (what GIMP runs) and OpenCV's CPU equivalent, side by
-side in one run on the same machine and image.
+"""filter-compare.py: the filter and tonemap families on a CPU OpenCL
+device against GEGL's operation (what GIMP runs) and OpenCV's CPU
+equivalent, side by side in one run on the same machine and image.
 
 usage: tools/filter-compare.py CLFX_BENCH [DEVICE] [SIZE] [REPEAT] [CASE...]
   DEVICE  clfx-bench's device request (default: pocl)
@@ -46,7 +46,9 @@ def timed(fn, repeat):
 def clfx_ms(bench, device, side, args, repeat):
     cmd = [bench, "--device", device, "--repeat", str(repeat), "--warmup",
            "1", "--no-roofline", "--transfer", "linear", "--straight-alpha",
-           "--synthetic", "%dx%d:float" % (side, side), "filter"] + args
+           "--synthetic", "%dx%d:float" % (side, side)]
+    # A case names its family first where it is not the filter family.
+    cmd += args if args[0] == "tonemap" else ["filter"] + args
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0:
         return None, (run.stderr or run.stdout).strip().splitlines()[-1:]
@@ -141,6 +143,17 @@ def cases(rgba, rgb):
          "RGBA float",
          lambda: cv2.filter2D(rgba, -1, k5,
                               borderType=cv2.BORDER_REPLICATE)),
+        # Tone mappers: OpenCV's operators take RGB and normalise; GEGL has
+        # reinhard05 only.
+        ("tonemap reinhard05", ["tonemap", "--operator", "reinhard05"],
+         "gegl:reinhard05", {"brightness": 0.0}, "RGBA float",
+         lambda: cv2.createTonemapReinhard(1.0, 0.0, 1.0, 0.0).process(rgb)),
+        ("tonemap drago03", ["tonemap", "--operator", "drago03"], None, None,
+         None, lambda: cv2.createTonemapDrago(1.0, 1.0, 0.85).process(rgb)),
+        ("tonemap reinhard02", ["tonemap", "--operator", "reinhard02"], None,
+         None, None, None),
+        ("tonemap aces", ["tonemap", "--operator", "aces"], None, None, None,
+         None),
     ]
 
 
@@ -169,12 +182,12 @@ def main():
         if only and not any(w in name for w in only):
             continue
         c, why = clfx_ms(bench, device, side, args, repeat)
-        g = gegl_ms(side, rgba, op, props, fmt, repeat)
+        g = gegl_ms(side, rgba, op, props, fmt, repeat) if op else None
         o = timed(cv, repeat) if cv else None
-        print("%-20s %10s %10.1f %10s %12s %12s"
-              % (name, "%.1f" % c if c else "failed", g,
-                 "%.1f" % o if o else "-",
-                 "%.2fx" % (c / g) if c else "-",
+        print("%-20s %10s %10s %10s %12s %12s"
+              % (name, "%.1f" % c if c else "failed",
+                 "%.1f" % g if g else "-", "%.1f" % o if o else "-",
+                 "%.2fx" % (c / g) if c and g else "-",
                  "%.2fx" % (c / o) if c and o else "-"))
         if why:
             print("  clfx-bench: %s" % " ".join(why))

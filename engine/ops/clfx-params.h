@@ -81,6 +81,7 @@ enum
   CLFX_TONEMAP_REINHARD05,
   CLFX_TONEMAP_DRAGO03,
   CLFX_TONEMAP_ACES,
+  CLFX_TONEMAP_DURAND02,
   CLFX_N_TONEMAP
 };
 
@@ -94,6 +95,13 @@ typedef struct
   double chromatic;
   double light;
   double bias;        /* drago03 */
+  double contrast;    /* durand02: the base's target log10 range */
+  double detail;      /* durand02: 1 keeps the detail layer */
+  double spatial_sigma; /* durand02: the grid's cell, a fraction of the
+                         * image's larger side */
+  double range_sigma; /* durand02: the grid's range step, log10 units */
+  int    sampler_filter; /* durand02: 0 trilinear in the kernel from
+                          * nearest reads, 1 the sampler's trilinear */
 } ClfxTonemapParams;
 
 /* copy (internal): the pass-through roofline, no parameters. */
@@ -115,6 +123,7 @@ extern const ClfxVariant clfx_variant_reinhard02;
 extern const ClfxVariant clfx_variant_reinhard05;
 extern const ClfxVariant clfx_variant_drago03;
 extern const ClfxVariant clfx_variant_aces;
+extern const ClfxVariant clfx_variant_durand02;
 
 /* The addressing modes, in CLFX_ADDR_* order (resize's sampler choice, and
  * the edge handling of the families to come). */

@@ -384,16 +384,24 @@ static const ClfxChoice operator_choices[] = {
   { "reinhard05", CLFX_N_ ("Reinhard 2005") },
   { "drago03", CLFX_N_ ("Drago 2003 (adaptive logarithmic)") },
   { "aces", CLFX_N_ ("ACES filmic") },
+  { "durand02", CLFX_N_ ("Durand 2002 (bilateral, local)") },
   { NULL, NULL }
 };
 _Static_assert (CLFX_TONEMAP_REINHARD02 == 0 && CLFX_TONEMAP_REINHARD05 == 1
                   && CLFX_TONEMAP_DRAGO03 == 2 && CLFX_TONEMAP_ACES == 3
-                  && CLFX_N_TONEMAP == 4,
+                  && CLFX_TONEMAP_DURAND02 == 4 && CLFX_N_TONEMAP == 5,
                 "operator_choices follows CLFX_TONEMAP_*");
 
-enum { T_OPERATOR };
+enum { T_OPERATOR, T_SAMPLER };
 static const ClfxParamGroup tonemap_groups[] = {
   { "operator", CLFX_N_ ("Tone mapping") },
+  { "sampler", CLFX_N_ ("Sampler") },
+};
+
+static const ClfxChoice grid_filter_choices[] = {
+  { "nearest", CLFX_N_ ("Nearest (trilinear in the kernel, exact weights)") },
+  { "linear", CLFX_N_ ("Linear (the sampler's trilinear filter)") },
+  { NULL, NULL }
 };
 
 #define T ClfxTonemapParams
@@ -438,6 +446,32 @@ static const ClfxParamSpec tonemap_params[] = {
                                   "against the brights (0.85 usual)"),
                          0.01, 1, 0.85, 0.5, 1, 3, CLFX_UNIT_NONE,
                          T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, contrast, "contrast", CLFX_N_ ("_Contrast"),
+                         CLFX_N_ ("Durand 2002: the base layer's range after "
+                                  "mapping, in log10 units (0.7: 5:1)"),
+                         0.05, 10, 0.7, 0.1, 3, 2, CLFX_UNIT_NONE,
+                         T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, detail, "detail", CLFX_N_ ("_Detail"),
+                         CLFX_N_ ("Durand 2002: the detail layer's gain "
+                                  "(1 keeps it)"),
+                         0, 5, 1, 0, 3, 2, CLFX_UNIT_NONE, T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, spatial_sigma, "spatial-sigma",
+                         CLFX_N_ ("_Spatial sigma"),
+                         CLFX_N_ ("Durand 2002: the base's spatial extent, "
+                                  "a fraction of the image's larger side"),
+                         0.002, 0.5, 0.02, 0.005, 0.2, 3, CLFX_UNIT_NONE,
+                         T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, range_sigma, "range-sigma",
+                         CLFX_N_ ("_Range sigma"),
+                         CLFX_N_ ("Durand 2002: the base's edge-stopping "
+                                  "range in log10 luminance"),
+                         0.05, 5, 0.4, 0.1, 2, 2, CLFX_UNIT_NONE,
+                         T_OPERATOR),
+  CLFX_PARAM_CHOICE_ROW (T, sampler_filter, "sampler-filter",
+                         CLFX_N_ ("Sampler _filter"),
+                         CLFX_N_ ("Durand 2002: how the bilateral grid is "
+                                  "sliced (a 3D image)"),
+                         grid_filter_choices, 0, T_SAMPLER),
 };
 #undef T
 _Static_assert (sizeof (ClfxTonemapParams) <= CLFX_PARAMS_BYTES,
@@ -445,7 +479,7 @@ _Static_assert (sizeof (ClfxTonemapParams) <= CLFX_PARAMS_BYTES,
 
 static const ClfxVariant *const tonemap_variants[] = {
   &clfx_variant_reinhard02, &clfx_variant_reinhard05, &clfx_variant_drago03,
-  &clfx_variant_aces
+  &clfx_variant_aces, &clfx_variant_durand02
 };
 static const char *const tonemap_sweep[] = { "operator", NULL };
 
@@ -462,6 +496,10 @@ tonemap_sweep_case (ClfxParams *p, int k)
   tp->chromatic = 0.25;
   tp->light = 0.75;
   tp->bias = 0.7;
+  tp->spatial_sigma = 0.1;
+  tp->range_sigma = 0.3;
+  tp->detail = 1.2;
+  tp->sampler_filter = k % 2;
 }
 static const char *const tonemap_menus[] = { "<Image>/Colors/Tone Mapping",
                                              "<Image>/Filters/OpenCL", NULL };
@@ -476,8 +514,11 @@ const ClfxFamily clfx_family_tonemap = {
   CLFX_N_ ("Tone-maps the selected layers (within the selection) in linear "
            "light, alpha kept: reinhard02 (key, white-point: pfstmo's "
            "photographic operator), reinhard05 (brightness, chromatic, "
-           "light as gegl:reinhard05), drago03 (bias, as pfstmo's) and "
-           "aces (Hill's fit of the ACES filmic curve).  exposure (EV) is "
+           "light as gegl:reinhard05), drago03 (bias, as pfstmo's), "
+           "aces (Hill's fit of the ACES filmic curve) and durand02 "
+           "(contrast, detail, spatial-sigma, range-sigma: base and detail "
+           "through a bilateral grid sliced by the sampler-filter).  "
+           "exposure (EV) is "
            "applied first.  NaN and negative colour become 0, +Inf the "
            "image's largest finite value; the report counts each.  The "
            "statistics (log-average, min, max, means) are reductions on the "

@@ -32,6 +32,9 @@
 #include "../clfx-tolerance.h"
 #include "clfx-params.h"
 
+/* The float unit roundoff, 2^-24, in the bounds below. */
+#define U CLFX_FLOAT_EPS
+
 /* kernels/tonemap.cl's block and final reduction sizes. */
 #define TM_BW    64
 #define TM_BH    32
@@ -42,7 +45,8 @@ static const double Y_ROW[3] = { 0.2224879400, 0.7169038389, 0.0606082572 };
 
 /* Each operator's log-average offset: pfstmo's reinhard02 1e-5, GEGL's
  * reinhard05 2.3e-5, pfstmo's drago03 1e-4. */
-static const double LOG_EPS[CLFX_N_TONEMAP] = { 1e-5, 2.3e-5, 1e-4, 1e-5 };
+static const double LOG_EPS[CLFX_N_TONEMAP] = { 1e-5, 2.3e-5, 1e-4, 1e-5,
+                                                 1e-5 };
 
 typedef struct
 {
@@ -50,6 +54,10 @@ typedef struct
   float  scale;    /* 2^exposure, as the device multiplies */
   bool   scan;     /* float or half source: values to clean may exist */
   double a1, a2, a3; /* the operator's arguments (see tm_params) */
+  /* durand02: the grid's cell side in pixels, its size in cells, and how
+   * it is sliced. */
+  int    cell, gx, gy, gz;
+  bool   linear;
 } State;
 
 static void
@@ -86,6 +94,29 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     case CLFX_TONEMAP_DRAGO03:
       st->a1 = tp->bias;
       break;
+    case CLFX_TONEMAP_DURAND02:
+      {
+        int side = src->width > src->height ? src->width : src->height;
+        st->a1 = tp->range_sigma;
+        st->a2 = tp->contrast;
+        st->a3 = tp->detail;
+        st->linear = tp->sampler_filter == 1;
+        st->cell = (int) lround (tp->spatial_sigma * side);
+        st->cell = st->cell < 1 ? 1 : st->cell;
+        st->gx = (src->width + st->cell - 1) / st->cell;
+        st->gy = (src->height + st->cell - 1) / st->cell;
+        /* L spans at most 6 decades (the floor): z in [0, 6 / sigma]. */
+        st->gz = (int) floor (6.0 / tp->range_sigma) + 2;
+        /* 2048: the smallest 3D image side OpenCL lets a device have. */
+        if (st->gx > 2048 || st->gy > 2048 || st->gz > 2048)
+          return clfx_error_set (error, CLFX_ERR_INVALID,
+                                 "durand02: spatial-sigma %g makes a grid "
+                                 "of %dx%d cells on this %dx%d image, more "
+                                 "than 2048 a side: raise spatial-sigma",
+                                 tp->spatial_sigma, st->gx, st->gy,
+                                 src->width, src->height);
+      }
+      break;
     default:
       break;
     }
@@ -105,10 +136,95 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->bytes_fixed = 32 * ((size_t) (src->width + TM_BW - 1) / TM_BW)
                         * ((size_t) (src->height + TM_BH - 1) / TM_BH)
                       + 4096;
+  if (tp->op == CLFX_TONEMAP_DURAND02)
+    {
+      /* The log luminance per pixel; two grids and the 3D image. */
+      plan->bytes_per_pixel = 4;
+      plan->bytes_fixed += 3 * 16 * (size_t) st->gx * (size_t) st->gy
+                           * (size_t) st->gz;
+    }
   return true;
 }
 
 /* ---- OpenCL ---------------------------------------------------------------- */
+
+/* durand02's graph after the statistics and constants: the log luminance,
+ * the grid (splat, three blurs), the grid as a 3D image, the base's range,
+ * the map. */
+static bool
+durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
+           ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  const ClfxTile *t = clfx_graph_tile (g);
+  int             w = plan->width, h = plan->height;
+  size_t          cells = (size_t) st->gx * st->gy * st->gz;
+  size_t          nbx = (size_t) (w + TM_BW - 1) / TM_BW;
+  size_t          nby = (size_t) (h + TM_BH - 1) / TM_BH;
+  int             nb = (int) (nbx * nby);
+  ClfxLaunch      dlog = { "tm_dlog", NULL, NULL, 2,
+                           { (size_t) w, (size_t) h }, { 0, 0 } };
+  ClfxLaunch      splat = { "tm_splat", NULL, NULL, 2,
+                            { (size_t) st->gz,
+                              (size_t) st->gx * (size_t) st->gy },
+                            { (size_t) st->gz, 1 } };
+  ClfxLaunch      blur = { "tm_gblur", NULL, NULL, 1, { cells, 1 },
+                           { 0, 0 } };
+  ClfxLaunch      range = { "tm_drange", NULL, NULL, 2, { nbx * TM_BW, nby },
+                            { TM_BW, 1 } };
+  ClfxLaunch      final = { "tm_range_final", NULL, NULL, 1, { TM_FINAL, 1 },
+                            { TM_FINAL, 1 } };
+  ClfxLaunch      map = { "tm_dmap", NULL, NULL, 2,
+                          { (size_t) t->out.width, (size_t) t->out.height },
+                          { 0, 0 } };
+  cl_int4         dims = { { st->gx, st->gy, st->gz, 0 } };
+  cl_mem          L, g0, g1, img, partials;
+  cl_sampler      smp;
+
+  /* A group holds one cell's z work-items: past the device's group limit
+   * (a very small range sigma) the splat runs them in several groups. */
+  if ((size_t) st->gz > clfx_graph_device (g)->max_work_group)
+    splat.local[0] = 0;
+  if (! (L = clfx_graph_buffer (g, "log luminance",
+                                4 * (size_t) w * (size_t) h, error))
+      || ! (g0 = clfx_graph_buffer (g, "grid", 16 * cells, error))
+      || ! (g1 = clfx_graph_buffer (g, "grid blurred", 16 * cells, error))
+      || ! (partials = clfx_graph_buffer (g, "base partials",
+                                          8 * (size_t) nb, error))
+      || ! (smp = clfx_graph_sampler_for (g, false, CLFX_ADDR_CLAMP_TO_EDGE,
+                                          st->linear, error))
+      || ! CLFX_LAUNCH (g, &dlog, error, CLFX_SRC, CLFX_INT (w), CLFX_INT (h),
+                        CLFX_ARG (scan), CLFX_FLOAT (st->scale),
+                        CLFX_ARG (prm), CLFX_ARG (L))
+      || ! CLFX_LAUNCH (g, &splat, error, CLFX_ARG (L), CLFX_INT (w),
+                        CLFX_INT (h), CLFX_INT (st->cell), CLFX_INT (st->gx),
+                        CLFX_INT (st->gy), CLFX_INT (st->gz), CLFX_ARG (prm),
+                        CLFX_ARG (g0)))
+    return false;
+  for (int axis = 0; axis < 3; axis++)
+    {
+      cl_mem in = axis % 2 ? g1 : g0, out = axis % 2 ? g0 : g1;
+      if (! CLFX_LAUNCH (g, &blur, error, CLFX_ARG (in), CLFX_ARG (out),
+                         CLFX_INT (st->gx), CLFX_INT (st->gy),
+                         CLFX_INT (st->gz), CLFX_INT (axis)))
+        return false;
+    }
+  /* Three passes: the blurred grid is in g1. */
+  if (! (img = clfx_graph_image3d (g, "grid image", g1, st->gx, st->gy,
+                                   st->gz, error))
+      || ! CLFX_LAUNCH (g, &range, error, CLFX_ARG (L), CLFX_INT (w),
+                        CLFX_INT (h), CLFX_ARG (img), CLFX_ARG (smp),
+                        CLFX_INT (st->linear), CLFX_INT (st->cell),
+                        CLFX_ARG (dims), CLFX_ARG (prm), CLFX_ARG (partials),
+                        CLFX_LOCAL (8 * TM_BW))
+      || ! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials), CLFX_INT (nb),
+                        CLFX_ARG (prm), CLFX_LOCAL (8 * TM_FINAL)))
+    return false;
+  return CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
+                      CLFX_FLOAT (st->scale), CLFX_ARG (img), CLFX_ARG (smp),
+                      CLFX_INT (st->linear), CLFX_INT (st->cell),
+                      CLFX_ARG (dims), CLFX_ARG (prm));
+}
 
 static bool
 tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
@@ -198,9 +314,14 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
             return false;
         }
     }
-  if (! CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
-                     CLFX_FLOAT (st->scale), CLFX_INT (st->op),
-                     CLFX_ARG (prm)))
+  if (st->op == CLFX_TONEMAP_DURAND02)
+    {
+      if (! durand_cl (g, st, scan, prm, error))
+        return false;
+    }
+  else if (! CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
+                          CLFX_FLOAT (st->scale), CLFX_INT (st->op),
+                          CLFX_ARG (prm)))
     return false;
   if (st->scan
       && ! clfx_graph_probe_at (g, "largest finite value", scan, 3, 1, error))
@@ -218,6 +339,9 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
       return clfx_graph_probe_at (g, "f, contrast m, key k", prm, 0, 3,
                                   error)
              && clfx_graph_probe_at (g, "range", prm, 12, 2, error);
+    case CLFX_TONEMAP_DURAND02:
+      return clfx_graph_probe_at (g, "base range (log10)", prm, 12, 2,
+                                  error);
     default:
       return clfx_graph_probe_at (g, "1/Lavg, 1/max Y, 1/log10, exponent",
                                   prm, 0, 4, error);
@@ -382,6 +506,14 @@ ref_params (const State *st, Ref *r)
       p[6] = st->a2;
       p[7] = st->a3;
     }
+  else if (st->op == CLFX_TONEMAP_DURAND02)
+    {
+      p[0] = log10 (r->max_y) - 6.0;
+      p[1] = r->max_y * 1e-6;
+      p[2] = 1.0 / st->a1;
+      p[3] = st->a2;
+      p[4] = st->a3;
+    }
   else if (st->op == CLFX_TONEMAP_DRAGO03)
     {
       p[0] = 1.0 / lavg;
@@ -436,6 +568,220 @@ ref_collect (const ClfxImage *src, const ClfxPlan *plan, double scale,
   ref_params (st, r);
 }
 
+/* ---- durand02's reference ------------------------------------------------------ */
+
+/* A grid cell: the sums of w L and w, the sums of w |L| and of the pixels
+ * that reach it (for the bound), and the bounds on the device's sums. */
+typedef struct
+{
+  double sl, sw, abs_l, cnt, el, ew;
+} Cell;
+
+/* The reference's base at every pixel, and what the device's may differ
+ * by (kernels/tonemap.cl, docs/TONEMAP.md):
+ *  - L: Y's 8 u and the read's eta relative, log10's 3 ulp (6 u |L|) and
+ *    the floor's: dL = (10 u + eta) / ln 10 + 6 u max |L|; the splat's
+ *    weight f = zf - floor (zf) moves by df = dL / sigma + 4 u (zf + 1);
+ *  - a cell's compensated sums: 4 u of their absolute sums, plus df per
+ *    pixel (times max |L| in sum w L) and dL per unit weight in sum w L;
+ *  - each blur pass: its five terms (5 u of the blurred absolute sums),
+ *    the bounds carried through the same (positive) weights;
+ *  - the slice: the eight corners' bounds under the same weights, 12 u of
+ *    the absolute sums for the float weights and products, the position's
+ *    error in z (dL / sigma times the corners' spread), and with the
+ *    hardware filter of a GPU 3 x 2^-9 of the corners' spread (its 8-bit
+ *    weights; a CPU device's filter computes in float: the 12 u);
+ *  - B = sum w L / sum w: (e_L + |B| e_w) / w + 3 u |B|. */
+typedef struct
+{
+  double *L, *B, *dB;   /* per pixel */
+  double  bmin, bmax, db_max, dl;
+} DurandRef;
+
+static void
+durand_ref_free (DurandRef *d)
+{
+  free (d->L);
+  free (d->B);
+  free (d->dB);
+}
+
+static void
+blur_axis (Cell *in, Cell *out, const State *st, int axis)
+{
+  static const double k[5] = { 0.0625, 0.25, 0.375, 0.25, 0.0625 };
+  long                step = axis == 0 ? 1 : axis == 1 ? st->gx
+                                                       : (long) st->gx * st->gy;
+  int                 len = axis == 0 ? st->gx : axis == 1 ? st->gy : st->gz;
+  long                n = (long) st->gx * st->gy * st->gz;
+
+  for (long i = 0; i < n; i++)
+    {
+      int  at = axis == 0   ? (int) (i % st->gx)
+                : axis == 1 ? (int) ((i / st->gx) % st->gy)
+                            : (int) (i / ((long) st->gx * st->gy));
+      Cell c = { 0, 0, 0, 0, 0, 0 };
+      for (int t = -2; t <= 2; t++)
+        if (at + t >= 0 && at + t < len)
+          {
+            const Cell *a = &in[i + t * step];
+            c.sl += k[t + 2] * a->sl;
+            c.sw += k[t + 2] * a->sw;
+            c.abs_l += k[t + 2] * a->abs_l;
+            c.cnt += k[t + 2] * a->cnt;
+            c.el += k[t + 2] * a->el;
+            c.ew += k[t + 2] * a->ew;
+          }
+      c.el += 5.0 * U * c.abs_l;
+      c.ew += 5.0 * U * c.sw;
+      out[i] = c;
+    }
+}
+
+static bool
+durand_ref (const ClfxImage *src, const ClfxPlan *plan, double scale,
+            const Ref *r, bool gpu_filter, DurandRef *d, ClfxError *error)
+{
+  const State *st = plan->state;
+  const double *p = r->prm;
+  long          npx = (long) src->width * src->height;
+  long          n = (long) st->gx * st->gy * st->gz;
+  Cell         *g0 = calloc ((size_t) n, sizeof *g0);
+  Cell         *g1 = calloc ((size_t) n, sizeof *g1);
+  double        labs = 0.0, df, eta;
+
+  memset (d, 0, sizeof *d);
+  d->L = malloc ((size_t) npx * sizeof *d->L);
+  d->B = malloc ((size_t) npx * sizeof *d->B);
+  d->dB = malloc ((size_t) npx * sizeof *d->dB);
+  if (! g0 || ! g1 || ! d->L || ! d->B || ! d->dB)
+    {
+      free (g0);
+      free (g1);
+      durand_ref_free (d);
+      return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+    }
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        double v[4];
+        ref_read (src, plan, r, x, y, scale, v);
+        d->L[(long) y * src->width + x] = log10 (fmax (luminance (v), p[1]));
+        labs = fmax (labs, fabs (d->L[(long) y * src->width + x]));
+      }
+  if (plan->decode && ! (plan->srgb_tables && src->depth == CLFX_DEPTH_U8))
+    eta = 32.0 * U;
+  else if (src->depth == CLFX_DEPTH_U8 || src->depth == CLFX_DEPTH_U16)
+    eta = 3.0 * U;
+  else
+    eta = 0.0;
+  d->dl = (10.0 * U + eta) / log (10.0) + 6.0 * U * labs;
+  df = d->dl * p[2] + 4.0 * U * (6.0 * p[2] + 2.0);
+  /* The splat, one pixel at a time into its two cells. */
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        double l = d->L[(long) y * src->width + x];
+        double zf = (l - p[0]) * p[2], z0 = floor (zf), f = zf - z0;
+        long   base = (long) (y / st->cell) * st->gx + x / st->cell;
+        for (int k = 0; k < 2; k++)
+          {
+            int    z = (int) z0 + k;
+            double wgt = k ? f : 1.0 - f;
+            Cell  *c;
+            if (z < 0 || z >= st->gz)
+              continue;
+            c = &g0[(long) z * st->gx * st->gy + base];
+            c->sl += wgt * l;
+            c->sw += wgt;
+            c->abs_l += wgt * fabs (l);
+            c->cnt += 1.0;
+          }
+      }
+  for (long i = 0; i < n; i++)
+    {
+      Cell *c = &g0[i];
+      c->el = 4.0 * U * c->abs_l + df * c->cnt * labs + d->dl * c->sw;
+      c->ew = 4.0 * U * c->sw + df * c->cnt;
+    }
+  blur_axis (g0, g1, st, 0);
+  blur_axis (g1, g0, st, 1);
+  blur_axis (g0, g1, st, 2);
+  d->bmin = INFINITY;
+  d->bmax = -INFINITY;
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        long   at = (long) y * src->width + x;
+        double l = d->L[at];
+        double ax = (x + 0.5) / st->cell - 0.5, ay = (y + 0.5) / st->cell - 0.5;
+        double az = (l - p[0]) * p[2];
+        double x0 = floor (ax), y0 = floor (ay), z0 = floor (az);
+        double tx = ax - x0, ty = ay - y0, tz = az - z0;
+        Cell   s = { 0, 0, 0, 0, 0, 0 };
+        double lo_l = INFINITY, hi_l = -INFINITY, lo_w = INFINITY,
+               hi_w = -INFINITY, b;
+        for (int k = 0; k < 8; k++)
+          {
+            int    i = (int) x0 + (k & 1), j = (int) y0 + ((k >> 1) & 1);
+            int    z = (int) z0 + ((k >> 2) & 1);
+            double t = ((k & 1) ? tx : 1.0 - tx) * ((k & 2) ? ty : 1.0 - ty)
+                       * ((k & 4) ? tz : 1.0 - tz);
+            const Cell *c;
+            i = i < 0 ? 0 : i >= st->gx ? st->gx - 1 : i;
+            j = j < 0 ? 0 : j >= st->gy ? st->gy - 1 : j;
+            z = z < 0 ? 0 : z >= st->gz ? st->gz - 1 : z;
+            c = &g1[((long) z * st->gy + j) * st->gx + i];
+            s.sl += t * c->sl;
+            s.sw += t * c->sw;
+            s.abs_l += t * c->abs_l;
+            s.el += t * c->el;
+            s.ew += t * c->ew;
+            lo_l = fmin (lo_l, c->sl);
+            hi_l = fmax (hi_l, c->sl);
+            lo_w = fmin (lo_w, c->sw);
+            hi_w = fmax (hi_w, c->sw);
+          }
+        s.el += 12.0 * U * s.abs_l + d->dl * p[2] * (hi_l - lo_l);
+        s.ew += 12.0 * U * s.sw + d->dl * p[2] * (hi_w - lo_w);
+        if (gpu_filter)
+          {
+            s.el += 3.0 / 512.0 * (hi_l - lo_l);
+            s.ew += 3.0 / 512.0 * (hi_w - lo_w);
+          }
+        b = s.sw > 0.0 ? s.sl / s.sw : l;
+        d->B[at] = b;
+        /* Where the device's weight may reach 0, its base is L itself. */
+        d->dB[at] = s.sw > s.ew ? (s.el + fabs (b) * s.ew) / (s.sw - s.ew)
+                                    + 3.0 * U * fabs (b)
+                                : fabs (b - l) + d->dl;
+        d->bmin = fmin (d->bmin, b);
+        d->bmax = fmax (d->bmax, b);
+        d->db_max = fmax (d->db_max, d->dB[at]);
+      }
+  free (g0);
+  free (g1);
+  return true;
+}
+
+/* log10 of the result's luminance over the pixel's, and its bound. */
+static double
+durand_log_out (const DurandRef *d, const double *p, long at, double *dlo)
+{
+  double range = d->bmax - d->bmin;
+  double c = range > 0.0 ? p[3] / range : 0.0;
+  double dc = range > 0.0 ? c * (2.0 * d->db_max / range + 3.0 * U) : 0.0;
+  double l = d->L[at], b = d->B[at];
+  double lo = (b - d->bmax) * c + p[4] * (l - b);
+
+  if (dlo)
+    *dlo = c * (d->dB[at] + d->db_max) + fabs (b - d->bmax) * dc
+           + p[4] * (d->dl + d->dB[at])
+           + 4.0 * U * (fabs (b - d->bmax) * c + p[4] * fabs (l - b)
+                        + fabs (lo));
+  return lo;
+}
+
 /* reinhard05's range of the mapped colour over pixels with Y > 0, from
  * the constants in r. */
 static void
@@ -470,7 +816,6 @@ ref_range (const ClfxImage *src, const ClfxPlan *plan, double scale, Ref *r)
  * terms have both signs: 18 u of the sum of |log|, plus each term's own
  * error, log's 3 ulp (6 u |log|) and Y's 8 u (8 u absolute after the log):
  * 24 u sum |log| + 8 u n.  A minimum or maximum of Y: 8 u of it. */
-#define U CLFX_FLOAT_EPS
 
 /* The largest change of any mapped value when the constants move from
  * base's to q's. */
@@ -527,7 +872,8 @@ map_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
     { 6, 10 },             /* reinhard02: a, 1 / white^2 */
     { 6, 32, 0, 6, 6, 6 }, /* reinhard05: f, m, -, Ig */
     { 5, 5, 20, 20 },      /* drago03 */
-    { 0 },
+    { 0 },                 /* aces */
+    { 0 },                 /* durand02: durand_ref bounds it */
   };
 
   clfx_tol_init (tol);
@@ -641,16 +987,41 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
   Ref          r;
   bool         ok = true;
 
+  DurandRef    d = { 0 };
+
   ref_collect (src, plan, scale, &r);
   if (st->op == CLFX_TONEMAP_REINHARD05)
     ref_range (src, plan, scale, &r);
+  if (st->op == CLFX_TONEMAP_DURAND02)
+    {
+      if (! durand_ref (src, plan, scale, &r, st->linear, &d, error))
+        return false;
+      r.prm[12] = d.bmin;
+      r.prm[13] = d.bmax;
+    }
   for (int y = 0; y < src->height; y++)
     for (int x = 0; x < src->width; x++)
       {
         double v[4];
         float  out[4];
         ref_read (src, plan, &r, x, y, scale, v);
-        ref_map (st->op, r.prm, v);
+        if (st->op == CLFX_TONEMAP_DURAND02)
+          {
+            /* log10 out = (B - max B) c + detail (L - B); colour times
+             * out / Y (0 where Y = 0 or the image is black). */
+            double Y = luminance (v);
+            double k = Y > 0.0 && r.prm[15] == 0.0
+                         ? pow (10.0, durand_log_out (&d, r.prm,
+                                                      (long) y * src->width
+                                                        + x,
+                                                      NULL))
+                             / Y
+                         : 0.0;
+            for (int c = 0; c < 3; c++)
+              v[c] *= k;
+          }
+        else
+          ref_map (st->op, r.prm, v);
         if (src->channels == 4)
           for (int c = 0; c < 4; c++)
             out[c] = (float) v[c];
@@ -663,6 +1034,15 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
           }
         clfx_ref_store (dst, x, y, out, false, plan->decode);
       }
+  if (st->op == CLFX_TONEMAP_DURAND02 && probes
+      && ! clfx_probes_add (probes, "base range (log10)", r.prm + 12, 2, true,
+                            d.db_max, 0.0, "the base's bound (durand_ref): "
+                            "the log luminance, the grid's sums and blurs, "
+                            "the slice"))
+    ok = false;
+  durand_ref_free (&d);
+  if (! ok)
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   if (! probes)
     return true;
   {
@@ -737,14 +1117,62 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
 
 /* ---- tolerance ---------------------------------------------------------------- */
 
+/* durand02: the base's bound carried through the map: log10 out moves by
+ * c (dB + dB max) + |B - max B| dc + detail (dL + dB) (durand_log_out),
+ * the result by ln 10 times that, plus exp10's 3 ulp, Y's 8 u, a division
+ * and a product: 22 u, and the read's eta twice (colour, Y). */
+static void
+durand_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
+              const ClfxDeviceInfo *dev, ClfxTolerance *tol)
+{
+  const State *st = plan->state;
+  Ref          r;
+  DurandRef    d;
+  ClfxError    e = { 0 };
+  double       worst = 0.0, eta;
+  bool         gpu = st->linear && (! dev || ! strcmp (dev->type, "gpu"));
+
+  clfx_tol_init (tol);
+  ref_collect (src, plan, scale, &r);
+  if (! durand_ref (src, plan, scale, &r, gpu, &d, &e))
+    {
+      /* Out of memory: validation then accepts nothing but exact. */
+      clfx_tol_clause (tol, "durand02's bound: %s", e.message);
+      return;
+    }
+  for (long i = 0; i < (long) src->width * src->height; i++)
+    {
+      double dlo;
+      durand_log_out (&d, r.prm, i, &dlo);
+      worst = fmax (worst, dlo);
+    }
+  eta = 0.0;
+  if (plan->decode && ! (plan->srgb_tables && src->depth == CLFX_DEPTH_U8))
+    eta = 32.0 * U;
+  else if (src->depth == CLFX_DEPTH_U8 || src->depth == CLFX_DEPTH_U16)
+    eta = 3.0 * U;
+  tol->rel_tol += log (10.0) * worst + 22.0 * U + 2.0 * eta;
+  clfx_tol_clause (tol, "durand02: the base within %.3g (log10; %s), the "
+                   "log luminance within %.3g, log10 out within %.3g, times "
+                   "ln 10, + 22 u relative", d.db_max,
+                   gpu ? "the GPU's 8-bit trilinear weights"
+                       : "trilinear weights in float",
+                   d.dl, worst);
+  durand_ref_free (&d);
+}
+
 static void
 tonemap_tolerance (const ClfxParams *p, const ClfxPlan *plan,
                    const ClfxDeviceInfo *dev, const ClfxImage *src,
                    const ClfxImage *dst, ClfxTolerance *tol)
 {
-  (void) dev;
-  map_bound (plan, src,
-             exp2 (CLFX_PARAMS_OF (p, ClfxTonemapParams)->exposure), tol);
+  const State *st = plan->state;
+  double       scale = exp2 (CLFX_PARAMS_OF (p, ClfxTonemapParams)->exposure);
+
+  if (st->op == CLFX_TONEMAP_DURAND02)
+    durand_bound (plan, src, scale, dev, tol);
+  else
+    map_bound (plan, src, scale, tol);
   if (plan->decode)
     clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
   clfx_tol_store (tol, dst->depth, false);
@@ -763,6 +1191,10 @@ static const char *const uses_r05[] = { "operator", "exposure", "brightness",
 static const char *const uses_drago[] = { "operator", "exposure", "bias",
                                           NULL };
 static const char *const uses_aces[] = { "operator", "exposure", NULL };
+static const char *const uses_durand[] = { "operator", "exposure", "contrast",
+                                           "detail", "spatial-sigma",
+                                           "range-sigma", "sampler-filter",
+                                           NULL };
 
 #define VARIANT(id, blurb, uses)                                             \
   { id, "tonemap", blurb, uses, tonemap_plan, NULL, tonemap_cl, tonemap_cpu, \
@@ -778,4 +1210,7 @@ const ClfxVariant clfx_variant_drago03
 const ClfxVariant clfx_variant_aces
   = VARIANT ("aces", "ACES filmic (Hill's fit of the RRT + sRGB ODT)",
              uses_aces);
+const ClfxVariant clfx_variant_durand02
+  = VARIANT ("durand02", "Durand 2002 base and detail (a bilateral grid)",
+             uses_durand);
 #undef VARIANT

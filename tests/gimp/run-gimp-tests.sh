@@ -166,6 +166,7 @@ tonemap-r05-selection rgba8 selection --operator reinhard05 --brightness 1 --lig
 tonemap-r02-alpha alpha8 none --operator reinhard02 --key 0.3|#:operator "reinhard02" #:key 0.3
 tonemap-drago-rgb rgb8 none --operator drago03 --bias 0.7 --exposure 1|#:operator "drago03" #:bias 0.7 #:exposure 1.0
 tonemap-aces-alpha rgba8 none --operator aces --exposure 2|#:operator "aces" #:exposure 2.0
+tonemap-durand-selection rgb8 selection --operator durand02 --spatial-sigma 0.1 --sampler-filter linear|#:operator "durand02" #:spatial-sigma 0.1 #:sampler-filter "linear"
 CASES
 
 {
@@ -394,7 +395,7 @@ assert sorted({e for v, e in cases}) == ["clamp", "clamp-to-edge",
                                          "repeat"], cases
 ops = sorted(c["case"].split("/")[0] for c in r["results"]
              if c["family"] == "tonemap")
-assert ops == ["aces", "drago03", "reinhard02", "reinhard05"], ops
+assert ops == ["aces", "drago03", "durand02", "reinhard02", "reinhard05"], ops
 assert r["cases"] == len(fams) and r["fallback"] is None, r
 assert r["failed"] == 0 and r["passed"] == r["cases"], r
 bad = [c for c in r["results"] if not (c["passed"] and "max_abs" in c)]

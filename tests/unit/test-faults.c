@@ -287,7 +287,7 @@ main (void)
   ClfxContext   *ctx = test_context (&list, &skip);
   ClfxImage      src;
   ClfxError      e = { 0 };
-  ClfxParams     lanczos, linear, copy, iir, fir;
+  ClfxParams     lanczos, linear, copy, iir, fir, r05, durand;
 
   if (! ctx)
     return skip;
@@ -328,6 +328,15 @@ main (void)
   fault_every_call ("linear, image tiles", image_tiles, &linear, &src);
   fault_every_call ("gaussian IIR, staged", staged, &iir, &src);
   fault_every_call ("gaussian FIR, tiles", tiles, &fir, &src);
+  /* The tonemap family's graphs: statistics, constants and a range chained
+   * on the device (reinhard05); durand02's grid, its blurs and the copy
+   * into a 3D image. */
+  clfx_params_defaults (&clfx_family_tonemap, &r05);
+  durand = r05;
+  clfx_params_set (&durand, "operator", "durand02", &e);
+  clfx_params_set (&durand, "sampler-filter", "linear", &e);
+  fault_every_call ("reinhard05, staged", staged, &r05, &src);
+  fault_every_call ("durand02, one piece", plain, &durand, &src);
   /* Other codes, and a fault on the third call of a kind: the failure is
    * in the middle of the run, after earlier objects were made (they must
    * be released). */
