@@ -708,6 +708,85 @@ tile_copy_out (DevRun *r, const ClfxTile *t, TileSlot *slot, int index,
   return true;
 }
 
+/* The kernel queue waits for ev (an upload on its own queue). */
+static bool
+queue_wait (ClfxContext *ctx, cl_event ev, ClfxError *error)
+{
+  CLFX_CHECK (error, fail, "kernel queue", clEnqueueBarrierWithWaitList,
+              ctx->queue, 1, &ev, NULL);
+  return true;
+fail:
+  return false;
+}
+
+/* The variant's statistics passes over every tile (plan->stats_passes),
+ * before the pass that writes results: each tile is gathered, uploaded
+ * and handed to stats_cl; nothing comes back but what the variant keeps
+ * on the device. */
+static bool
+stats_passes (DevRun *r, ClfxGraph *g, const cl_image_format *fmt,
+              bool gray_in_rgba, bool buffer)
+{
+  ClfxContext *ctx = r->ctx;
+  ClfxError   *error = &r->error;
+
+  if (! r->plan->whole_image_stats || r->plan->stats_passes <= 0)
+    return true;
+  if (! g->variant->stats_cl)
+    return clfx_error_set (error, CLFX_ERR_INVALID, "%s plans %d statistics "
+                           "passes but has no stats_cl", g->variant->name,
+                           r->plan->stats_passes);
+  for (int pass = 0; pass < r->plan->stats_passes; pass++)
+    for (int k = 0; k < r->n_tiles; k++)
+      {
+        const ClfxTile *t = &r->tiles[k];
+        size_t          in_row = (size_t) t->in.width
+                                 * device_pixel (r->src, gray_in_rgba);
+        cl_mem          image = NULL;
+        cl_event        up = NULL;
+        void           *stage;
+        double          t0;
+        bool            ok;
+
+        if (! (stage = clfx_context_staging (ctx, 0, 0,
+                                             in_row * (size_t) t->in.height,
+                                             error)))
+          return false;
+        t0 = clfx_now_ms ();
+        gather_tile (r->src, &t->in, r->plan->addressing, gray_in_rgba,
+                     stage, in_row);
+        ctx->stage_ms += clfx_now_ms () - t0;
+        g->pass = pass;
+        g->tile = *t;
+        g->tile_index = k;
+        g->dst_mem = NULL;
+        ok = (image = source_object (ctx, buffer, fmt, t->in.width,
+                                     t->in.height, NULL, in_row, error))
+             && write_source_rows (ctx, image, buffer, t->in.width, 0,
+                                   t->in.height, stage, in_row, in_row, &up,
+                                   error)
+             && track_kept (ctx, &up, CLFX_EV_UPLOAD, "upload", error);
+        if (ok)
+          {
+            g->src_mem = image;
+            g->src_pitch = (cl_long) in_row;
+            g->src_view = (cl_int4) { { t->in.x, t->in.y, r->src->width,
+                                        r->src->height } };
+            ok = queue_wait (ctx, up, error)
+                 && g->variant->stats_cl (g, g->params, pass, error)
+                 /* The staging memory is the next tile's. */
+                 && wait_event (up, "upload", error);
+          }
+        release_event (&up);
+        /* Queued kernels keep the image alive until they complete. */
+        if (image)
+          clReleaseMemObject (image);
+        if (! ok)
+          return false;
+      }
+  return true;
+}
+
 static bool
 tiles_run (DevRun *r)
 {
@@ -734,6 +813,10 @@ tiles_run (DevRun *r)
   clfx_graph_init (&g, ctx, r->p, r->plan, r->src, r->dst, gray_in_rgba,
                    buffer, r->probes);
   g.src_flags = r->plan->addressing | CLFX_SRC_TILED;
+  if (! stats_passes (r, &g, &fmt, gray_in_rgba, buffer))
+    goto out;
+  if (r->plan->stats_passes > 0)
+    g.pass = r->plan->stats_passes;
 
   for (int k = 0; k < r->n_tiles; k++)
     {
@@ -788,6 +871,7 @@ tiles_run (DevRun *r)
           clReleaseEvent (fill);
         }
       g.tile = *t;
+      g.tile_index = k;
       g.src_mem = image;
       g.src_pitch = (cl_long) in_row;
       g.src_view = (cl_int4) { { t->in.x, t->in.y, r->src->width,
@@ -916,6 +1000,13 @@ make_grid (const ClfxVariant *v, const ClfxPlan *plan, const ClfxImage *src,
   return tiles;
 }
 
+/* v rounded up to a multiple of a (at least a). */
+static int
+align_up (int v, int a)
+{
+  return v <= a ? a : (int) (((long long) v + a - 1) / a * a);
+}
+
 static ClfxTile *
 plan_tiles (const ClfxContext *ctx, const ClfxVariant *v,
             const ClfxPlan *plan, const ClfxImage *src, const ClfxImage *dst,
@@ -924,13 +1015,20 @@ plan_tiles (const ClfxContext *ctx, const ClfxVariant *v,
   size_t    budget = run_budget (ctx);
   ClfxRect  whole_out = { 0, 0, plan->width, plan->height };
   ClfxRect  whole_in = { 0, 0, src->width, src->height };
-  int       tw = plan->width, th = plan->height;
+  int       tw = plan->width, th = plan->height, ax = 1, ay = 1;
   ClfxTile *tiles = NULL;
 
   *tiled = ctx->tuning.tile_width > 0
            || ! piece_fits (ctx, plan, src, dst, &whole_in, &whole_out,
                             budget);
-  if (plan->whole_image_stats)
+  if (plan->whole_image_stats && plan->stats_passes > 0 && *tiled)
+    {
+      /* Statistics gathered tile by tile: tiles aligned to the
+       * statistics' blocks (the grid below keeps them aligned). */
+      ax = plan->stats_align[0] > 0 ? plan->stats_align[0] : 1;
+      ay = plan->stats_align[1] > 0 ? plan->stats_align[1] : 1;
+    }
+  else if (plan->whole_image_stats)
     {
       /* One piece, the whole image at once. */
       if (! piece_fits (ctx, plan, src, dst, &whole_in, &whole_out, budget))
@@ -974,6 +1072,8 @@ plan_tiles (const ClfxContext *ctx, const ClfxVariant *v,
   for (;;)
     {
       bool fits = true, wide = false;
+      tw = align_up (tw, ax);
+      th = align_up (th, ay);
       free (tiles);
       if (! (tiles = make_grid (v, plan, src, tw, th, count)))
         {
@@ -992,10 +1092,10 @@ plan_tiles (const ClfxContext *ctx, const ClfxVariant *v,
           }
       if (fits)
         return tiles;
-      if (tw == 1 && th == 1)
+      if (tw <= ax && th <= ay)
         break;
       /* Halve the side that exceeds most. */
-      if ((wide && tw > 1) || th == 1)
+      if ((wide && tw > ax) || th <= ay)
         tw = (tw + 1) / 2;
       else
         th = (th + 1) / 2;

@@ -45,6 +45,9 @@ struct ClfxGraph
   cl_mem            *retired;
   int                n_retired, cap_retired;
   ClfxProbes        *probes; /* NULL: probes are not recorded */
+  /* Passes over the tiles (clfx_graph_pass): -1 in one piece. */
+  int                pass;
+  int                tile_index;
 };
 
 /* Sets up g for a run of plan's variant on ctx; gray_in_rgba and

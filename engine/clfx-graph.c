@@ -105,6 +105,7 @@ clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
   g->src = src;
   g->dst = dst;
   g->probes = probes;
+  g->pass = -1;
   g->src_buffer = src_buffer;
   /* Measured on an H200 (docs/PERFORMANCE.md): 4 rows lift the u8 copy
    * from 2.4 to 3.7 TB/s, but slow the float copy (4.2 to 3.4 TB/s),
@@ -154,6 +155,18 @@ const ClfxTile *
 clfx_graph_tile (const ClfxGraph *g)
 {
   return &g->tile;
+}
+
+int
+clfx_graph_pass (const ClfxGraph *g)
+{
+  return g->pass;
+}
+
+int
+clfx_graph_tile_index (const ClfxGraph *g)
+{
+  return g->tile_index;
 }
 
 int

@@ -55,6 +55,13 @@ typedef struct
    * (A first statistics pass over tiles is for the variants that need
    * both.) */
   bool   whole_image_stats;
+  /* ... and the variant can gather them tile by tile instead: this many
+   * passes of stats_cl over every tile come before run_cl's, each tile's
+   * result rectangle aligned to stats_align (x, y) pixels in the image
+   * (the statistics' blocks), so that the tiled run adds exactly what the
+   * one-piece run adds.  0: one piece only. */
+  int    stats_passes;
+  int    stats_align[2];
   /* The addressing mode (CLFX_ADDR_*) that decides texels outside the
    * source, for the tiles' halos and the kernels' reads. */
   int    addressing;
@@ -155,6 +162,12 @@ cl_sampler            clfx_graph_sampler (ClfxGraph *g, bool normalized,
 cl_sampler            clfx_graph_sampler_for (ClfxGraph *g, bool normalized,
                                               int addressing, bool linear,
                                               ClfxError *error);
+/* The pass over the tiles: -1 when the run is one piece (run_cl does
+ * everything), else 0 .. plan->stats_passes - 1 in stats_cl and
+ * stats_passes in run_cl; and the current tile's index in its pass (0:
+ * the first, where a pass finishes the previous one's reductions). */
+int                   clfx_graph_pass (const ClfxGraph *g);
+int                   clfx_graph_tile_index (const ClfxGraph *g);
 /* Whether the source reaches kernels as a buffer (CPU devices) rather
  * than an image: variants pick the kernel form that is fast there. */
 bool                  clfx_graph_source_is_buffer (const ClfxGraph *g);
@@ -271,6 +284,10 @@ struct ClfxVariant
                   ClfxImage *hi, ClfxError *error);
   /* Optional: a more precise name for the report ("lanczos3"). */
   const char *(*describe) (const ClfxParams *p);
+  /* Tiled whole-image statistics (plan->stats_passes): pass k over the
+   * graph's current tile, which writes no result (NULL: none). */
+  bool (*stats_cl) (ClfxGraph *g, const ClfxParams *p, int pass,
+                    ClfxError *error);
 };
 
 /* The variant's plan, checked against the families' common rules (result

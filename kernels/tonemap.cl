@@ -125,16 +125,23 @@ tm_tree_scan (__local uint4 *s, int lx, int n)
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
+/* The block kernels cover rect (x0, y0, x1, y1: the whole image, or a
+ * tile whose corner is on the block grid) and write the partial of image
+ * block (bx, by) at by * nbx + bx, nbx blocks to an image row. */
+#define TM_BLOCK_INDEX(rect, nbx)                                            \
+  (((rect).y / TM_BH + (int) get_group_id (1)) * (nbx) + (rect).x / TM_BW   \
+   + (int) get_group_id (0))
+
 __kernel void
-tm_scan (CLFX_SRC_ARGS (src), int w, int h, __global uint4 *partials,
+tm_scan (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
          __local uint4 *s)
 {
   int   lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
-  int   x = bx * TM_BW + lx, y0 = by * TM_BH;
+  int   x = rect.x + bx * TM_BW + lx, y0 = rect.y + by * TM_BH;
   uint4 a = (uint4) (0u);
 
-  if (x < w)
-    for (int j = 0; j < TM_BH && y0 + j < h; j++)
+  if (x < rect.z)
+    for (int j = 0; j < TM_BH && y0 + j < rect.w; j++)
       {
         float4 v = clfx_load_inside (CLFX_SRC (src), x, y0 + j);
         tm_scan1 (v.x, &a);
@@ -146,7 +153,7 @@ tm_scan (CLFX_SRC_ARGS (src), int w, int h, __global uint4 *partials,
   s[lx] = a;
   tm_tree_scan (s, lx, TM_BW);
   if (lx == 0)
-    partials[by * get_num_groups (0) + bx] = s[0];
+    partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
 }
 
 /* out: the NaN, negative and +Inf counts, the largest finite value (as
@@ -194,19 +201,19 @@ tm_tree (__local float8 *s, int lx, int n)
 }
 
 __kernel void
-tm_stats (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
-          float scale, float log_eps, __global float8 *partials,
-          __local float8 *s)
+tm_stats (CLFX_SRC_ARGS (src), int4 rect, int nbx,
+          __global const uint4 *scan, float scale, float log_eps,
+          __global float8 *partials, __local float8 *s)
 {
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
-  int    x = bx * TM_BW + lx, y0 = by * TM_BH;
+  int    x = rect.x + bx * TM_BW + lx, y0 = rect.y + by * TM_BH;
   float  m = as_float (scan[0].w);
   float  sum[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
   float  comp[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
   float  lo = INFINITY, hi = 0.0f;
 
-  if (x < w)
-    for (int j = 0; j < TM_BH && y0 + j < h; j++)
+  if (x < rect.z)
+    for (int j = 0; j < TM_BH && y0 + j < rect.w; j++)
       {
         float4 v = tm_read (CLFX_SRC (src), x, y0 + j, m, scale);
         float  Y = tm_luminance (v);
@@ -221,7 +228,7 @@ tm_stats (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
   s[lx] = (float8) (sum[0], sum[1], sum[2], sum[3], sum[4], lo, hi, 0.0f);
   tm_tree (s, lx, TM_BW);
   if (lx == 0)
-    partials[by * get_num_groups (0) + bx] = s[0];
+    partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
 }
 
 __kernel void
@@ -385,17 +392,17 @@ tm_tree_range (__local float2 *s, int lx, int n)
 /* reinhard05's range: min and max of the mapped colour over pixels with
  * Y > 0 (GEGL's normalisation), per block, then over the blocks. */
 __kernel void
-tm_range (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
-          float scale, __global const float *p, __global float2 *partials,
-          __local float2 *s)
+tm_range (CLFX_SRC_ARGS (src), int4 rect, int nbx,
+          __global const uint4 *scan, float scale, __global const float *p,
+          __global float2 *partials, __local float2 *s)
 {
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
-  int    x = bx * TM_BW + lx, y0 = by * TM_BH;
+  int    x = rect.x + bx * TM_BW + lx, y0 = rect.y + by * TM_BH;
   float  m = as_float (scan[0].w);
   float2 r = (float2) (INFINITY, -INFINITY);
 
-  if (x < w)
-    for (int j = 0; j < TM_BH && y0 + j < h; j++)
+  if (x < rect.z)
+    for (int j = 0; j < TM_BH && y0 + j < rect.w; j++)
       {
         float4 v = tm_read (CLFX_SRC (src), x, y0 + j, m, scale);
         float  Y = tm_luminance (v);
@@ -409,7 +416,7 @@ tm_range (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
   s[lx] = r;
   tm_tree_range (s, lx, TM_BW);
   if (lx == 0)
-    partials[by * get_num_groups (0) + bx] = s[0];
+    partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
 }
 
 /* Writes p12, p13 (the range) and p14 (1 / its width; 0 when the range

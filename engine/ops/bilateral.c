@@ -273,4 +273,5 @@ const ClfxVariant clfx_variant_bilateral
       bilateral_cpu,
       bilateral_tolerance,
       NULL,
+      NULL,
       NULL };

@@ -75,4 +75,5 @@ const ClfxVariant clfx_variant_copy = {
   copy_tolerance,
   NULL,
   NULL,
+  NULL,
 };

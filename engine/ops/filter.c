@@ -971,7 +971,7 @@ static const char *const uses_sobel[] = { "filter", "horizontal", "vertical",
 
 #define VARIANT(id, blurb, uses)                                             \
   { id, FILTER, blurb, uses, filter_plan, NULL, filter_cl, filter_cpu,       \
-    filter_tolerance, NULL, clfx_filter_describe }
+    filter_tolerance, NULL, clfx_filter_describe, NULL }
 const ClfxVariant clfx_variant_gaussian
   = VARIANT ("gaussian",
              "Gaussian blur (GEGL's gaussian-blur: FIR below sigma 1, IIR "

@@ -375,4 +375,5 @@ const ClfxVariant clfx_variant_median
       median_cpu,
       median_tolerance,
       NULL,
-      clfx_filter_describe };
+      clfx_filter_describe,
+      NULL };

@@ -1017,4 +1017,5 @@ const ClfxVariant clfx_variant_resize = {
   resize_tolerance,
   resize_bounds,
   resize_describe,
+  NULL,
 };

@@ -127,6 +127,18 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
    * has none, but on float and half data the cleaning's largest finite
    * value is one. */
   plan->whole_image_stats = tp->op != CLFX_TONEMAP_ACES || st->scan;
+  /* The global operators gather their statistics tile by tile when the
+   * image is tiled (blocks of TM_BW x TM_BH at fixed places: the tiled
+   * result is the one-piece result bit for bit); durand02's grid needs
+   * the whole image at once. */
+  if (tp->op != CLFX_TONEMAP_DURAND02)
+    {
+      plan->stats_passes = (st->scan ? 1 : 0)
+                           + (tp->op != CLFX_TONEMAP_ACES ? 1 : 0)
+                           + (tp->op == CLFX_TONEMAP_REINHARD05 ? 1 : 0);
+      plan->stats_align[0] = TM_BW;
+      plan->stats_align[1] = TM_BH;
+    }
   plan->mixes = true;
   plan->straight = true;
   plan->premultiply = false;
@@ -226,109 +238,156 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                       CLFX_ARG (dims), CLFX_ARG (prm));
 }
 
+/* The stages of the pipeline before the map, in order: each gathers
+ * partials over a rectangle of the image (its blocks at fixed image
+ * positions) and then ends with one reduction of all partials.  In one
+ * piece a stage's part runs on the whole image and its end follows; in
+ * tiles, pass k runs stage k's part on every tile, and the first tile of
+ * the next pass ends stage k first. */
+enum { STAGE_SCAN, STAGE_STATS, STAGE_RANGE };
+
+static int
+stages (const State *st, int *list)
+{
+  int n = 0;
+
+  if (st->scan)
+    list[n++] = STAGE_SCAN;
+  if (st->op != CLFX_TONEMAP_ACES)
+    list[n++] = STAGE_STATS;
+  if (st->op == CLFX_TONEMAP_REINHARD05)
+    list[n++] = STAGE_RANGE;
+  return n;
+}
+
+/* The stage's buffers, by name (kept on the device across tiles). */
+static cl_mem
+scan_buffer (ClfxGraph *g, const State *st, ClfxError *error)
+{
+  static const cl_uint zero4[4] = { 0, 0, 0, 0 };
+
+  return st->scan ? clfx_graph_buffer (g, "scan", 16, error)
+                  : clfx_graph_table (g, "no scan", zero4, sizeof zero4,
+                                      error);
+}
+
+static cl_mem
+params_buffer (ClfxGraph *g, const State *st, ClfxError *error)
+{
+  static const cl_float zero16[16] = { 0 };
+
+  return st->op == CLFX_TONEMAP_ACES
+           ? clfx_graph_table (g, "no parameters", zero16, sizeof zero16,
+                               error)
+           : clfx_graph_buffer (g, "parameters", 64, error);
+}
+
 static bool
-tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
+stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
+            ClfxError *error)
 {
   const ClfxPlan *plan = clfx_graph_plan (g);
-  const State    *st = plan->state;
-  const ClfxTile *t = clfx_graph_tile (g);
+  int             nbx = (plan->width + TM_BW - 1) / TM_BW;
+  int             nb = nbx * ((plan->height + TM_BH - 1) / TM_BH);
+  static const size_t part[] = { 16, 32, 8 };
+  static const char *const kernel[] = { "tm_scan", "tm_stats", "tm_range" };
+  static const char *const name[] = { "scan partials", "stats partials",
+                                      "range partials" };
+  ClfxLaunch      l = { kernel[stage], NULL, NULL, 2,
+                        { (size_t) (r->width + TM_BW - 1) / TM_BW * TM_BW,
+                          (size_t) (r->height + TM_BH - 1) / TM_BH },
+                        { TM_BW, 1 } };
+  cl_int4         rect = { { r->x, r->y, r->x + r->width,
+                             r->y + r->height } };
+  cl_mem          partials, scan = NULL, prm = NULL;
+
+  if (! (partials = clfx_graph_buffer (g, name[stage],
+                                       part[stage] * (size_t) nb, error)))
+    return false;
+  if (stage == STAGE_SCAN)
+    return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                        CLFX_INT (nbx), CLFX_ARG (partials),
+                        CLFX_LOCAL (16 * TM_BW));
+  if (! (scan = scan_buffer (g, st, error)))
+    return false;
+  if (stage == STAGE_STATS)
+    return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                        CLFX_INT (nbx), CLFX_ARG (scan),
+                        CLFX_FLOAT (st->scale),
+                        CLFX_FLOAT ((float) LOG_EPS[st->op]),
+                        CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW));
+  return (prm = params_buffer (g, st, error))
+         && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                         CLFX_INT (nbx), CLFX_ARG (scan),
+                         CLFX_FLOAT (st->scale), CLFX_ARG (prm),
+                         CLFX_ARG (partials), CLFX_LOCAL (8 * TM_BW));
+}
+
+static bool
+stage_end (ClfxGraph *g, const State *st, int stage, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
   int             w = plan->width, h = plan->height;
-  size_t          nbx = (size_t) (w + TM_BW - 1) / TM_BW;
-  size_t          nby = (size_t) (h + TM_BH - 1) / TM_BH;
-  int             nb = (int) (nbx * nby);
-  ClfxLaunch      block = { NULL, NULL, NULL, 2, { nbx * TM_BW, nby },
-                            { TM_BW, 1 } };
+  int             nb = ((w + TM_BW - 1) / TM_BW) * ((h + TM_BH - 1) / TM_BH);
   ClfxLaunch      final = { NULL, NULL, NULL, 1, { TM_FINAL, 1 },
                             { TM_FINAL, 1 } };
   ClfxLaunch      one = { "tm_params", NULL, NULL, 1, { 1, 1 }, { 1, 1 } };
-  ClfxLaunch      map = { "tm_map", NULL, NULL, 2,
-                          { (size_t) t->out.width, (size_t) t->out.height },
-                          { 0, 0 } };
-  static const cl_uint  zero4[4] = { 0, 0, 0, 0 };
-  static const cl_float zero16[16] = { 0 };
-  cl_mem          scan, partials, stats, prm;
+  cl_mem          partials, out, stats, prm;
 
-  (void) p;
-  if (st->scan)
+  switch (stage)
     {
-      block.kernel = "tm_scan";
+    case STAGE_SCAN:
       final.kernel = "tm_scan_final";
-      if (! (partials = clfx_graph_buffer (g, "scan partials",
-                                           16 * (size_t) nb, error))
-          || ! (scan = clfx_graph_buffer (g, "scan", 16, error))
-          || ! CLFX_LAUNCH (g, &block, error, CLFX_SRC, CLFX_INT (w),
-                            CLFX_INT (h), CLFX_ARG (partials),
-                            CLFX_LOCAL (16 * TM_BW))
-          || ! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
-                            CLFX_INT (nb), CLFX_ARG (scan),
-                            CLFX_LOCAL (16 * TM_FINAL))
-          || ! clfx_graph_probe_counts (g, "cleaned: NaN, negative, +Inf",
-                                        scan, 3, error))
-        return false;
-    }
-  else if (! (scan = clfx_graph_table (g, "no scan", zero4, sizeof zero4,
-                                       error)))
-    return false;
-  if (st->op == CLFX_TONEMAP_ACES)
-    {
-      if (! (prm = clfx_graph_table (g, "no parameters", zero16,
-                                     sizeof zero16, error)))
-        return false;
-    }
-  else
-    {
-      block.kernel = "tm_stats";
+      return (partials = clfx_graph_buffer (g, "scan partials",
+                                            16 * (size_t) nb, error))
+             && (out = scan_buffer (g, st, error))
+             && CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
+                             CLFX_INT (nb), CLFX_ARG (out),
+                             CLFX_LOCAL (16 * TM_FINAL));
+    case STAGE_STATS:
       final.kernel = "tm_stats_final";
-      if (! (partials = clfx_graph_buffer (g, "stats partials",
-                                           32 * (size_t) nb, error))
-          || ! (stats = clfx_graph_buffer (g, "stats", 32, error))
-          || ! (prm = clfx_graph_buffer (g, "parameters", 64, error))
-          || ! CLFX_LAUNCH (g, &block, error, CLFX_SRC, CLFX_INT (w),
-                            CLFX_INT (h), CLFX_ARG (scan),
-                            CLFX_FLOAT (st->scale),
-                            CLFX_FLOAT ((float) LOG_EPS[st->op]),
-                            CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW))
-          || ! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
-                            CLFX_INT (nb), CLFX_ARG (stats),
-                            CLFX_LOCAL (32 * TM_FINAL))
-          || ! CLFX_LAUNCH (g, &one, error, CLFX_ARG (stats),
-                            CLFX_INT (st->op),
-                            CLFX_FLOAT ((float) ((double) w * h)),
-                            CLFX_FLOAT ((float) st->a1),
-                            CLFX_FLOAT ((float) st->a2),
-                            CLFX_FLOAT ((float) st->a3), CLFX_ARG (prm)))
-        return false;
-      if (st->op == CLFX_TONEMAP_REINHARD05)
-        {
-          block.kernel = "tm_range";
-          final.kernel = "tm_range_final";
-          if (! (partials = clfx_graph_buffer (g, "range partials",
-                                               8 * (size_t) nb, error))
-              || ! CLFX_LAUNCH (g, &block, error, CLFX_SRC, CLFX_INT (w),
-                                CLFX_INT (h), CLFX_ARG (scan),
-                                CLFX_FLOAT (st->scale), CLFX_ARG (prm),
-                                CLFX_ARG (partials), CLFX_LOCAL (8 * TM_BW))
-              || ! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
-                                CLFX_INT (nb), CLFX_ARG (prm),
-                                CLFX_LOCAL (8 * TM_FINAL)))
-            return false;
-        }
+      return (partials = clfx_graph_buffer (g, "stats partials",
+                                            32 * (size_t) nb, error))
+             && (stats = clfx_graph_buffer (g, "stats", 32, error))
+             && (prm = params_buffer (g, st, error))
+             && CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
+                             CLFX_INT (nb), CLFX_ARG (stats),
+                             CLFX_LOCAL (32 * TM_FINAL))
+             && CLFX_LAUNCH (g, &one, error, CLFX_ARG (stats),
+                             CLFX_INT (st->op),
+                             CLFX_FLOAT ((float) ((double) w * h)),
+                             CLFX_FLOAT ((float) st->a1),
+                             CLFX_FLOAT ((float) st->a2),
+                             CLFX_FLOAT ((float) st->a3), CLFX_ARG (prm));
+    default:
+      final.kernel = "tm_range_final";
+      return (partials = clfx_graph_buffer (g, "range partials",
+                                            8 * (size_t) nb, error))
+             && (prm = params_buffer (g, st, error))
+             && CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
+                             CLFX_INT (nb), CLFX_ARG (prm),
+                             CLFX_LOCAL (8 * TM_FINAL));
     }
-  if (st->op == CLFX_TONEMAP_DURAND02)
-    {
-      if (! durand_cl (g, st, scan, prm, error))
-        return false;
-    }
-  else if (! CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
-                          CLFX_FLOAT (st->scale), CLFX_INT (st->op),
-                          CLFX_ARG (prm)))
-    return false;
+}
+
+/* The probes, once every stage has ended. */
+static bool
+record_probes (ClfxGraph *g, const State *st, ClfxError *error)
+{
+  cl_mem scan, stats, prm;
+
   if (st->scan
-      && ! clfx_graph_probe_at (g, "largest finite value", scan, 3, 1, error))
+      && (! (scan = scan_buffer (g, st, error))
+          || ! clfx_graph_probe_counts (g, "cleaned: NaN, negative, +Inf",
+                                        scan, 3, error)
+          || ! clfx_graph_probe_at (g, "largest finite value", scan, 3, 1,
+                                    error)))
     return false;
   if (st->op == CLFX_TONEMAP_ACES)
     return true;
-  if (! clfx_graph_probe_at (g, "log-average, mean Y", prm, 8, 2, error)
+  if (! (stats = clfx_graph_buffer (g, "stats", 32, error))
+      || ! (prm = params_buffer (g, st, error))
+      || ! clfx_graph_probe_at (g, "log-average, mean Y", prm, 8, 2, error)
       || ! clfx_graph_probe_at (g, "min Y, max Y", stats, 5, 2, error))
     return false;
   switch (st->op)
@@ -346,6 +405,65 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
       return clfx_graph_probe_at (g, "1/Lavg, 1/max Y, 1/log10, exponent",
                                   prm, 0, 4, error);
     }
+}
+
+/* Pass `pass` of the tiled statistics over the current tile. */
+static bool
+tonemap_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass,
+                  ClfxError *error)
+{
+  const State *st = clfx_graph_plan (g)->state;
+  int          list[3], n = stages (st, list);
+
+  (void) p;
+  if (pass < 0 || pass >= n)
+    return clfx_error_set (error, CLFX_ERR_INVALID, "tonemap: no pass %d",
+                           pass);
+  if (pass > 0 && clfx_graph_tile_index (g) == 0
+      && ! stage_end (g, st, list[pass - 1], error))
+    return false;
+  return stage_part (g, st, list[pass], &clfx_graph_tile (g)->out, error);
+}
+
+static bool
+tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  const State    *st = plan->state;
+  const ClfxTile *t = clfx_graph_tile (g);
+  ClfxRect        whole = { 0, 0, plan->width, plan->height };
+  int             list[3], n = stages (st, list), pass = clfx_graph_pass (g);
+  ClfxLaunch      map = { "tm_map", NULL, NULL, 2,
+                          { (size_t) t->out.width, (size_t) t->out.height },
+                          { 0, 0 } };
+  cl_mem          scan, prm;
+
+  (void) p;
+  if (pass < 0)
+    {
+      for (int k = 0; k < n; k++)
+        if (! stage_part (g, st, list[k], &whole, error)
+            || ! stage_end (g, st, list[k], error))
+          return false;
+    }
+  else if (clfx_graph_tile_index (g) == 0 && n > 0
+           && ! stage_end (g, st, list[n - 1], error))
+    return false;
+  if (! (scan = scan_buffer (g, st, error))
+      || ! (prm = params_buffer (g, st, error)))
+    return false;
+  if (st->op == CLFX_TONEMAP_DURAND02)
+    {
+      if (! durand_cl (g, st, scan, prm, error))
+        return false;
+    }
+  else if (! CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
+                          CLFX_FLOAT (st->scale), CLFX_INT (st->op),
+                          CLFX_ARG (prm)))
+    return false;
+  return pass >= 0 && clfx_graph_tile_index (g) > 0
+           ? true
+           : record_probes (g, st, error);
 }
 
 /* ---- CPU reference ------------------------------------------------------------ */
@@ -1198,7 +1316,7 @@ static const char *const uses_durand[] = { "operator", "exposure", "contrast",
 
 #define VARIANT(id, blurb, uses)                                             \
   { id, "tonemap", blurb, uses, tonemap_plan, NULL, tonemap_cl, tonemap_cpu, \
-    tonemap_tolerance, NULL, tonemap_describe }
+    tonemap_tolerance, NULL, tonemap_describe, tonemap_stats_cl }
 const ClfxVariant clfx_variant_reinhard02
   = VARIANT ("reinhard02", "Reinhard 2002 photographic (pfstmo's, global)",
              uses_r02);

@@ -298,4 +298,4 @@ const ClfxVariant clfx_variant_unsharp
       "Unsharp mask (GEGL's unsharp-mask: in + amount (in - gaussian "
       "blur))",
       uses_unsharp, unsharp_plan, NULL, unsharp_cl, unsharp_cpu,
-      unsharp_tolerance, NULL, NULL };
+      unsharp_tolerance, NULL, NULL, NULL };

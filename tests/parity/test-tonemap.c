@@ -269,6 +269,74 @@ deterministic (ClfxContext *ctx)
     }
 }
 
+/* Tiles: the global operators gather their statistics tile by tile
+ * (blocks at fixed image positions), so a run forced into tiles is the
+ * one-piece run bit for bit, statistics and probes included; durand02
+ * runs in one piece whatever the tile size asks. */
+static void
+tiled (ClfxContext *ctx)
+{
+  for (int op = 0; op < N_OPS; op++)
+    for (int d = 0; d < 2; d++)
+      {
+        ClfxDepth   depth = d ? CLFX_DEPTH_U8 : CLFX_DEPTH_FLOAT;
+        ClfxParams  p;
+        ClfxImage   src, a = { 0 }, b = { 0 };
+        ClfxTimings ta, tb;
+        ClfxProbes  pa = { 0 }, pb = { 0 };
+        ClfxError   e = { 0 };
+        bool        ok, same_probes = true;
+        /* Statistics: tiles grown to the blocks (128 x 64: 2 x 2); aces on
+         * 8-bit data has none and tiles as asked (3 x 3); durand02 one
+         * piece. */
+        int         pieces = op == 4 ? 1 : op == 3 && d ? 9 : 4;
+
+        memset (&ta, 0, sizeof ta);
+        memset (&tb, 0, sizeof tb);
+        params_for (op, true, &p, &e);
+        clfx_host_image_alloc (&src, 203, 101, 4, depth, &e);
+        clfx_host_image_synthetic (&src, 17);
+        if (! d)
+          {
+            hdr (&src);
+            clfx_image_set (&src, 150, 80, 1, INFINITY);
+            clfx_image_set (&src, 10, 90, 0, NAN);
+          }
+        src.straight_alpha = true;
+        src.transfer = d ? CLFX_TRC_SRGB : CLFX_TRC_LINEAR;
+        ok = clfx_host_image_alloc (&a, 203, 101, 4, depth, &e)
+             && clfx_host_image_alloc (&b, 203, 101, 4, depth, &e)
+             && clfx_run_on_context (ctx, &p, &src, &a, &ta, &pa, NULL, &e);
+        ctx->tuning.tile_width = 70;
+        ctx->tuning.tile_height = 40;
+        ok = ok && clfx_run_on_context (ctx, &p, &src, &b, &tb, &pb, NULL,
+                                        &e);
+        ctx->tuning.tile_width = ctx->tuning.tile_height = 0;
+        for (int i = 0; ok && i < pa.n; i++)
+          same_probes = same_probes && i < pb.n
+                        && pa.probes[i].n_device == pb.probes[i].n_device
+                        && ! memcmp (pa.probes[i].device,
+                                     pb.probes[i].device,
+                                     sizeof (double)
+                                       * (size_t) pa.probes[i].n_device);
+        tap_ok (ok && ! memcmp (a.data, b.data, (size_t) a.stride * 101)
+                  && same_probes && pa.n == pb.n
+                  && tb.tiled == (op != 4) && tb.pieces == pieces,
+                "%s %s: in tiles of 70x40 (%d pieces, %s) the one-piece "
+                "result and probes, bit for bit%s%s",
+                operators[op], d ? "u8" : "float", tb.pieces,
+                tb.tiled ? "tiled" : "one piece", ok ? "" : ": ",
+                ok ? "" : e.message);
+        clfx_probes_clear (&pa);
+        clfx_probes_clear (&pb);
+        clfx_timings_clear (&ta);
+        clfx_timings_clear (&tb);
+        clfx_host_image_free (&src);
+        clfx_host_image_free (&a);
+        clfx_host_image_free (&b);
+      }
+}
+
 /* Exposure is a factor 2^EV on colour before the operator: aces at
  * exposure 1 equals aces of the image doubled (the reference's own
  * arithmetic, so within float rounding of the device's). */
@@ -363,6 +431,8 @@ main (void)
     deterministic (ctx);
   if (ctx)
     exposure (ctx);
+  if (ctx)
+    tiled (ctx);
   refusals ();
   clfx_context_free (ctx);
   clfx_device_list_free (&list);

@@ -224,7 +224,7 @@ bad_tolerance (const ClfxParams *p, const ClfxPlan *plan,
 
 static const ClfxVariant bad_variant = {
   "bad", "resize", "launches with wrong arguments", NULL, bad_plan, NULL,
-  bad_cl, bad_cpu, bad_tolerance, NULL, NULL,
+  bad_cl, bad_cpu, bad_tolerance, NULL, NULL, NULL,
 };
 static const ClfxVariant *const bad_variants[] = { &bad_variant };
 static const ClfxFamily bad_family = {
@@ -336,6 +336,7 @@ main (void)
   clfx_params_set (&durand, "operator", "durand02", &e);
   clfx_params_set (&durand, "sampler-filter", "linear", &e);
   fault_every_call ("reinhard05, staged", staged, &r05, &src);
+  fault_every_call ("reinhard05, statistics over tiles", tiles, &r05, &src);
   fault_every_call ("durand02, one piece", plain, &durand, &src);
   /* Other codes, and a fault on the third call of a kind: the failure is
    * in the middle of the run, after earlier objects were made (they must
