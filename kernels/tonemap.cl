@@ -99,8 +99,10 @@ tm_scan1 (float v, uint4 *a)
     a->y++;
   else if (isinf (v))
     a->z++;
-  else
-    a->w = max (a->w, as_uint (v)); /* non-negative floats order as uints */
+  else if (v > 0.0f)
+    /* Positive floats order as their bits do (-0, whose sign bit is set,
+     * must not take part). */
+    a->w = max (a->w, as_uint (v));
 }
 
 /* Counts add (saturating), the largest finite values' bits take the

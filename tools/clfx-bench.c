@@ -42,7 +42,8 @@ usage (FILE *f)
     "and PNG files (always so for a PNG with alpha): filters weigh colour\n"
     "by it.  --transfer: how the synthetic image's colour is encoded\n"
     "(default: srgb for u8/u16, linear for half/float; PNG files are srgb,\n"
-    "PFM files linear): filters that mix pixels work in linear light.\n"
+    "PFM and OpenEXR files linear): filters that mix pixels work in\n"
+    "linear light.\n"
     "--pinned: the images live in the device's pinned memory, as the\n"
     "plug-in's do, so transfers need no staging copy.\n"
     "families and their options:\n");

@@ -604,7 +604,20 @@ clfx_image_read (const char *path, ClfxImage *img, int *file_channels,
     {
       if (got == 2)
         got += fread (sig + 2, 1, 6, c.fp);
-      if (got == 8 && png_sig_cmp (sig, 0, 8) == 0)
+      if (got >= 4 && sig[0] == 0x76 && sig[1] == 0x2f && sig[2] == 0x31
+          && sig[3] == 0x01)
+        {
+          /* OpenEXR's magic number: its library reads the file itself. */
+#ifdef CLFX_HAVE_OPENEXR
+          ok = clfx_exr_read (path, &c.img, &c.file_channels, error);
+#else
+          ok = clfx_error_set (error, CLFX_ERR_UNSUPPORTED,
+                               "cannot read '%s': an OpenEXR file, and this "
+                               "build has no OpenEXR library (install its "
+                               "development files and rebuild)", path);
+#endif
+        }
+      else if (got == 8 && png_sig_cmp (sig, 0, 8) == 0)
         ok = read_png (&c, error);
       else if (ferror (c.fp))
         ok = clfx_error_set (error, CLFX_ERR_IO, "cannot read '%s': %s",
@@ -621,8 +634,8 @@ clfx_image_read (const char *path, ClfxImage *img, int *file_channels,
                              "or \"Pf\" header)", path);
       else
         ok = clfx_error_set (error, CLFX_ERR_IO,
-                             "cannot read '%s': not a PNG or PFM file",
-                             path);
+                             "cannot read '%s': not a PNG, PFM or OpenEXR "
+                             "file", path);
     }
 
   if (ok)

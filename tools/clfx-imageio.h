@@ -18,8 +18,8 @@ extern "C" {
 #define CLFX_IMAGEIO_MAX_SIDE 65536
 
 /* Reads PNG (8/16-bit; gray, gray+alpha, RGB, RGBA, palette and low bit
- * depths expanded) or PFM (by extension .pfm, or by the magic bytes
- * "PF" / "Pf").
+ * depths expanded), PFM (by extension .pfm, or by the magic bytes
+ * "PF" / "Pf") or OpenEXR (its magic number; clfx_exr_read).
  *
  * 8-bit PNG -> CLFX_DEPTH_U8, 16-bit PNG -> CLFX_DEPTH_U16,
  * PFM -> CLFX_DEPTH_FLOAT.
@@ -38,6 +38,13 @@ extern "C" {
  * zeroed (nothing to free) and error names the file. */
 bool clfx_image_read (const char *path, ClfxImage *img, int *file_channels,
                       ClfxError *error);
+/* OpenEXR (clfx-exr.c, in builds with the OpenEXR library; files with
+ * its magic number reach it through clfx_image_read): scanline images,
+ * R, G, B, A or Y, A channels (a layer prefix allowed), any pixel type
+ * decoded to float, linear light, colour divided by the file's
+ * premultiplied alpha.  RGB -> 4 channels (alpha 1), Y -> 1, Y + A -> 2. */
+bool clfx_exr_read (const char *path, ClfxImage *img, int *file_channels,
+                    ClfxError *error);
 
 /* Writes by extension (case-insensitive):
  *  .png: u8 -> 8-bit, u16 -> 16-bit, half/float -> 16-bit, clamped to [0,1]

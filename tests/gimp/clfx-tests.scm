@@ -221,6 +221,23 @@
           (clfx-mark name "error")))
     (gimp-image-delete img)))
 
+; An HDR image that GIMP loads itself (OpenEXR): call is (lambda (img drw)
+; ...) running a procedure with its report-file at <name>.json; writes
+; <name>.pfm (float, linear, as GIMP exports PFM) and <name>.ret.json.
+(define (clfx-hdr-case name input call)
+  (let* ((img (gimp-file-load RUN-NONINTERACTIVE input))
+         (drw (clfx-first-drawable img))
+         (report (catch #f (call img drw))))
+    (if report
+        (begin
+          (let ((port (open-output-file (clfx-path name ".ret.json"))))
+            (display report port)
+            (close-output-port port))
+          (gimp-file-save RUN-NONINTERACTIVE img (clfx-path name ".pfm") -1)
+          (clfx-mark name "ok"))
+        (clfx-mark name "error"))
+    (gimp-image-delete img)))
+
 ; A call given as text (the dialog's Script-Fu copy), run as it is on
 ; input: call is (lambda (img drw) ...).  Writes <name>.png like
 ; clfx-resize-case; the call itself names its report file.

@@ -52,6 +52,7 @@ export HOME="$work/home" GIMP3_DIRECTORY="$work/profile"
 export XDG_CACHE_HOME="$work/home/.cache" XDG_CONFIG_HOME="$work/home/.config"
 export CLFX_CACHE_DIR="$work/kernel-cache"
 in=$work/in out=$work/out
+hdr_exr=/usr/share/blender/datafiles/studiolights/world/courtyard.exr
 mkdir -p "$in"
 
 # Inputs from the engine's synthetic picture (never constant; every texel
@@ -199,6 +200,10 @@ CASES
     printf '(clfx-gimp-scale-case "%s-gimp" "%s/%s" "%s" %s %s)\n' \
       "$name" "$in" "$input" "$prep" "$w" "$h"
   done < "$work/photo-cases"
+  if [ -f "$hdr_exr" ]; then
+    printf '(clfx-hdr-case "tonemap-exr" "%s" (lambda (img drw) (plug-in-clfx-tonemap #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) #:operator "reinhard05" #:brightness 0.5 #:device clfx-device #:validate #t #:report-file (clfx-path "tonemap-exr" ".json"))))\n' \
+      "$hdr_exr"
+  fi
   printf '(clfx-fault-case "fault-apply" "%s/rgba8.png" "%s/alpha8.png" 32 24)\n' \
     "$in" "$in"
   printf '(clfx-call-case "script-fu-call" "%s/rgb8.png" (lambda (img drw) %s))\n' \
@@ -295,6 +300,41 @@ while IFS='|' read -r head args; do
   cmp -s "$out/$name.json" "$out/$name.ret.json"
   ok $? "$name: the returned report is the report-file's"
 done < "$work/filter-cases"
+
+# An OpenEXR photograph (Blender's studio lights, CC0, in the root's
+# blender-data) loaded by GIMP itself, tone-mapped through the procedure:
+# the float result GIMP exports equals clfx-bench's CPU reference on the
+# same file (clfx-bench reads OpenEXR through the OpenEXR library) within
+# reinhard05's float tolerance.
+if [ -f "$hdr_exr" ]; then
+  marked tonemap-exr ok
+  ok $? "tonemap-exr: GIMP loaded $(basename "$hdr_exr") and the plug-in succeeded"
+  "$bench" --device reference --input "$hdr_exr" --output "$out/tonemap-exr.ref.pfm" \
+    tonemap --operator reinhard05 --brightness 0.5 >/dev/null 2>"$out/tonemap-exr.bench.err"
+  result=$(python3 - "$out/tonemap-exr.pfm" "$out/tonemap-exr.ref.pfm" <<'PY' 2>&1
+import sys
+import numpy as np
+def pfm(path):
+    with open(path, "rb") as f:
+        kind = f.readline().strip()
+        w, h = map(int, f.readline().split())
+        scale = float(f.readline())
+        a = np.frombuffer(f.read(), dtype="<f4" if scale < 0 else ">f4")
+    return a.reshape(h, w, 3 if kind == b"PF" else 1)
+a, b = pfm(sys.argv[1]), pfm(sys.argv[2])
+assert a.shape == b.shape, (a.shape, b.shape)
+d = float(np.abs(a - b).max())
+# reinhard05's float bound on these data is about 5e-6 (the report's
+# tolerance); 1e-5 leaves room for GIMP's float round trip.
+assert d <= 1e-5, "max |GIMP - reference| %g" % d
+print("%dx%d, max |GIMP - reference| %.3g" % (a.shape[1], a.shape[0], d))
+PY
+)
+  ok $? "tonemap-exr: GIMP's result is clfx-bench's CPU reference ($result)"
+  err=$(check_report "$out/tonemap-exr.json" 1 tonemap 2>&1)
+  ok $? "tonemap-exr: report-file parses, validation passed, timings, build logs"
+  [ -z "$err" ] || echo "$err" | tail -3 | diag
+fi
 
 while IFS='|' read -r name input prep msg args; do
   marked "$name" refused

@@ -141,10 +141,10 @@ specials (ClfxContext **ctx)
         for (int x = 0; x < 83; x++)
           {
             int k = (x * 5 + y * 3) % 17;
-            if (k < 4)
+            if (k < 5)
               clfx_image_set (&src, x, y, k % 3,
                               k == 0 ? NAN : k == 1 ? -INFINITY
-                              : k == 2 ? INFINITY : -0.25f);
+                              : k == 2 ? INFINITY : k == 3 ? -0.25f : -0.0f);
           }
       for (int y = 0; y < 37; y++)
         for (int x = 0; x < 83; x++)
