@@ -525,21 +525,28 @@ tm_dlog (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
                p);
 }
 
-/* Work-item (z, cell): the cell's pixels in row order, each weighed by
- * its linear weight for z, compensated sums.  The z work-items of one
- * cell share a group, so the pixels they all read come from its cache. */
+/* Work-item (z, cell, chunk): TM_CHUNK rows of the cell's pixels in row
+ * order, each weighed by its linear weight for z, compensated sums, into
+ * the chunk's partial.  The z work-items of one cell and chunk share a
+ * group, so the pixels they all read come from its cache; the chunks give
+ * a large cell's pixels to many work-items. */
+#define TM_CHUNK 8
+
 __kernel void
 tm_splat (__global const float *L, int w, int h, int cell, int gx, int gy,
-          int gz, __global const float *p, __global float4 *grid)
+          int gz, int chunks, __global const float *p,
+          __global float2 *part)
 {
   int   z = get_global_id (0), c = get_global_id (1);
-  int   cx = c % gx, cy = c / gx;
+  int   k = c % chunks, cx = (c / chunks) % gx, cy = (c / chunks) / gx;
+  int   j0 = cy * cell + k * TM_CHUNK;
+  int   j1 = min (min (h, cy * cell + cell), j0 + TM_CHUNK);
   float sl = 0.0f, cl = 0.0f, sw = 0.0f, cw = 0.0f;
   float L0 = p[0], inv = p[2];
 
-  if (z >= gz || c >= gx * gy)
+  if (z >= gz || c >= gx * gy * chunks)
     return;
-  for (int j = cy * cell; j < min (h, cy * cell + cell); j++)
+  for (int j = j0; j < j1; j++)
     for (int i = cx * cell; i < min (w, cx * cell + cell); i++)
       {
         float l = L[(long) j * w + i];
@@ -552,7 +559,30 @@ tm_splat (__global const float *L, int w, int h, int cell, int gx, int gy,
             tm_kahan (&sw, &cw, wgt);
           }
       }
-  grid[((long) z * gy + cy) * gx + cx] = (float4) (sl, sw, 0.0f, 0.0f);
+  part[(long) c * gz + z] = (float2) (sl, sw);
+}
+
+/* A grid cell: its chunks' partials in order, compensated. */
+__kernel void
+tm_splat_sum (__global const float2 *part, int gx, int gy, int gz,
+              int chunks, __global float4 *grid)
+{
+  long  i = get_global_id (0);
+  int   z, cx, cy;
+  float sl = 0.0f, cl = 0.0f, sw = 0.0f, cw = 0.0f;
+
+  if (i >= (long) gx * gy * gz)
+    return;
+  cx = (int) (i % gx);
+  cy = (int) ((i / gx) % gy);
+  z = (int) (i / ((long) gx * gy));
+  for (int k = 0; k < chunks; k++)
+    {
+      float2 v = part[((long) (cy * gx + cx) * chunks + k) * gz + z];
+      tm_kahan (&sl, &cl, v.x);
+      tm_kahan (&sw, &cw, v.y);
+    }
+  grid[i] = (float4) (sl, sw, 0.0f, 0.0f);
 }
 
 /* [1 4 6 4 1] / 16 along one axis (0 x, 1 y, 2 z), zero outside. */

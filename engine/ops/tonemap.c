@@ -152,7 +152,8 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     {
       /* The log luminance per pixel; two grids and the 3D image. */
       plan->bytes_per_pixel = 4;
-      plan->bytes_fixed += 3 * 16 * (size_t) st->gx * (size_t) st->gy
+      plan->bytes_fixed += (3 * 16 + 8 * (size_t) ((st->cell + 7) / 8))
+                           * (size_t) st->gx * (size_t) st->gy
                            * (size_t) st->gz;
     }
   return true;
@@ -176,10 +177,15 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   int             nb = (int) (nbx * nby);
   ClfxLaunch      dlog = { "tm_dlog", NULL, NULL, 2,
                            { (size_t) w, (size_t) h }, { 0, 0 } };
+  /* kernels/tonemap.cl's TM_CHUNK rows of a cell per work-item. */
+  int             chunks = (st->cell + 7) / 8;
   ClfxLaunch      splat = { "tm_splat", NULL, NULL, 2,
                             { (size_t) st->gz,
-                              (size_t) st->gx * (size_t) st->gy },
+                              (size_t) st->gx * (size_t) st->gy
+                                * (size_t) chunks },
                             { (size_t) st->gz, 1 } };
+  ClfxLaunch      sum = { "tm_splat_sum", NULL, NULL, 1, { cells, 1 },
+                          { 0, 0 } };
   ClfxLaunch      blur = { "tm_gblur", NULL, NULL, 1, { cells, 1 },
                            { 0, 0 } };
   ClfxLaunch      range = { "tm_drange", NULL, NULL, 2, { nbx * TM_BW, nby },
@@ -190,7 +196,7 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                           { (size_t) t->out.width, (size_t) t->out.height },
                           { 0, 0 } };
   cl_int4         dims = { { st->gx, st->gy, st->gz, 0 } };
-  cl_mem          L, g0, g1, img, partials;
+  cl_mem          L, g0, g1, img, partials, part;
   cl_sampler      smp;
 
   /* A group holds one cell's z work-items: past the device's group limit
@@ -200,6 +206,8 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   if (! (L = clfx_graph_buffer (g, "log luminance",
                                 4 * (size_t) w * (size_t) h, error))
       || ! (g0 = clfx_graph_buffer (g, "grid", 16 * cells, error))
+      || ! (part = clfx_graph_buffer (g, "grid chunks",
+                                      8 * cells * (size_t) chunks, error))
       || ! (g1 = clfx_graph_buffer (g, "grid blurred", 16 * cells, error))
       || ! (partials = clfx_graph_buffer (g, "base partials",
                                           8 * (size_t) nb, error))
@@ -210,8 +218,11 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                         CLFX_ARG (prm), CLFX_ARG (L))
       || ! CLFX_LAUNCH (g, &splat, error, CLFX_ARG (L), CLFX_INT (w),
                         CLFX_INT (h), CLFX_INT (st->cell), CLFX_INT (st->gx),
-                        CLFX_INT (st->gy), CLFX_INT (st->gz), CLFX_ARG (prm),
-                        CLFX_ARG (g0)))
+                        CLFX_INT (st->gy), CLFX_INT (st->gz),
+                        CLFX_INT (chunks), CLFX_ARG (prm), CLFX_ARG (part))
+      || ! CLFX_LAUNCH (g, &sum, error, CLFX_ARG (part), CLFX_INT (st->gx),
+                        CLFX_INT (st->gy), CLFX_INT (st->gz),
+                        CLFX_INT (chunks), CLFX_ARG (g0)))
     return false;
   for (int axis = 0; axis < 3; axis++)
     {
@@ -700,7 +711,8 @@ typedef struct
  *  - L: Y's 8 u and the read's eta relative, log10's 3 ulp (6 u |L|) and
  *    the floor's: dL = (10 u + eta) / ln 10 + 6 u max |L|; the splat's
  *    weight f = zf - floor (zf) moves by df = dL / sigma + 4 u (zf + 1);
- *  - a cell's compensated sums: 4 u of their absolute sums, plus df per
+ *  - a cell's sums, compensated over each chunk of rows and then over
+ *    the chunks: 6 u of their absolute sums, plus df per
  *    pixel (times max |L| in sum w L) and dL per unit weight in sum w L;
  *  - each blur pass: its five terms (5 u of the blurred absolute sums),
  *    the bounds carried through the same (positive) weights;
@@ -819,8 +831,8 @@ durand_ref (const ClfxImage *src, const ClfxPlan *plan, double scale,
   for (long i = 0; i < n; i++)
     {
       Cell *c = &g0[i];
-      c->el = 4.0 * U * c->abs_l + df * c->cnt * labs + d->dl * c->sw;
-      c->ew = 4.0 * U * c->sw + df * c->cnt;
+      c->el = 6.0 * U * c->abs_l + df * c->cnt * labs + d->dl * c->sw;
+      c->ew = 6.0 * U * c->sw + df * c->cnt;
     }
   blur_axis (g0, g1, st, 0);
   blur_axis (g1, g0, st, 1);
