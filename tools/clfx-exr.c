@@ -38,6 +38,15 @@ channel_slot (const char *name)
   return -1;
 }
 
+/* The library would print its messages; clfx reports its own error. */
+static void
+quiet (exr_const_context_t ctxt, exr_result_t code, const char *msg)
+{
+  (void) ctxt;
+  (void) code;
+  (void) msg;
+}
+
 bool
 clfx_exr_read (const char *path, ClfxImage *img, int *file_channels,
                ClfxError *error)
@@ -57,6 +66,7 @@ clfx_exr_read (const char *path, ClfxImage *img, int *file_channels,
   exr_result_t              rv;
 
   memset (img, 0, sizeof *img);
+  init.error_handler_fn = quiet;
   if ((rv = exr_start_read (&f, path, &init)) != EXR_ERR_SUCCESS)
     return clfx_error_set (error, CLFX_ERR_IO, "cannot read '%s': %s", path,
                            exr_get_default_error_message (rv));

@@ -649,6 +649,16 @@ clfx_image_read (const char *path, ClfxImage *img, int *file_channels,
   return ok;
 }
 
+bool
+clfx_imageio_has_openexr (void)
+{
+#ifdef CLFX_HAVE_OPENEXR
+  return true;
+#else
+  return false;
+#endif
+}
+
 /* ------------------------------------------------------------------ */
 /* writing                                                            */
 

@@ -45,6 +45,8 @@ bool clfx_image_read (const char *path, ClfxImage *img, int *file_channels,
  * premultiplied alpha.  RGB -> 4 channels (alpha 1), Y -> 1, Y + A -> 2. */
 bool clfx_exr_read (const char *path, ClfxImage *img, int *file_channels,
                     ClfxError *error);
+/* Whether this build reads OpenEXR. */
+bool clfx_imageio_has_openexr (void);
 
 /* Writes by extension (case-insensitive):
  *  .png: u8 -> 8-bit, u16 -> 16-bit, half/float -> 16-bit, clamped to [0,1]

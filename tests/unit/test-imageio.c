@@ -938,6 +938,68 @@ remove_tmpdir (void)
     diag ("could not remove %s", tmpdir);
 }
 
+/* OpenEXR: a real file where one is installed (Blender's studio lights,
+ * Debian's blender-data, in the ci/env root): read with its size, as RGB
+ * (alpha 1), linear, float; without the library, refused with the reason.
+ * A truncated copy is refused, naming the file. */
+static void
+test_exr (void)
+{
+  static const char *path
+    = "/usr/share/blender/datafiles/studiolights/world/courtyard.exr";
+  ClfxImage   img;
+  ClfxError   e = { 0 };
+  int         fc = 0;
+  char        cut[4200];
+  FILE       *in, *out;
+  char        buf[4096];
+  size_t      n, total = 0;
+  bool        ok;
+  double      lo = INFINITY, hi = -INFINITY;
+
+  if (access (path, R_OK) != 0)
+    {
+      tap_diag ("OpenEXR: %s is not installed: not tested", path);
+      return;
+    }
+  ok = clfx_image_read (path, &img, &fc, &e);
+  if (! clfx_imageio_has_openexr ())
+    {
+      check (! ok && strstr (e.message, "OpenEXR"),
+             "OpenEXR without the library: refused, saying so (%s)",
+             e.message);
+      return;
+    }
+  for (int y = 0; ok && y < img.height; y++)
+    for (int x = 0; x < img.width; x++)
+      {
+        lo = fmin (lo, clfx_image_get (&img, x, y, 1));
+        hi = fmax (hi, clfx_image_get (&img, x, y, 1));
+      }
+  check (ok && img.width == 1024 && img.height == 512 && img.channels == 4
+           && img.depth == CLFX_DEPTH_FLOAT && fc == 3
+           && img.transfer == CLFX_TRC_LINEAR
+           && clfx_image_get (&img, 7, 9, 3) == 1.0f && hi > 1.0,
+         "OpenEXR: courtyard.exr read as 1024x512 RGB float, alpha 1, "
+         "linear, values above 1 (green %g to %g)%s%s", lo, hi,
+         ok ? "" : ": ", ok ? "" : e.message);
+  if (ok)
+    clfx_host_image_free (&img);
+  snprintf (cut, sizeof cut, "%s/cut.exr", tmpdir);
+  in = fopen (path, "rb");
+  out = fopen (cut, "wb");
+  while (in && out && total < 20000 && (n = fread (buf, 1, sizeof buf, in)))
+    total += fwrite (buf, 1, n, out);
+  if (in)
+    fclose (in);
+  if (out)
+    fclose (out);
+  e = (ClfxError) { 0 };
+  check (! clfx_image_read (cut, &img, &fc, &e) && strstr (e.message, cut),
+         "OpenEXR: a truncated file is refused, naming it (%s)", e.message);
+  unlink (cut);
+}
+
 int
 main (void)
 {
@@ -960,6 +1022,7 @@ main (void)
   test_pfm ();
   test_pfm_more ();
   test_read_errors ();
+  test_exr ();
   test_write_errors ();
 
   remove_tmpdir ();
