@@ -406,11 +406,11 @@ static const ClfxChoice grid_filter_choices[] = {
 
 #define T ClfxTonemapParams
 static const ClfxParamSpec tonemap_params[] = {
-  CLFX_PARAM_CHOICE_ROW (T, op, "operator", CLFX_N_ ("_Operator"),
+  CLFX_PARAM_CHOICE_ROW (T, op, "operator", CLFX_N_ ("O_perator"),
                          CLFX_N_ ("Which tone mapping operator"),
                          operator_choices, CLFX_TONEMAP_REINHARD05,
                          T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, exposure, "exposure", CLFX_N_ ("_Exposure"),
+  CLFX_PARAM_DOUBLE_ROW (T, exposure, "exposure", CLFX_N_ ("E_xposure"),
                          CLFX_N_ ("Exposure in EV, applied first: colour "
                                   "times 2^exposure"),
                          -20, 20, 0, -10, 10, 2, CLFX_UNIT_NONE,
@@ -418,7 +418,7 @@ static const ClfxParamSpec tonemap_params[] = {
   CLFX_PARAM_DOUBLE_ROW (T, key, "key", CLFX_N_ ("_Key"),
                          CLFX_N_ ("Reinhard 2002: the key, the luminance "
                                   "the log-average maps to"),
-                         0.001, 1, 0.18, 0.01, 1, 3, CLFX_UNIT_NONE,
+                         0, 1, 0.18, 0.01, 1, 3, CLFX_UNIT_NONE,
                          T_OPERATOR),
   CLFX_PARAM_DOUBLE_ROW (T, white_point, "white-point",
                          CLFX_N_ ("_White point"),
@@ -433,39 +433,39 @@ static const ClfxParamSpec tonemap_params[] = {
                          -100, 100, 0, -10, 10, 2, CLFX_UNIT_NONE,
                          T_OPERATOR),
   CLFX_PARAM_DOUBLE_ROW (T, chromatic, "chromatic",
-                         CLFX_N_ ("_Chromatic adaptation"),
+                         CLFX_N_ ("Chro_matic adaptation"),
                          CLFX_N_ ("Reinhard 2005: adapt to each colour "
                                   "channel (1) or to luminance (0)"),
                          0, 1, 0, 0, 1, 3, CLFX_UNIT_NONE, T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, light, "light", CLFX_N_ ("_Light adaptation"),
+  CLFX_PARAM_DOUBLE_ROW (T, light, "light", CLFX_N_ ("Light _adaptation"),
                          CLFX_N_ ("Reinhard 2005: adapt to each pixel (1) "
                                   "or to the whole image (0)"),
                          0, 1, 1, 0, 1, 3, CLFX_UNIT_NONE, T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, bias, "bias", CLFX_N_ ("B_ias"),
+  CLFX_PARAM_DOUBLE_ROW (T, bias, "bias", CLFX_N_ ("Bias"),
                          CLFX_N_ ("Drago 2003: contrast in the darks "
                                   "against the brights (0.85 usual)"),
-                         0.01, 1, 0.85, 0.5, 1, 3, CLFX_UNIT_NONE,
+                         0, 1, 0.85, 0.5, 1, 3, CLFX_UNIT_NONE,
                          T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, contrast, "contrast", CLFX_N_ ("_Contrast"),
+  CLFX_PARAM_DOUBLE_ROW (T, contrast, "contrast", CLFX_N_ ("Co_ntrast"),
                          CLFX_N_ ("Durand 2002: the base layer's range after "
                                   "mapping, in log10 units (0.7: 5:1)"),
-                         0.05, 10, 0.7, 0.1, 3, 2, CLFX_UNIT_NONE,
+                         0, 10, 0.7, 0.1, 3, 2, CLFX_UNIT_NONE,
                          T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, detail, "detail", CLFX_N_ ("_Detail"),
+  CLFX_PARAM_DOUBLE_ROW (T, detail, "detail", CLFX_N_ ("De_tail"),
                          CLFX_N_ ("Durand 2002: the detail layer's gain "
                                   "(1 keeps it)"),
                          0, 5, 1, 0, 3, 2, CLFX_UNIT_NONE, T_OPERATOR),
   CLFX_PARAM_DOUBLE_ROW (T, spatial_sigma, "spatial-sigma",
-                         CLFX_N_ ("_Spatial sigma"),
+                         CLFX_N_ ("Spatial si_gma"),
                          CLFX_N_ ("Durand 2002: the base's spatial extent, "
                                   "a fraction of the image's larger side"),
-                         0.002, 0.5, 0.02, 0.005, 0.2, 3, CLFX_UNIT_NONE,
+                         0, 1, 0.02, 0.005, 0.2, 3, CLFX_UNIT_NONE,
                          T_OPERATOR),
   CLFX_PARAM_DOUBLE_ROW (T, range_sigma, "range-sigma",
-                         CLFX_N_ ("_Range sigma"),
+                         CLFX_N_ ("Range sigma"),
                          CLFX_N_ ("Durand 2002: the base's edge-stopping "
                                   "range in log10 luminance"),
-                         0.05, 5, 0.4, 0.1, 2, 2, CLFX_UNIT_NONE,
+                         0, 5, 0.4, 0.1, 2, 2, CLFX_UNIT_NONE,
                          T_OPERATOR),
   CLFX_PARAM_CHOICE_ROW (T, sampler_filter, "sampler-filter",
                          CLFX_N_ ("Sampler _filter"),

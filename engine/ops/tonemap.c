@@ -73,6 +73,19 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   const ClfxTonemapParams *tp = CLFX_PARAMS_OF (p, ClfxTonemapParams);
   State                   *st;
 
+  /* Ranges start at 0 for the dialog's sake; these must not be 0. */
+  if (tp->op == CLFX_TONEMAP_REINHARD02 && tp->key < 0.001)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "reinhard02: key %g: it must be at least 0.001",
+                           tp->key);
+  if (tp->op == CLFX_TONEMAP_DRAGO03 && tp->bias < 0.01)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "drago03: bias %g: it must be at least 0.01",
+                           tp->bias);
+  if (tp->op == CLFX_TONEMAP_DURAND02 && tp->range_sigma < 0.05)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "durand02: range-sigma %g: it must be at least "
+                           "0.05", tp->range_sigma);
   if (! (st = calloc (1, sizeof *st)))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;

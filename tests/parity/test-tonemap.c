@@ -387,10 +387,17 @@ static void
 refusals (void)
 {
   static const char *const bad[][2] = {
-    { "operator", "reinhard" }, { "key", "0" },        { "key", "1.5" },
-    { "bias", "0" },            { "exposure", "21" },  { "light", "-0.1" },
+    { "operator", "reinhard" }, { "key", "-0.1" },     { "key", "1.5" },
+    { "bias", "1.1" },          { "exposure", "21" },  { "light", "-0.1" },
     { "chromatic", "1.01" },    { "white-point", "-1" },
-    { "brightness", "101" },
+    { "brightness", "101" },    { "spatial-sigma", "1.5" },
+    { "range-sigma", "-1" },    { "contrast", "11" },
+  };
+  /* In range for the dialog, refused by the operator's plan. */
+  static const char *const zero[][3] = {
+    { "reinhard02", "key", "0" },
+    { "drago03", "bias", "0" },
+    { "durand02", "range-sigma", "0.01" },
   };
   ClfxParams p;
 
@@ -402,6 +409,21 @@ refusals (void)
                 && strstr (e.message, bad[i][0]),
               "%s %s is refused, naming it (%s)", bad[i][0], bad[i][1],
               e.message);
+    }
+  for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
+    {
+      ClfxError e = { 0 };
+      ClfxImage src;
+      ClfxPlan  plan;
+      clfx_params_defaults (&clfx_family_tonemap, &p);
+      clfx_params_set (&p, "operator", zero[i][0], &e);
+      clfx_params_set (&p, zero[i][1], zero[i][2], &e);
+      clfx_host_image_alloc (&src, 8, 8, 4, CLFX_DEPTH_FLOAT, &e);
+      tap_ok (! clfx_plan_make (&p, &src, &plan, &e)
+                && e.code == CLFX_ERR_INVALID && strstr (e.message, zero[i][1]),
+              "%s with %s %s is refused by its plan (%s)", zero[i][0],
+              zero[i][1], zero[i][2], e.message);
+      clfx_host_image_free (&src);
     }
 }
 

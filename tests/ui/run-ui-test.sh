@@ -99,7 +99,15 @@ cat > "$WORK/ui.scm" <<SCM
           (plug-in-clfx-filter #:run-mode RUN-INTERACTIVE #:image img
                                #:drawables (gimp-image-get-selected-drawables img)
                                #:filter "sobel" #:vertical #f))
-        "$WORK/filter.json"))
+        "$WORK/filter.json")
+  ; The tonemap family's dialog: durand02 with the sampler's trilinear
+  ; filter chosen by the call, OK pressed by the test.
+  (save (catch "cancelled or failed"
+          (plug-in-clfx-tonemap #:run-mode RUN-INTERACTIVE #:image img
+                                #:drawables (gimp-image-get-selected-drawables img)
+                                #:operator "durand02" #:detail 1.5
+                                #:sampler-filter "linear"))
+        "$WORK/tonemap.json"))
 SCM
 
 Xvfb "$DISPLAY" -screen 0 1400x1000x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
@@ -116,7 +124,7 @@ gimp-3.0 -n --no-splash --batch-interpreter=plug-in-script-fu-eval \
   -b "(load \"$WORK/ui.scm\")" >"$LOG" 2>&1 &
 GIMP_PID=$!
 
-echo "1..12"
+echo "1..15"
 # Poll rather than `search --sync`: xdotool can exit on an X error when
 # one of GIMP's start-up windows vanishes while it is being searched.
 find_window ()  # find_window TITLE-REGEX TRIES: the window's id, or nothing
@@ -191,6 +199,23 @@ else
   FAILED=1
 fi
 
+# The tone mapper's dialog, then OK.
+WIN=$(find_window '^Tone Map \(OpenCL\)$' 120)
+if [ -n "$WIN" ]; then
+  echo "ok 13 - the tone mapper's dialog appeared (window $WIN)"
+  xdotool windowactivate --sync "$WIN" 2>/dev/null
+  shot ui-tonemap.png 5 14
+  xdotool key alt+o
+  for i in $(seq 120); do
+    [ -s "$WORK/tonemap.json" ] && break
+    sleep 0.5
+  done
+else
+  echo "not ok 13 - the tone mapper's dialog appeared"
+  echo "not ok 14 - screenshot ui-tonemap.png"
+  FAILED=1
+fi
+
 check_report ()  # check_report FILE NUMBER DESCRIPTION
 {
   if python3 - "$1" <<'PY' 2>"$WORK/check.log"
@@ -225,6 +250,23 @@ then
 else
   echo "not ok 9 - OK ran the filter with the dialog's values (report)"
   sed 's/^/# /' "$WORK/check.log" "$WORK/filter.json" 2>/dev/null
+  FAILED=1
+fi
+
+if python3 - "$WORK/tonemap.json" <<'PY' 2>"$WORK/check.log"
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["parameters"]
+assert r["operation"] == "tonemap" and r["variant"] == "durand02", r
+assert (p["operator"], p["detail"], p["sampler-filter"]) == (
+    "durand02", 1.5, "linear"), p
+assert r["validation"] is None or r["validation"]["passed"], r["validation"]
+PY
+then
+  echo "ok 15 - OK ran the tone mapper with the dialog's values (report)"
+else
+  echo "not ok 15 - OK ran the tone mapper with the dialog's values (report)"
+  sed 's/^/# /' "$WORK/check.log" "$WORK/tonemap.json" 2>/dev/null
   FAILED=1
 fi
 
