@@ -41,6 +41,12 @@
 #define TM_ACES       3
 #define TM_DURAND02   4
 
+/* Colour is capped here after the exposure: luminance, the operators'
+ * products (a Y, L / white^2, Y / Lavg) and their sums stay finite, so
+ * no result is NaN (an infinity over an infinity), whatever the image
+ * holds. */
+#define TM_CAP 1e30f
+
 /* The parameter buffer tm_params writes (see there). */
 #define TM_P_BLACK 15
 
@@ -67,7 +73,7 @@ tm_read (CLFX_SRC_ARGS (src), int x, int y, float m, float scale)
   v.y = isnan (v.y) ? 0.0f : clamp (v.y, 0.0f, 1.0f);
 #endif
   v = clfx_rgba (clfx_decode (v));
-  v.xyz = fmin (v.xyz * scale, (float3) (FLT_MAX));
+  v.xyz = fmin (v.xyz * scale, (float3) (TM_CAP));
   return v;
 }
 

@@ -523,7 +523,8 @@ ref_read (const ClfxImage *src, const ClfxPlan *plan, const Ref *r, int x,
           out[c] = clean1 (t[c], r->largest);
           if (plan->decode)
             out[c] = clfx_srgb_to_linear (out[c]);
-          out[c] = fmin (out[c] * scale, (double) FLT_MAX);
+          /* kernels/tonemap.cl's TM_CAP: products stay finite. */
+          out[c] = fmin (out[c] * scale, (double) 1e30f);
         }
       else
         out[c] = t[c];

@@ -133,9 +133,15 @@ specials (ClfxContext **ctx)
 
       memset (&r, 0, sizeof r);
       params_for (op, false, &p, &e);
+      /* Doubled, the largest finite value overflows float: the cap keeps
+       * every result finite. */
+      clfx_params_set (&p, "exposure", "1", &e);
       clfx_host_image_alloc (&src, 83, 37, 4, CLFX_DEPTH_FLOAT, &e);
       clfx_host_image_synthetic (&src, 11);
       hdr (&src);
+      clfx_image_set (&src, 40, 20, 0, 3.0e38f);
+      clfx_image_set (&src, 41, 20, 1, 3.0e38f);
+      clfx_image_set (&src, 41, 20, 2, 3.0e38f);
       src.straight_alpha = true;
       for (int y = 0; y < 37; y++)
         for (int x = 0; x < 83; x++)
@@ -178,7 +184,8 @@ specials (ClfxContext **ctx)
                 && pc->device[0] == counts[0] && pc->device[1] == counts[1]
                 && pc->device[2] == counts[2] && odd == 0
                 && alpha_moved == 0,
-              "%s, NaN, -Inf, +Inf and negative colour: validated, counted "
+              "%s, NaN, -Inf, +Inf, negative and 3e38 colour, exposure 1: "
+              "validated, counted "
               "(%g NaN, %g negative, %g +Inf; device %g, %g, %g), every "
               "result finite (%d not), alpha kept (%d moved)%s%s",
               operators[op], counts[0], counts[1], counts[2],
