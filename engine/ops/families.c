@@ -208,7 +208,7 @@ static const ClfxParamSpec filter_params[] = {
                          CLFX_N_ ("How the Gaussian is computed, per axis, "
                                   "as GEGL's filter property"),
                          method_choices, CLFX_GAUSS_AUTO, F_FILTER),
-  CLFX_PARAM_INT_ROW (F, radius, "radius", CLFX_N_ ("_Radius"),
+  CLFX_PARAM_INT_ROW (F, radius, "radius", CLFX_N_ ("Radius"),
                       CLFX_N_ ("Box: half the window's side, the mean of "
                                "(2 radius + 1)^2 pixels; median: the "
                                "neighborhood's radius (up to 100)"),
@@ -216,7 +216,7 @@ static const ClfxParamSpec filter_params[] = {
   CLFX_PARAM_BOOL_ROW (F, horizontal, "horizontal", CLFX_N_ ("_Horizontal"),
                        CLFX_N_ ("Sobel: the horizontal gradient"), 1,
                        F_FILTER),
-  CLFX_PARAM_BOOL_ROW (F, vertical, "vertical", CLFX_N_ ("_Vertical"),
+  CLFX_PARAM_BOOL_ROW (F, vertical, "vertical", CLFX_N_ ("Vertical"),
                        CLFX_N_ ("Sobel: the vertical gradient"), 1, F_FILTER),
   CLFX_PARAM_BOOL_ROW (F, keep_sign, "keep-sign", CLFX_N_ ("_Keep sign"),
                        CLFX_N_ ("Sobel, one direction: keep negative "
@@ -237,24 +237,24 @@ static const ClfxParamSpec filter_params[] = {
                                   "difference's luminance is at least this "
                                   "(GEGL's threshold mask)"),
                          0, 1, 0, 0, 1, 3, CLFX_UNIT_NONE, F_FILTER),
-  CLFX_PARAM_STRING_ROW (F, matrix, "matrix", CLFX_N_ ("_Matrix"),
+  CLFX_PARAM_STRING_ROW (F, matrix, "matrix", CLFX_N_ ("Matrix"),
                          CLFX_N_ ("Convolve: 9, 25 or 49 numbers (3x3, 5x5 "
                                   "or 7x7), row by row; the number in row "
                                   "r, column c weighs the pixel c - n/2 "
                                   "across, r - n/2 down (not flipped, as "
                                   "GIMP's Convolution Matrix)"),
                          "0 0 0  0 1 0  0 0 0", F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, divisor, "divisor", CLFX_N_ ("_Divisor"),
+  CLFX_PARAM_DOUBLE_ROW (F, divisor, "divisor", CLFX_N_ ("Divisor"),
                          CLFX_N_ ("Convolve: the sum is divided by it "
                                   "(unless normalize); 0 copies the image, "
                                   "as GIMP's does"),
                          -1000, 1000, 1, -1000, 1000, 3, CLFX_UNIT_NONE,
                          F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, offset, "offset", CLFX_N_ ("O_ffset"),
+  CLFX_PARAM_DOUBLE_ROW (F, offset, "offset", CLFX_N_ ("Offset"),
                          CLFX_N_ ("Convolve: added after dividing (unless "
                                   "normalize), alpha included"),
                          -1, 1, 0, -1, 1, 3, CLFX_UNIT_NONE, F_FILTER),
-  CLFX_PARAM_BOOL_ROW (F, normalize, "normalize", CLFX_N_ ("_Normalize"),
+  CLFX_PARAM_BOOL_ROW (F, normalize, "normalize", CLFX_N_ ("Normali_ze"),
                        CLFX_N_ ("Convolve: divide by the matrix's sum (by "
                                 "minus it, offset 1, when negative; offset "
                                 "0.5 when 0)"),
@@ -273,7 +273,7 @@ static const ClfxParamSpec filter_params[] = {
                          0, 1000, 4, 0, 100, 2, CLFX_UNIT_DISTANCE,
                          F_FILTER),
   CLFX_PARAM_DOUBLE_ROW (F, edge_preservation, "edge-preservation",
-                         CLFX_N_ ("Edge _preservation"),
+                         CLFX_N_ ("Ed_ge preservation"),
                          CLFX_N_ ("Bilateral: the colour weight "
                                   "exp (-|dRGB|^2 p) (GEGL's "
                                   "edge-preservation)"),
@@ -298,7 +298,7 @@ static const ClfxParamSpec filter_params[] = {
                          clfx_addressing_choices, CLFX_ADDR_CLAMP_TO_EDGE,
                          F_EDGES),
   CLFX_PARAM_CHOICE_ROW (F, sampler_filter, "sampler-filter",
-                         CLFX_N_ ("Sampler _filter"),
+                         CLFX_N_ ("Sampler filter"),
                          CLFX_N_ ("FIR gaussian and box: linear reads two "
                                   "taps with one fetch through the "
                                   "sampler's linear filter (half the "
