@@ -146,6 +146,8 @@ build_program (ClfxContext *ctx, const char *name, const char *options,
   snprintf (rec->program, sizeof rec->program, "%s", name);
   snprintf (rec->options, sizeof rec->options, "%s", options);
   rec->cache = ctx->cache_dir[0] ? "miss" : "off";
+  if (! ctx->cache_dir[0] && ctx->cache_off[0])
+    snprintf (rec->cache_note, sizeof rec->cache_note, "%s", ctx->cache_off);
 
   source = clfx_program_source (name, error);
   if (! source)

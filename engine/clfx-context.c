@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+/* Makes dir and its missing parents, each 0700 (the user's alone). */
 static bool
 mkdir_p (const char *dir)
 {
@@ -20,11 +22,33 @@ mkdir_p (const char *dir)
     if (*p == '/')
       {
         *p = '\0';
-        if (mkdir (tmp, 0755) != 0 && errno != EEXIST)
+        if (mkdir (tmp, 0700) != 0 && errno != EEXIST)
           return false;
         *p = '/';
       }
-  return mkdir (tmp, 0755) == 0 || errno == EEXIST;
+  return mkdir (tmp, 0700) == 0 || errno == EEXIST;
+}
+
+/* Whether dir may hold the cache: a folder (not a link to one) this user
+ * owns that nobody else may write; else why not. */
+static bool
+cache_dir_safe (const char *dir, char *why, size_t why_len)
+{
+  struct stat st;
+
+  if (lstat (dir, &st) != 0)
+    snprintf (why, why_len, "%s", strerror (errno));
+  else if (! S_ISDIR (st.st_mode))
+    snprintf (why, why_len, "not a folder");
+  else if (st.st_uid != geteuid ())
+    snprintf (why, why_len, "owned by another user (uid %ld)",
+              (long) st.st_uid);
+  else if (st.st_mode & (S_IWGRP | S_IWOTH))
+    snprintf (why, why_len, "writable by others (mode %03o)",
+              (unsigned) (st.st_mode & 0777));
+  else
+    return true;
+  return false;
 }
 
 void
@@ -33,21 +57,42 @@ clfx_context_set_cache_dir (ClfxContext *ctx, const char *dir)
   const char *env = getenv ("CLFX_CACHE_DIR");
   const char *xdg = getenv ("XDG_CACHE_HOME");
   const char *home = getenv ("HOME");
+  char        why[64];
+  int         n = 0;
 
   ctx->cache_dir[0] = '\0';
+  ctx->cache_off[0] = '\0';
   if (! dir && env && *env)
     dir = env;
   if (dir && strcmp (dir, "off") == 0)
     return;
   if (dir)
-    snprintf (ctx->cache_dir, sizeof ctx->cache_dir, "%s", dir);
+    n = snprintf (ctx->cache_dir, sizeof ctx->cache_dir, "%s", dir);
   else if (xdg && *xdg)
-    snprintf (ctx->cache_dir, sizeof ctx->cache_dir, "%s/clfx/kernels", xdg);
+    n = snprintf (ctx->cache_dir, sizeof ctx->cache_dir, "%s/clfx/kernels",
+                  xdg);
   else if (home && *home)
-    snprintf (ctx->cache_dir, sizeof ctx->cache_dir, "%s/.cache/clfx/kernels",
-              home);
-  if (ctx->cache_dir[0] && ! mkdir_p (ctx->cache_dir))
-    ctx->cache_dir[0] = '\0';
+    n = snprintf (ctx->cache_dir, sizeof ctx->cache_dir,
+                  "%s/.cache/clfx/kernels", home);
+  if (n < 0 || (size_t) n >= sizeof ctx->cache_dir)
+    {
+      /* Cut, it would name a folder nobody asked for. */
+      snprintf (ctx->cache_off, sizeof ctx->cache_off,
+                "the cache folder's path is %d bytes, more than %zu: not "
+                "used", n, sizeof ctx->cache_dir - 1);
+      ctx->cache_dir[0] = '\0';
+      return;
+    }
+  if (! ctx->cache_dir[0])
+    return;
+  if (! mkdir_p (ctx->cache_dir))
+    snprintf (why, sizeof why, "cannot be made (%s)", strerror (errno));
+  else if (cache_dir_safe (ctx->cache_dir, why, sizeof why))
+    return;
+  snprintf (ctx->cache_off, sizeof ctx->cache_off,
+            "the cache folder %.40s%s is %s: not used", ctx->cache_dir,
+            strlen (ctx->cache_dir) > 40 ? "..." : "", why);
+  ctx->cache_dir[0] = '\0';
 }
 
 ClfxContext *

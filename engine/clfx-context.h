@@ -166,6 +166,7 @@ struct ClfxContext
   size_t guard_bytes;
 
   char cache_dir[512];     /* empty: binary cache off */
+  char cache_off[160];     /* why the cache is off, when it was refused */
 
   /* device "all": the other devices' contexts, used together with this
    * one (each NULL-free; freed with it). */
@@ -180,7 +181,10 @@ void         clfx_context_free (ClfxContext *ctx);
 
 /* Where kernel binaries are cached: dir, else $CLFX_CACHE_DIR, else
  * $XDG_CACHE_HOME/clfx/kernels, else ~/.cache/clfx/kernels; "off"
- * disables the cache. */
+ * disables the cache.  The cache loads code the driver runs, so the folder
+ * is made 0700 and refused (the run goes uncached, and cache_off says
+ * why) when it is not a folder this user owns, when others may write it,
+ * or when its path does not fit. */
 void clfx_context_set_cache_dir (ClfxContext *ctx, const char *dir);
 
 /* ---- clfx-build.c ---------------------------------------------------------- */

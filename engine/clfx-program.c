@@ -1,14 +1,21 @@
 /* clfx-program.c: kernel source resolution and the binary cache file. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* mkstemp */
 #include "clfx-program.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define CACHE_MAGIC "CLFXBIN1"
+/* The largest kernel file and cache entry read (a kernel binary is a few
+ * MB; PoCL's with its cached bitcode can reach tens). */
+#define KERNEL_FILE_MAX ((size_t) 16 << 20)
+#define CACHE_ENTRY_MAX ((size_t) 256 << 20)
 
 uint64_t
 clfx_hash (uint64_t h, const void *data, size_t len)
@@ -30,31 +37,61 @@ clfx_hash_str (uint64_t h, const char *s)
   return clfx_hash (h, s, strlen (s) + 1);
 }
 
+/* A regular file's bytes (NUL-terminated), at most max of them.  Opened
+ * without blocking (a FIFO would wait for a writer forever) and, for cache
+ * entries, without following a symbolic link; anything but a regular file
+ * is refused before a byte is read.  NULL with the reason in why. */
 static char *
-read_file (const char *path, size_t *len_out)
+read_file (const char *path, size_t *len_out, size_t max, bool nofollow,
+           char *why, size_t why_len)
 {
-  FILE  *f = fopen (path, "rb");
-  char  *buf = NULL;
-  long   len;
+  int         fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC
+                                 | (nofollow ? O_NOFOLLOW : 0));
+  struct stat st;
+  char       *buf = NULL;
+  size_t      got = 0;
 
-  if (! f)
-    return NULL;
-  if (fseek (f, 0, SEEK_END) == 0 && (len = ftell (f)) >= 0
-      && fseek (f, 0, SEEK_SET) == 0 && (buf = malloc ((size_t) len + 1)))
+  if (fd < 0)
     {
-      if (fread (buf, 1, (size_t) len, f) != (size_t) len)
+      snprintf (why, why_len, "%s", errno == ELOOP && nofollow
+                                      ? "a symbolic link, not a file"
+                                      : strerror (errno));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || ! S_ISREG (st.st_mode))
+    {
+      snprintf (why, why_len, "not a regular file");
+      goto out;
+    }
+  if ((uint64_t) st.st_size > max)
+    {
+      snprintf (why, why_len, "%lld bytes, more than the %zu allowed",
+                (long long) st.st_size, max);
+      goto out;
+    }
+  if (! (buf = malloc ((size_t) st.st_size + 1)))
+    {
+      snprintf (why, why_len, "out of memory");
+      goto out;
+    }
+  while (got < (size_t) st.st_size)
+    {
+      ssize_t n = read (fd, buf + got, (size_t) st.st_size - got);
+      if (n <= 0)
         {
+          snprintf (why, why_len, "%s", n < 0 ? strerror (errno)
+                                              : "shorter than its size");
           free (buf);
           buf = NULL;
+          goto out;
         }
-      else
-        {
-          buf[len] = '\0';
-          if (len_out)
-            *len_out = (size_t) len;
-        }
+      got += (size_t) n;
     }
-  fclose (f);
+  buf[got] = '\0';
+  if (len_out)
+    *len_out = got;
+out:
+  close (fd);
   return buf;
 }
 
@@ -66,14 +103,20 @@ kernel_file (const char *name, ClfxError *error)
 
   if (dir && *dir)
     {
-      char  path[1024];
+      char  path[1024], why[128];
       char *text;
-      snprintf (path, sizeof path, "%s/%s", dir, name);
-      text = read_file (path, NULL);
+      if ((size_t) snprintf (path, sizeof path, "%s/%s", dir, name)
+          >= sizeof path)
+        {
+          clfx_error_set (error, CLFX_ERR_IO, "CLFX_KERNEL_DIR is longer "
+                          "than %zu bytes", sizeof path - 64);
+          return NULL;
+        }
+      text = read_file (path, NULL, KERNEL_FILE_MAX, false, why, sizeof why);
       if (! text)
         clfx_error_set (error, CLFX_ERR_IO,
                         "cannot read kernel file '%s' (CLFX_KERNEL_DIR): %s",
-                        path, strerror (errno));
+                        path, why);
       return text;
     }
   for (const ClfxKernelFile *f = clfx_kernel_files; f->name; f++)
@@ -178,15 +221,23 @@ clfx_cache_load (const char *path, uint64_t key, unsigned char **data,
                  size_t *len, char *why, size_t why_len)
 {
   size_t       flen = 0;
-  char        *file = read_file (path, &flen);
+  char         reason[128];
+  char        *file = read_file (path, &flen, CACHE_ENTRY_MAX, true, reason,
+                                 sizeof reason);
   CacheHeader  h;
 
   *data = NULL;
   *len = 0;
   if (! file)
     {
-      snprintf (why, why_len, "no entry");
-      return false;
+      if (access (path, F_OK) != 0 && errno == ENOENT)
+        {
+          snprintf (why, why_len, "no entry");
+          return false;
+        }
+      /* A link, a FIFO, a folder, an oversized file: never ours. */
+      snprintf (why, why_len, "entry refused: %s", reason);
+      goto bad;
     }
   if (flen < sizeof h)
     {
@@ -228,7 +279,8 @@ clfx_cache_load (const char *path, uint64_t key, unsigned char **data,
   free (file);
   return true;
 bad:
-  /* Never trust it again: the rebuild will write a fresh one. */
+  /* Never trust it again: the rebuild will write a fresh one (rename
+   * replaces a link or a FIFO; a folder stays, and the store fails). */
   unlink (path);
   free (file);
   return false;
@@ -242,15 +294,23 @@ clfx_cache_store (const char *path, uint64_t key, const unsigned char *data,
   CacheHeader h;
   FILE       *f;
   bool        ok;
+  int         fd;
 
   memcpy (h.magic, CACHE_MAGIC, 8);
   h.key = key;
   h.len = len;
   h.payload_hash = clfx_hash (CLFX_HASH_INIT, data, len);
-  snprintf (tmp, sizeof tmp, "%s.%ld.tmp", path, (long) getpid ());
-  f = fopen (tmp, "wb");
-  if (! f)
+  /* An unpredictable name, created here (O_CREAT | O_EXCL, mode 0600):
+   * nothing planted at a name in the folder can be written through. */
+  if ((size_t) snprintf (tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp
+      || (fd = mkstemp (tmp)) < 0)
     return false;
+  if (! (f = fdopen (fd, "wb")))
+    {
+      close (fd);
+      unlink (tmp);
+      return false;
+    }
   ok = fwrite (&h, sizeof h, 1, f) == 1 && fwrite (data, 1, len, f) == len;
   ok = (fclose (f) == 0) && ok;
   if (ok)

@@ -1,18 +1,25 @@
 /* test-cache.c: the on-disk kernel binary cache.  A fresh folder misses,
  * a second context hits, a corrupt or truncated entry is detected, deleted
  * and rebuilt (and the result is still right), and different build
- * options make a different entry. */
+ * options make a different entry.  The cache loads code the driver runs,
+ * so also: links planted at temporary names or at the entry write nothing
+ * through them, a FIFO or a folder at the entry (or a FIFO kernel file)
+ * neither hangs nor crashes, the folder is made 0700 and refused when
+ * others may write it, and an over-long path is refused, not cut. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../device.h"
 #include "clfx-run.h"
 
 static char dir[] = "/tmp/clfx-cache-test-XXXXXX";
+/* The folder run_copy gives the context (dir unless a test says). */
+static const char *cache_for_run;
 
 /* Runs copy on a new context; returns the copy program's build record. */
 static bool
@@ -28,7 +35,7 @@ run_copy (const ClfxDeviceInfo *dev, ClfxDepth depth, ClfxBuildRecord *rec,
 
   if (! (ctx = clfx_context_new (dev, &e)))
     return false;
-  clfx_context_set_cache_dir (ctx, dir);
+  clfx_context_set_cache_dir (ctx, cache_for_run ? cache_for_run : dir);
   clfx_params_defaults (&clfx_family_copy, &p);
   clfx_host_image_alloc (&src, 9, 5, 4, depth, &e);
   clfx_host_image_alloc (&dst, 9, 5, 4, depth, &e);
@@ -82,6 +89,170 @@ damage (const char *path, long keep, bool flip)
   fclose (f);
   if (keep >= 0 && truncate (path, keep) != 0)
     tap_diag ("truncate failed");
+}
+
+static bool
+same_text (const char *path, const char *text)
+{
+  char  buf[64] = "";
+  FILE *f = fopen (path, "rb");
+  size_t n = f ? fread (buf, 1, sizeof buf - 1, f) : 0;
+
+  if (f)
+    fclose (f);
+  buf[n] = '\0';
+  return strcmp (buf, text) == 0;
+}
+
+static bool
+regular (const char *path)
+{
+  struct stat st;
+
+  return lstat (path, &st) == 0 && S_ISREG (st.st_mode);
+}
+
+/* The entry of the u8 copy program (the only one in a fresh folder). */
+static bool
+one_entry (const ClfxDeviceInfo *dev, char *entry)
+{
+  ClfxBuildRecord rec;
+  char            names[8][256], cmd[300];
+  bool            correct;
+
+  snprintf (cmd, sizeof cmd, "rm -f '%s'/*", dir);
+  if (system (cmd) != 0)
+    return false;
+  if (! run_copy (dev, CLFX_DEPTH_U8, &rec, &correct) || entries (names, 8) != 1)
+    return false;
+  strcpy (entry, names[0]);
+  return true;
+}
+
+static void
+hostile (const ClfxDeviceInfo *dev)
+{
+  ClfxBuildRecord rec;
+  char            entry[256], path[700], victim[300];
+  bool            correct, ok;
+  struct stat     st;
+
+  /* Nothing here may hang the test: a FIFO read would wait forever. */
+  alarm (600);
+  snprintf (victim, sizeof victim, "%s.victim", dir);
+  {
+    FILE *f = fopen (victim, "wb");
+    if (f)
+      {
+        fputs ("untouched", f);
+        fclose (f);
+      }
+  }
+
+  /* Links at the names the temporary file used to take (entry.PID.tmp,
+   * for this process and the next ones) and at the entry itself. */
+  ok = one_entry (dev, entry) && unlink (entry) == 0;
+  for (long p = getpid (); ok && p < getpid () + 64; p++)
+    {
+      snprintf (path, sizeof path, "%s.%ld.tmp", entry, p);
+      ok = symlink (victim, path) == 0;
+    }
+  ok = ok && run_copy (dev, CLFX_DEPTH_U8, &rec, &correct);
+  tap_ok (ok && correct && same_text (victim, "untouched") && regular (entry),
+          "links planted at the old temporary names: the file they point "
+          "to is untouched, the entry a file of its own (%s)", rec.cache);
+  ok = unlink (entry) == 0 && symlink (victim, entry) == 0
+       && run_copy (dev, CLFX_DEPTH_U8, &rec, &correct);
+  tap_ok (ok && correct && same_text (victim, "untouched") && regular (entry)
+            && strstr (rec.cache_note, "symbolic link"),
+          "a link at the entry is refused and replaced, nothing read or "
+          "written through it (%s: %s)", rec.cache, rec.cache_note);
+
+  /* A FIFO, then a folder, at the entry. */
+  ok = one_entry (dev, entry) && unlink (entry) == 0
+       && mkfifo (entry, 0600) == 0
+       && run_copy (dev, CLFX_DEPTH_U8, &rec, &correct);
+  tap_ok (ok && correct && strstr (rec.cache_note, "not a regular file")
+            && regular (entry),
+          "a FIFO at the entry: no hang, refused and replaced (%s: %s)",
+          rec.cache, rec.cache_note);
+  ok = unlink (entry) == 0 && mkdir (entry, 0700) == 0
+       && run_copy (dev, CLFX_DEPTH_U8, &rec, &correct);
+  tap_ok (ok && correct && strstr (rec.cache_note, "not a regular file"),
+          "a folder at the entry: refused, the run still right (%s: %s)",
+          rec.cache, rec.cache_note);
+  if (rmdir (entry) != 0)
+    tap_diag ("rmdir %s failed", entry);
+
+  /* A FIFO kernel file in CLFX_KERNEL_DIR: an error naming it, no hang. */
+  {
+    ClfxContext *ctx = clfx_context_new (dev, &(ClfxError) { 0 });
+    ClfxImage    src, dst;
+    ClfxParams   p;
+    ClfxTimings  t;
+    ClfxError    e = { 0 };
+
+    snprintf (path, sizeof path, "%s/kernels", dir);
+    mkdir (path, 0700);
+    snprintf (path, sizeof path, "%s/kernels/copy.cl", dir);
+    ok = ctx && mkfifo (path, 0600) == 0;
+    snprintf (path, sizeof path, "%s/kernels", dir);
+    setenv ("CLFX_KERNEL_DIR", path, 1);
+    clfx_params_defaults (&clfx_family_copy, &p);
+    clfx_host_image_alloc (&src, 9, 5, 4, CLFX_DEPTH_U8, &e);
+    clfx_host_image_alloc (&dst, 9, 5, 4, CLFX_DEPTH_U8, &e);
+    memset (&t, 0, sizeof t);
+    if (ctx)
+      clfx_context_set_cache_dir (ctx, "off");
+    ok = ok && ! clfx_run_on_context (ctx, &p, &src, &dst, &t, NULL, NULL, &e);
+    unsetenv ("CLFX_KERNEL_DIR");
+    tap_ok (ok && strstr (e.message, "copy.cl")
+              && strstr (e.message, "not a regular file"),
+            "a FIFO kernel file: no hang, an error naming it (%s)",
+            e.message);
+    clfx_timings_clear (&t);
+    clfx_host_image_free (&src);
+    clfx_host_image_free (&dst);
+    clfx_context_free (ctx);
+    snprintf (path, sizeof path, "rm -rf '%s/kernels'", dir);
+    if (system (path) != 0)
+      tap_diag ("cleanup failed");
+  }
+
+  /* The folder: made 0700; refused once others may write it. */
+  snprintf (path, sizeof path, "%s/made/here", dir);
+  cache_for_run = path;
+  ok = run_copy (dev, CLFX_DEPTH_U8, &rec, &correct);
+  memset (&st, 0, sizeof st);
+  ok = ok && stat (path, &st) == 0;
+  tap_ok (ok && correct && (st.st_mode & 0777) == 0700
+            && strcmp (rec.cache, "miss") == 0,
+          "a new cache folder is made 0700 (mode %03o)",
+          (unsigned) (st.st_mode & 0777));
+  ok = chmod (path, 0777) == 0 && run_copy (dev, CLFX_DEPTH_U8, &rec,
+                                            &correct);
+  tap_ok (ok && correct && strcmp (rec.cache, "off") == 0
+            && strstr (rec.cache_note, "writable by others"),
+          "a cache folder others may write is not used, and the record "
+          "says why (%s: %s)", rec.cache, rec.cache_note);
+  if (chmod (path, 0700) != 0)
+    tap_diag ("chmod back failed");
+
+  /* A path longer than the context holds: refused, never cut. */
+  {
+    static char longdir[700];
+    memset (longdir, 'a', sizeof longdir - 1);
+    longdir[0] = '/';
+    cache_for_run = longdir;
+    ok = run_copy (dev, CLFX_DEPTH_U8, &rec, &correct);
+    tap_ok (ok && correct && strcmp (rec.cache, "off") == 0
+              && strstr (rec.cache_note, "more than 511"),
+            "a cache path of 699 bytes is refused, not cut (%s: %s)",
+            rec.cache, rec.cache_note);
+  }
+  cache_for_run = NULL;
+  unlink (victim);
+  alarm (0);
 }
 
 int
@@ -153,6 +324,8 @@ main (void)
               "an entry holding another key is rebuilt, never used (%s: %s)",
               rec.cache, rec.cache_note);
     }
+
+  hostile (&dev);
 
   {
     char cmd[300];
