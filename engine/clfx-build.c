@@ -83,6 +83,12 @@ try_cached_binary (ClfxContext *ctx, const char *path, uint64_t key,
   if (! clfx_cache_load (path, key, &bin, &len, rec->cache_note,
                          sizeof rec->cache_note))
     return false;
+  if (! clfx_cache_load_begin (path, rec->cache_note,
+                               sizeof rec->cache_note))
+    {
+      free (bin);
+      return false;
+    }
   prog = clCreateProgramWithBinary (ctx->context, 1, &ctx->device.id, &len,
                                     (const unsigned char **) &bin, &bin_st,
                                     &st);
@@ -93,9 +99,11 @@ try_cached_binary (ClfxContext *ctx, const char *path, uint64_t key,
                 "driver rejected the cached binary (%s)",
                 clfx_cl_error_name (st != CL_SUCCESS ? st : bin_st));
       remove (path);
+      clfx_cache_load_end (path);
       return false;
     }
   st = build_in_c_locale (prog, ctx->device.id, options);
+  clfx_cache_load_end (path);
   if (st != CL_SUCCESS)
     {
       snprintf (rec->cache_note, sizeof rec->cache_note,

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,6 +286,69 @@ bad:
   unlink (path);
   free (file);
   return false;
+}
+
+static void
+mark_path (const char *path, char *mark, size_t mark_len)
+{
+  snprintf (mark, mark_len, "%s.loading", path);
+}
+
+bool
+clfx_cache_load_begin (const char *path, char *why, size_t why_len)
+{
+  char        mark[1100], text[32], reason[64];
+  char       *held;
+  int         fd;
+  long        pid = 0;
+  struct stat st;
+
+  mark_path (path, mark, sizeof mark);
+  fd = open (mark, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+             0600);
+  if (fd >= 0)
+    {
+      int n = snprintf (text, sizeof text, "%ld\n", (long) getpid ());
+      bool ok = write (fd, text, (size_t) n) == n;
+      close (fd);
+      if (ok)
+        return true;
+      unlink (mark);
+      snprintf (why, why_len, "could not mark the entry as loading");
+      return false;
+    }
+  if (errno != EEXIST)
+    {
+      snprintf (why, why_len, "could not mark the entry as loading (%s)",
+                strerror (errno));
+      return false;
+    }
+  held = read_file (mark, NULL, 64, true, reason, sizeof reason);
+  if (held)
+    pid = strtol (held, NULL, 10);
+  free (held);
+  /* A live process loading it now (a mark younger than ten minutes: an
+   * old one whose id came back to another process is stale too). */
+  if (pid > 0 && (kill ((pid_t) pid, 0) == 0 || errno == EPERM)
+      && lstat (mark, &st) == 0 && time (NULL) - st.st_mtime < 600)
+    {
+      snprintf (why, why_len, "process %ld is loading this entry", pid);
+      return false;
+    }
+  unlink (path);
+  unlink (mark);
+  snprintf (why, why_len, "a load of this entry never finished (process "
+            "%ld ended in it: the driver crashed?): deleted", pid);
+  return false;
+}
+
+void
+clfx_cache_load_end (const char *path)
+{
+  char mark[1100];
+
+  mark_path (path, mark, sizeof mark);
+  unlink (mark);
 }
 
 bool

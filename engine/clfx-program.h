@@ -40,6 +40,16 @@ uint64_t clfx_hash_str (uint64_t h, const char *s);
  * renames it, so readers never see half an entry. */
 bool clfx_cache_load  (const char *path, uint64_t key, unsigned char **data,
                        size_t *len, char *why, size_t why_len);
+/* Loading an entry hands its bytes to the driver, which may crash on
+ * them (a binary that passes our checks can still be malformed for the
+ * driver): begin marks the entry as being loaded (a file beside it holding
+ * this process's id, made exclusively), end clears the mark.  begin
+ * refuses, with the reason, an entry whose mark a process left that no
+ * longer runs (its load never finished: the entry and the mark are
+ * deleted, so one crash costs one run, not every run after) or that
+ * another process is loading now (build from source instead). */
+bool clfx_cache_load_begin (const char *path, char *why, size_t why_len);
+void clfx_cache_load_end   (const char *path);
 bool clfx_cache_store (const char *path, uint64_t key,
                        const unsigned char *data, size_t len);
 

@@ -5,14 +5,19 @@
  * so also: links planted at temporary names or at the entry write nothing
  * through them, a FIFO or a folder at the entry (or a FIFO kernel file)
  * neither hangs nor crashes, the folder is made 0700 and refused when
- * others may write it, and an over-long path is refused, not cut. */
+ * others may write it, an over-long path is refused, not cut, and a
+ * process that dies while the driver loads an entry leaves a mark that
+ * makes the next run delete the entry instead of dying on it too. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "clfx-program.h"
 
 #include "../device.h"
 #include "clfx-run.h"
@@ -120,7 +125,7 @@ one_entry (const ClfxDeviceInfo *dev, char *entry)
   char            names[8][256], cmd[300];
   bool            correct;
 
-  snprintf (cmd, sizeof cmd, "rm -f '%s'/*", dir);
+  snprintf (cmd, sizeof cmd, "rm -rf '%s'/*", dir);
   if (system (cmd) != 0)
     return false;
   if (! run_copy (dev, CLFX_DEPTH_U8, &rec, &correct) || entries (names, 8) != 1)
@@ -255,6 +260,101 @@ hostile (const ClfxDeviceInfo *dev)
   alarm (0);
 }
 
+static void
+write_mark (const char *entry, long pid)
+{
+  char  mark[400];
+  FILE *f;
+
+  snprintf (mark, sizeof mark, "%s.loading", entry);
+  if ((f = fopen (mark, "wb")))
+    {
+      fprintf (f, "%ld\n", pid);
+      fclose (f);
+    }
+}
+
+/* Loads that never finish: a mark left by a process that ended, one held
+ * by a live process, and a real crash in the driver on a crafted entry
+ * (a valid header and checksum around half a binary; PoCL aborts on
+ * that), in a child process. */
+static void
+crashed_loads (const ClfxDeviceInfo *dev)
+{
+  ClfxBuildRecord rec;
+  char            entry[256], mark[400];
+  bool            correct, ok;
+  pid_t           child;
+  int             status = 0;
+
+  alarm (600);
+  fflush (stdout);
+  child = fork ();
+  if (child == 0)
+    _exit (0);
+  waitpid (child, &status, 0);
+  ok = one_entry (dev, entry);
+  write_mark (entry, (long) child);
+  ok = ok && run_copy (dev, CLFX_DEPTH_U8, &rec, &correct);
+  tap_ok (ok && correct && strstr (rec.cache_note, "never finished"),
+          "a mark left by a process that ended: the entry is deleted and "
+          "rebuilt (%s: %s)", rec.cache, rec.cache_note);
+  ok = run_copy (dev, CLFX_DEPTH_U8, &rec, &correct);
+  tap_ok (ok && correct && strcmp (rec.cache, "hit") == 0,
+          "... and the next run hits the new entry (%s)", rec.cache);
+
+  write_mark (entry, (long) getpid ());
+  ok = run_copy (dev, CLFX_DEPTH_U8, &rec, &correct);
+  tap_ok (ok && correct && strcmp (rec.cache, "miss") == 0
+            && strstr (rec.cache_note, "is loading"),
+          "a mark a live process holds: built from source meanwhile "
+          "(%s: %s)", rec.cache, rec.cache_note);
+  snprintf (mark, sizeof mark, "%s.loading", entry);
+  unlink (mark);
+
+  /* The crafted entry: its own key, half its binary, a fresh checksum. */
+  {
+    unsigned char *bin = NULL, head[16];
+    size_t         len = 0;
+    uint64_t       key = 0;
+    FILE          *f = fopen (entry, "rb");
+    char           why[160];
+
+    ok = f && fread (head, 1, 16, f) == 16;
+    if (f)
+      fclose (f);
+    if (ok)
+      memcpy (&key, head + 8, 8);
+    ok = ok && clfx_cache_load (entry, key, &bin, &len, why, sizeof why)
+         && clfx_cache_store (entry, key, bin, len / 2);
+    free (bin);
+    fflush (stdout);
+    child = ok ? fork () : -1;
+    if (child == 0)
+      {
+        /* The child's own deadline: a driver may hang in a forked
+         * process rather than crash. */
+        bool c;
+        alarm (120);
+        run_copy (dev, CLFX_DEPTH_U8, &rec, &c);
+        _exit (0);
+      }
+    if (child > 0)
+      waitpid (child, &status, 0);
+    ok = ok && run_copy (dev, CLFX_DEPTH_U8, &rec, &correct);
+    tap_ok (ok && correct
+              && (! WIFSIGNALED (status)
+                  || strstr (rec.cache_note, "never finished")),
+            "a crafted entry the driver %s on: the next run is right (%s: "
+            "%s)", WIFSIGNALED (status) ? "crashed" : "did not crash",
+            rec.cache, rec.cache_note);
+    ok = run_copy (dev, CLFX_DEPTH_U8, &rec, &correct);
+    tap_ok (ok && correct && strcmp (rec.cache, "hit") == 0,
+            "... and the run after it hits a good entry (%s)", rec.cache);
+  }
+  alarm (0);
+}
+
 int
 main (void)
 {
@@ -326,6 +426,7 @@ main (void)
     }
 
   hostile (&dev);
+  crashed_loads (&dev);
 
   {
     char cmd[300];
