@@ -5,6 +5,7 @@
 #include "clfx-context.h"
 
 #include <locale.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,11 +71,73 @@ cache_key (const ClfxDeviceInfo *d, const char *source, const char *options)
   return h;
 }
 
+/* Whether every kernel the driver finds in prog is a kernel the source
+ * declares ("__kernel void name"): binds a cached binary to its program,
+ * in a way the entry's own bytes cannot fake (another program's binary
+ * under this key, which the header and checksum would let through, has
+ * other kernels).  Names only: argument lists are not compared. */
+static bool
+kernels_of_source (cl_program prog, const char *source, char *why,
+                   size_t why_len)
+{
+  size_t n = 0;
+  char  *names, *save = NULL;
+  bool   ok = true;
+
+  if (clGetProgramInfo (prog, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &n)
+        != CL_SUCCESS
+      || ! (names = malloc (n + 1)))
+    {
+      snprintf (why, why_len, "its kernel names could not be read");
+      return false;
+    }
+  if (clGetProgramInfo (prog, CL_PROGRAM_KERNEL_NAMES, n, names, NULL)
+      != CL_SUCCESS)
+    n = 0;
+  names[n] = '\0';
+  for (char *k = strtok_r (names, ";", &save); ok && k;
+       k = strtok_r (NULL, ";", &save))
+    {
+      const char *at = source;
+      size_t      len = strlen (k);
+      bool        found = false;
+      while (! found && (at = strstr (at, "__kernel")))
+        {
+          const char *q = at + 8;
+          at = q;
+          while (*q == ' ' || *q == '\t' || *q == '\n')
+            q++;
+          if (strncmp (q, "void", 4) != 0)
+            continue;
+          q += 4;
+          while (*q == ' ' || *q == '\t' || *q == '\n')
+            q++;
+          found = strncmp (q, k, len) == 0
+                  && ! (isalnum ((unsigned char) q[len]) || q[len] == '_');
+        }
+      if (! found)
+        {
+          snprintf (why, why_len, "it holds kernel '%.40s', which this "
+                    "program does not declare", k);
+          ok = false;
+        }
+    }
+  if (ok && n == 0)
+    {
+      snprintf (why, why_len, "it holds no kernels");
+      ok = false;
+    }
+  free (names);
+  return ok;
+}
+
 static bool
 try_cached_binary (ClfxContext *ctx, const char *path, uint64_t key,
-                   const char *options, ClfxBuildRecord *rec,
-                   cl_program *out)
+                   const char *options, const char *source,
+                   ClfxBuildRecord *rec, cl_program *out)
 {
+  char why[120];
+
   unsigned char *bin = NULL;
   size_t         len = 0;
   cl_int         st, bin_st = CL_SUCCESS;
@@ -109,6 +172,14 @@ try_cached_binary (ClfxContext *ctx, const char *path, uint64_t key,
       snprintf (rec->cache_note, sizeof rec->cache_note,
                 "cached binary failed to build (%s)",
                 clfx_cl_error_name (st));
+      clReleaseProgram (prog);
+      remove (path);
+      return false;
+    }
+  if (! kernels_of_source (prog, source, why, sizeof why))
+    {
+      snprintf (rec->cache_note, sizeof rec->cache_note,
+                "cached binary is not this program's: %s", why);
       clReleaseProgram (prog);
       remove (path);
       return false;
@@ -165,7 +236,8 @@ build_program (ClfxContext *ctx, const char *name, const char *options,
     {
       snprintf (path, sizeof path, "%s/%s-%016llx.bin", ctx->cache_dir, name,
                 (unsigned long long) key);
-      if (try_cached_binary (ctx, path, key, options, rec, &prog))
+      snprintf (rec->cache_path, sizeof rec->cache_path, "%s", path);
+      if (try_cached_binary (ctx, path, key, options, source, rec, &prog))
         {
           rec->cache = "hit";
           rec->ok = true;

@@ -32,6 +32,7 @@ typedef struct
   bool        ok;
   const char *cache;        /* "hit", "miss" or "off" */
   char        cache_note[160]; /* why a cached entry was not used, if so */
+  char        cache_path[800]; /* the entry (hit or stored), or empty */
   double      ms;           /* wall time of create + build */
   char       *log;          /* CL_PROGRAM_BUILD_LOG, kept on success too */
 } ClfxBuildRecord;

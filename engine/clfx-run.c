@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clfx-array.h"
 #include "clfx-exec.h"
@@ -164,6 +165,17 @@ clfx_run_validate (const ClfxParams *p, const ClfxImage *src,
                          &r->validation);
   if (! clfx_probes_compare (&r->probes))
     r->validation.passed = false;
+  /* A result that fails its own validation may come from a poisoned
+   * cached binary: the entries it loaded are deleted, so the next run
+   * builds from source (this context keeps the programs it has). */
+  for (int i = 0; ! r->validation.passed && i < r->n_builds; i++)
+    {
+      ClfxBuildRecord *b = &r->builds[i];
+      if (b->cache && ! strcmp (b->cache, "hit") && b->cache_path[0]
+          && unlink (b->cache_path) == 0)
+        snprintf (b->cache_note, sizeof b->cache_note, "the cached entry "
+                  "was deleted: this run's validation failed");
+    }
   r->validated = true;
   ok = true;
 out:

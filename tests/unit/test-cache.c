@@ -355,6 +355,149 @@ crashed_loads (const ClfxDeviceInfo *dev)
   alarm (0);
 }
 
+/* The entry of program `prog` in the folder, or false. */
+static bool
+entry_of (const char *prog, char *out)
+{
+  char names[16][256];
+  int  n = entries (names, 16);
+
+  for (int i = 0; i < n; i++)
+    if (strstr (names[i], prog) && strstr (names[i], ".bin")
+        && ! strstr (names[i], ".loading"))
+      {
+        strcpy (out, names[i]);
+        return true;
+      }
+  return false;
+}
+
+/* Moves entry from's payload under entry to's header and key. */
+static bool
+transplant (const char *from, const char *to)
+{
+  unsigned char *bin = NULL, head[16];
+  size_t         len = 0;
+  uint64_t       kf = 0, kt = 0;
+  char           why[160];
+  FILE          *f;
+  bool           ok;
+
+  if (! (f = fopen (from, "rb")))
+    return false;
+  ok = fread (head, 1, 16, f) == 16;
+  fclose (f);
+  memcpy (&kf, head + 8, 8);
+  if (! ok || ! (f = fopen (to, "rb")))
+    return false;
+  ok = fread (head, 1, 16, f) == 16;
+  fclose (f);
+  memcpy (&kt, head + 8, 8);
+  ok = ok && clfx_cache_load (from, kf, &bin, &len, why, sizeof why)
+       && clfx_cache_store (to, kt, bin, len);
+  free (bin);
+  return ok;
+}
+
+/* Another program's binary under this program's key (a valid header and
+ * checksum: what a writer of the folder can make): its kernels give it
+ * away.  The same program's binary for other options (the 8-bit copy
+ * under the float key) has the same kernels and loads, but the run's
+ * validation fails and deletes it. */
+static void
+poisoned (const ClfxDeviceInfo *dev)
+{
+  ClfxBuildRecord rec;
+  char            copy8[256], copyf[256], tm[256], cmd[300];
+  bool            correct, ok;
+  ClfxContext    *ctx = NULL;
+  ClfxParams      p;
+  ClfxImage       src, dst;
+  ClfxRunResult   r;
+  ClfxError       e = { 0 };
+  ClfxRunOptions  opt = { NULL, true, 0, &ctx, false };
+
+  snprintf (cmd, sizeof cmd, "rm -rf '%s'/*", dir);
+  ok = system (cmd) == 0 && run_copy (dev, CLFX_DEPTH_U8, &rec, &correct)
+       && entry_of ("copy", copy8);
+  ok = ok && run_copy (dev, CLFX_DEPTH_FLOAT, &rec, &correct);
+  {
+    /* The float copy's entry: the copy entry that is not the 8-bit one. */
+    char names[16][256];
+    int  n = entries (names, 16);
+    copyf[0] = '\0';
+    for (int i = 0; i < n; i++)
+      if (strstr (names[i], "/copy-") && strcmp (names[i], copy8))
+        strcpy (copyf, names[i]);
+    ok = ok && copyf[0];
+  }
+  /* A tone mapping makes the tonemap program's entry. */
+  clfx_params_defaults (&clfx_family_tonemap, &p);
+  clfx_host_image_alloc (&src, 9, 5, 4, CLFX_DEPTH_U8, &e);
+  clfx_host_image_synthetic (&src, 4);
+  memset (&r, 0, sizeof r);
+  ok = ok && (ctx = clfx_context_new (dev, &e));
+  if (ctx)
+    clfx_context_set_cache_dir (ctx, dir);
+  ok = ok && clfx_run (&p, &src, &dst, &opt, &r, &e);
+  if (ok)
+    clfx_host_image_free (&dst);
+  clfx_run_result_clear (&r);
+  clfx_context_free (ctx);
+  ctx = NULL;
+  ok = ok && entry_of ("tonemap", tm)
+       && transplant (tm, copyf)
+       && run_copy (dev, CLFX_DEPTH_FLOAT, &rec, &correct);
+  tap_ok (ok && correct && strcmp (rec.cache, "miss") == 0
+            && strstr (rec.cache_note, "not this program's"),
+          "another program's binary under this key is refused and rebuilt "
+          "(%s: %s)", rec.cache, rec.cache_note);
+
+  /* The 8-bit copy's binary under the float key (it reads and writes
+   * fewer bytes than the buffers hold: wrong, not unsafe), run with
+   * validation. */
+  {
+    ClfxParams cp;
+    ClfxImage  fsrc;
+    ok = ok && transplant (copy8, copyf);
+    clfx_params_defaults (&clfx_family_copy, &cp);
+    clfx_host_image_alloc (&fsrc, 9, 5, 4, CLFX_DEPTH_FLOAT, &e);
+    clfx_host_image_synthetic (&fsrc, 4);
+    memset (&r, 0, sizeof r);
+    ok = ok && (ctx = clfx_context_new (dev, &e));
+    if (ctx)
+      clfx_context_set_cache_dir (ctx, dir);
+    ok = ok && clfx_run (&cp, &fsrc, &dst, &opt, &r, &e);
+    clfx_host_image_free (&fsrc);
+    {
+      bool hit = false, evicted = false;
+      for (int i = 0; ok && i < r.n_builds; i++)
+        if (! strcmp (r.builds[i].program, "copy"))
+          {
+            hit = ! strcmp (r.builds[i].cache, "hit");
+            evicted = strstr (r.builds[i].cache_note, "validation failed")
+                      != NULL;
+          }
+      tap_ok (ok && hit && ! r.validation.passed && evicted
+                && access (copyf, F_OK) != 0,
+              "the same program's binary for other options loads, fails "
+              "validation, and the entry is deleted (%s)",
+              ok ? (r.validation.passed ? "validation passed"
+                                        : "validation failed")
+                 : e.message);
+    }
+    if (ok)
+      clfx_host_image_free (&dst);
+    clfx_run_result_clear (&r);
+    clfx_context_free (ctx);
+    ctx = NULL;
+    ok = run_copy (dev, CLFX_DEPTH_FLOAT, &rec, &correct);
+    tap_ok (ok && correct && strcmp (rec.cache, "miss") == 0,
+            "... and the next run builds from source (%s)", rec.cache);
+  }
+  clfx_host_image_free (&src);
+}
+
 int
 main (void)
 {
@@ -427,6 +570,7 @@ main (void)
 
   hostile (&dev);
   crashed_loads (&dev);
+  poisoned (&dev);
 
   {
     char cmd[300];
