@@ -76,6 +76,14 @@ cache_key (const ClfxDeviceInfo *d, const char *source, const char *options)
  * in a way the entry's own bytes cannot fake (another program's binary
  * under this key, which the header and checksum would let through, has
  * other kernels).  Names only: argument lists are not compared. */
+static const char *
+skip_space (const char *q)
+{
+  while (*q == ' ' || *q == '\t' || *q == '\n')
+    q++;
+  return q;
+}
+
 static bool
 kernels_of_source (cl_program prog, const char *source, char *why,
                    size_t why_len)
@@ -103,15 +111,10 @@ kernels_of_source (cl_program prog, const char *source, char *why,
       bool        found = false;
       while (! found && (at = strstr (at, "__kernel")))
         {
-          const char *q = at + 8;
-          at = q;
-          while (*q == ' ' || *q == '\t' || *q == '\n')
-            q++;
+          const char *q = skip_space (at += 8);
           if (strncmp (q, "void", 4) != 0)
             continue;
-          q += 4;
-          while (*q == ' ' || *q == '\t' || *q == '\n')
-            q++;
+          q = skip_space (q + 4);
           found = strncmp (q, k, len) == 0
                   && ! (isalnum ((unsigned char) q[len]) || q[len] == '_');
         }
@@ -136,8 +139,7 @@ try_cached_binary (ClfxContext *ctx, const char *path, uint64_t key,
                    const char *options, const char *source,
                    ClfxBuildRecord *rec, cl_program *out)
 {
-  char why[120];
-
+  char           why[120];
   unsigned char *bin = NULL;
   size_t         len = 0;
   cl_int         st, bin_st = CL_SUCCESS;

@@ -42,7 +42,8 @@ clfx_hash_str (uint64_t h, const char *s)
 /* A regular file's bytes (NUL-terminated), at most max of them.  Opened
  * without blocking (a FIFO would wait for a writer forever) and, for cache
  * entries, without following a symbolic link; anything but a regular file
- * is refused before a byte is read.  NULL with the reason in why. */
+ * is refused before a byte is read.  NULL with the reason in why (and,
+ * when the open failed, its errno). */
 static char *
 read_file (const char *path, size_t *len_out, size_t max, bool nofollow,
            char *why, size_t why_len)
@@ -55,9 +56,12 @@ read_file (const char *path, size_t *len_out, size_t max, bool nofollow,
 
   if (fd < 0)
     {
-      snprintf (why, why_len, "%s", errno == ELOOP && nofollow
+      int e = errno;
+      snprintf (why, why_len, "%s", e == ELOOP && nofollow
                                       ? "a symbolic link, not a file"
-                                      : strerror (errno));
+                                      : strerror (e));
+      /* The caller tells a missing file from a refused one by errno. */
+      errno = e;
       return NULL;
     }
   if (fstat (fd, &st) != 0 || ! S_ISREG (st.st_mode))
@@ -110,8 +114,9 @@ kernel_file (const char *name, ClfxError *error)
       if ((size_t) snprintf (path, sizeof path, "%s/%s", dir, name)
           >= sizeof path)
         {
-          clfx_error_set (error, CLFX_ERR_IO, "CLFX_KERNEL_DIR is longer "
-                          "than %zu bytes", sizeof path - 64);
+          clfx_error_set (error, CLFX_ERR_IO, "kernel file '%s' in "
+                          "CLFX_KERNEL_DIR: its path is longer than %zu "
+                          "bytes", name, sizeof path - 1);
           return NULL;
         }
       text = read_file (path, NULL, KERNEL_FILE_MAX, false, why, sizeof why);
@@ -232,7 +237,7 @@ clfx_cache_load (const char *path, uint64_t key, unsigned char **data,
   *len = 0;
   if (! file)
     {
-      if (access (path, F_OK) != 0 && errno == ENOENT)
+      if (errno == ENOENT)
         {
           snprintf (why, why_len, "no entry");
           return false;

@@ -399,6 +399,28 @@ transplant (const char *from, const char *to)
   return ok;
 }
 
+/* A validated run of p on a new context caching in dir (the result
+ * freed; r holds the report for the caller to read and clear). */
+static bool
+run_validated (const ClfxDeviceInfo *dev, const ClfxParams *p,
+               const ClfxImage *src, ClfxRunResult *r, ClfxError *e)
+{
+  ClfxContext   *ctx = clfx_context_new (dev, e);
+  ClfxRunOptions opt = { NULL, true, 0, &ctx, false };
+  ClfxImage      dst;
+  bool           ok;
+
+  memset (r, 0, sizeof *r);
+  if (! ctx)
+    return false;
+  clfx_context_set_cache_dir (ctx, dir);
+  ok = clfx_run (p, src, &dst, &opt, r, e);
+  if (ok)
+    clfx_host_image_free (&dst);
+  clfx_context_free (ctx);
+  return ok;
+}
+
 /* Another program's binary under this program's key (a valid header and
  * checksum: what a writer of the folder can make): its kernels give it
  * away.  The same program's binary for other options (the 8-bit copy
@@ -410,12 +432,10 @@ poisoned (const ClfxDeviceInfo *dev)
   ClfxBuildRecord rec;
   char            copy8[256], copyf[256], tm[256], cmd[300];
   bool            correct, ok;
-  ClfxContext    *ctx = NULL;
   ClfxParams      p;
-  ClfxImage       src, dst;
+  ClfxImage       src;
   ClfxRunResult   r;
   ClfxError       e = { 0 };
-  ClfxRunOptions  opt = { NULL, true, 0, &ctx, false };
 
   snprintf (cmd, sizeof cmd, "rm -rf '%s'/*", dir);
   ok = system (cmd) == 0 && run_copy (dev, CLFX_DEPTH_U8, &rec, &correct)
@@ -435,16 +455,8 @@ poisoned (const ClfxDeviceInfo *dev)
   clfx_params_defaults (&clfx_family_tonemap, &p);
   clfx_host_image_alloc (&src, 9, 5, 4, CLFX_DEPTH_U8, &e);
   clfx_host_image_synthetic (&src, 4);
-  memset (&r, 0, sizeof r);
-  ok = ok && (ctx = clfx_context_new (dev, &e));
-  if (ctx)
-    clfx_context_set_cache_dir (ctx, dir);
-  ok = ok && clfx_run (&p, &src, &dst, &opt, &r, &e);
-  if (ok)
-    clfx_host_image_free (&dst);
+  ok = ok && run_validated (dev, &p, &src, &r, &e);
   clfx_run_result_clear (&r);
-  clfx_context_free (ctx);
-  ctx = NULL;
   ok = ok && entry_of ("tonemap", tm)
        && transplant (tm, copyf)
        && run_copy (dev, CLFX_DEPTH_FLOAT, &rec, &correct);
@@ -464,10 +476,7 @@ poisoned (const ClfxDeviceInfo *dev)
     clfx_host_image_alloc (&fsrc, 9, 5, 4, CLFX_DEPTH_FLOAT, &e);
     clfx_host_image_synthetic (&fsrc, 4);
     memset (&r, 0, sizeof r);
-    ok = ok && (ctx = clfx_context_new (dev, &e));
-    if (ctx)
-      clfx_context_set_cache_dir (ctx, dir);
-    ok = ok && clfx_run (&cp, &fsrc, &dst, &opt, &r, &e);
+    ok = ok && run_validated (dev, &cp, &fsrc, &r, &e);
     clfx_host_image_free (&fsrc);
     {
       bool hit = false, evicted = false;
@@ -486,11 +495,7 @@ poisoned (const ClfxDeviceInfo *dev)
                                         : "validation failed")
                  : e.message);
     }
-    if (ok)
-      clfx_host_image_free (&dst);
     clfx_run_result_clear (&r);
-    clfx_context_free (ctx);
-    ctx = NULL;
     ok = run_copy (dev, CLFX_DEPTH_FLOAT, &rec, &correct);
     tap_ok (ok && correct && strcmp (rec.cache, "miss") == 0,
             "... and the next run builds from source (%s)", rec.cache);
