@@ -40,6 +40,7 @@
 #define TM_DRAGO03    2
 #define TM_ACES       3
 #define TM_DURAND02   4
+#define TM_FATTAL02   5
 
 /* Colour is capped here after the exposure: luminance, the operators'
  * products (a Y, L / white^2, Y / Lavg) and their sums stay finite, so
@@ -274,6 +275,7 @@ tm_stats_final (__global const float8 *partials, int n, __global float8 *out,
  *               channel, p6 chromatic, p7 light
  *   drago03     p0 1 / Lavg, p1 1 / max Y, p2 1 / log10 (Lmax' + 1),
  *               p3 ln (bias) / ln (0.5)
+ *   fattal02    p0 100 / max Y
  *   all         p8 log-average, p9 mean Y, p12, p13 reinhard05's range,
  *               p14 1 / (range), p15 (TM_P_BLACK) 1 when the image is
  *               black (max Y = 0): every result is 0 */
@@ -325,6 +327,8 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
       p[3] = a2;
       p[4] = a3;
     }
+  else if (op == TM_FATTAL02)
+    p[0] = st.s6 > 0.0f ? 100.0f / st.s6 : 0.0f;
   else if (op == TM_DRAGO03)
     {
       float lmax = st.s6 / Lavg;
@@ -702,6 +706,477 @@ tm_dmap (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
       float c = p[3] * p[14];
       float lo = (b - p[13]) * c + p[4] * (l - b);
       v.xyz *= exp10 (lo) / Y;
+    }
+  CLFX_STORE (x, y, clfx_from_rgba (v));
+}
+
+/* ---- fattal02 ------------------------------------------------------------------ */
+
+/* docs/TONEMAP.md's fattal02, step by step.  Every image here is one float
+ * per pixel, row-major, w wide; "clamped" reads take the nearest pixel
+ * inside.  p is tm_params's buffer (p0 = 100 / max Y), f fattal's own:
+ *   f0 the mean of U, f1 f2 L at the two percentiles, f8 + k avg_k. */
+#define FAT_MEAN 0
+#define FAT_LO   1
+#define FAT_HI   2
+#define FAT_AVG  8
+/* The radix selection: 11 + 11 + 10 bits of the order-preserving key. */
+#define FAT_BINS 2048
+#define FAT_SUM  256
+
+inline int
+fat_clamp (int v, int n)
+{
+  return v < 0 ? 0 : v >= n ? n - 1 : v;
+}
+
+/* 1: H = ln (100 Y / max Y + 1e-4). */
+__kernel void
+fat_h (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+       float scale, __global const float *p, __global float *H)
+{
+  int x = get_global_id (0), y = get_global_id (1);
+
+  if (x >= w || y >= h)
+    return;
+  H[(long) y * w + x]
+    = log (p[0] * tm_luminance (tm_read (CLFX_SRC (src), x, y,
+                                         as_float (scan[0].w), scale))
+           + 1e-4f);
+}
+
+/* 2: the next pyramid level, the 2 x 2 mean of the [1 2 1] / 4 blur in x
+ * and y: the product kernel [1 3 3 1] / 8 per axis over rows and columns
+ * 2 x - 1 .. 2 x + 2 (each blur tap clamped). */
+__kernel void
+fat_down (__global const float *P, int w, int h, __global float *Q, int w2,
+          int h2)
+{
+  int         x = get_global_id (0), y = get_global_id (1);
+  const float c[4] = { 1.0f, 3.0f, 3.0f, 1.0f };
+  float       s = 0.0f;
+
+  if (x >= w2 || y >= h2)
+    return;
+  for (int j = 0; j < 4; j++)
+    {
+      __global const float *row = P + (long) fat_clamp (2 * y - 1 + j, h) * w;
+      float r = 0.0f;
+      for (int i = 0; i < 4; i++)
+        r += c[i] * row[fat_clamp (2 * x - 1 + i, w)];
+      s += c[j] * r;
+    }
+  Q[(long) y * w2 + x] = s * (1.0f / 64.0f);
+}
+
+/* 3: the gradient's magnitude at level k, central differences over
+ * 2^(k + 1) (inv = 2^-(k + 1)). */
+__kernel void
+fat_grad (__global const float *P, int w, int h, float inv,
+          __global float *G)
+{
+  int x = get_global_id (0), y = get_global_id (1);
+
+  if (x >= w || y >= h)
+    return;
+
+  __global const float *row = P + (long) y * w;
+  float gx = (row[fat_clamp (x + 1, w)] - row[fat_clamp (x - 1, w)]) * inv;
+  float gy = (P[(long) fat_clamp (y + 1, h) * w + x]
+              - P[(long) fat_clamp (y - 1, h) * w + x]) * inv;
+  G[(long) y * w + x] = sqrt (gx * gx + gy * gy);
+}
+
+/* A deterministic sum of n floats: group g of FAT_SUM work-items owns the
+ * chunk [g chunk, (g + 1) chunk), each work-item a strided compensated
+ * sum, then a tree; fat_sum_final adds the groups' partials the same way
+ * and writes sum * mul into f[slot]. */
+inline float
+fat_tree (__local float *s, int lx, float v)
+{
+  s[lx] = v;
+  for (int span = FAT_SUM / 2; span > 0; span /= 2)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (lx < span)
+        s[lx] += s[lx + span];
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  return s[0];
+}
+
+__kernel void
+fat_sum (__global const float *v, long n, long chunk,
+         __global float *partials, __local float *s)
+{
+  int   lx = get_local_id (0), g = get_group_id (0);
+  long  a = (long) g * chunk, b = min (a + chunk, n);
+  float sum = 0.0f, comp = 0.0f, t;
+
+  for (long i = a + lx; i < b; i += FAT_SUM)
+    tm_kahan (&sum, &comp, v[i]);
+  t = fat_tree (s, lx, sum);
+  if (lx == 0)
+    partials[g] = t;
+}
+
+__kernel void
+fat_sum_final (__global const float *partials, int n, float mul,
+               __global float *f, int slot, __local float *s)
+{
+  int   lx = get_local_id (0);
+  float sum = 0.0f, comp = 0.0f, t;
+
+  for (int i = lx; i < n; i += FAT_SUM)
+    tm_kahan (&sum, &comp, partials[i]);
+  t = fat_tree (s, lx, sum);
+  if (lx == 0)
+    f[slot] = t * mul;
+}
+
+/* 3 and 4: Phi at level k = phi_k times the [1 2 1] blur of the coarser
+ * level's Phi upsampled to nearest (coarsest: C is not read); phi =
+ * (a / (g + noise))^(1 - beta), which is GEGL's a / (g + noise) ((g +
+ * noise) / a)^beta, where g > 1e-4. */
+__kernel void
+fat_phi (__global const float *G, int w, int h, __global const float *C,
+         int wc, int hc, int coarsest, __global const float *f, int k,
+         float alpha, float beta, float noise, __global float *Phi)
+{
+  int   x = get_global_id (0), y = get_global_id (1);
+  float g, a, base = 1.0f, phi = 1.0f;
+
+  if (x >= w || y >= h)
+    return;
+  g = G[(long) y * w + x];
+  a = alpha * f[FAT_AVG + k];
+  if (g > 1e-4f)
+    phi = powr (a / (g + noise), 1.0f - beta);
+  if (! coarsest)
+    {
+      const float c[3] = { 1.0f, 2.0f, 1.0f };
+      base = 0.0f;
+      for (int j = 0; j < 3; j++)
+        {
+          int   yc = min (fat_clamp (y - 1 + j, h) / 2, hc - 1);
+          float r = 0.0f;
+          for (int i = 0; i < 3; i++)
+            r += c[i] * C[(long) yc * wc + min (fat_clamp (x - 1 + i, w) / 2,
+                                                wc - 1)];
+          base += c[j] * r;
+        }
+      base *= 1.0f / 16.0f;
+    }
+  Phi[(long) y * w + x] = phi * base;
+}
+
+/* 5: the divergence of the attenuated forward differences. */
+inline float
+fat_gx (__global const float *H, __global const float *FI, int w, int x,
+        long row)
+{
+  return (H[row + min (x + 1, w - 1)] - H[row + x]) * FI[row + x];
+}
+
+__kernel void
+fat_div (__global const float *H, __global const float *FI, int w, int h,
+         __global float *F)
+{
+  int  x = get_global_id (0), y = get_global_id (1);
+  long row = (long) y * w, at = row + x;
+  float d;
+
+  if (x >= w || y >= h)
+    return;
+  d = fat_gx (H, FI, w, x, row)
+      + (H[(long) min (y + 1, h - 1) * w + x] - H[at]) * FI[at];
+  if (x > 0)
+    d -= fat_gx (H, FI, w, x - 1, row);
+  if (y > 0)
+    d -= (H[at] - H[at - w]) * FI[at - w];
+  F[at] = d;
+}
+
+/* 6: the multigrid (docs/TONEMAP.md).  One half sweep of red-black Gauss-
+ * Seidel: work-item (i, y) updates the cell of colour `colour` in the
+ * pair of columns 2 i, 2 i + 1; `zero` starts from U = 0 (the neighbours
+ * read 0, and the pair's other cell is set to 0). */
+__kernel void
+fat_sweep (__global float *U, __global const float *F, int w, int h,
+           int colour, int zero)
+{
+  int   i = get_global_id (0), y = get_global_id (1);
+  int   x = 2 * i + ((y + colour) & 1), o = 2 * i + 1 - ((y + colour) & 1);
+  long  at = (long) y * w + x;
+  float s = 0.0f;
+  int   n = 0;
+
+  if (y >= h)
+    return;
+  if (zero && o < w)
+    U[(long) y * w + o] = 0.0f;
+  if (x >= w)
+    return;
+  if (x > 0)
+    s += zero ? 0.0f : U[at - 1], n++;
+  if (x + 1 < w)
+    s += zero ? 0.0f : U[at + 1], n++;
+  if (y > 0)
+    s += zero ? 0.0f : U[at - w], n++;
+  if (y + 1 < h)
+    s += zero ? 0.0f : U[at + w], n++;
+  if (n > 0)
+    U[at] = (s - F[at]) / (float) n;
+  else if (zero)
+    U[at] = 0.0f;
+}
+
+/* with_u: F - A U, else F; restricted: 4 / (cx cy) x the sum over the
+ * coarse cell's fine cells inside the grid (cx = 2, or 1 for a grid one
+ * cell wide; cy alike): 4 x the mean of a whole cell, the total kept
+ * where an odd edge leaves a cell half full. */
+inline float
+fat_defect (__global const float *U, __global const float *F, int w, int h,
+            int x, int y, int with_u)
+{
+  long  at = (long) y * w + x;
+  float u, a = 0.0f;
+
+  if (! with_u)
+    return F[at];
+  u = U[at];
+  if (x > 0)
+    a += U[at - 1] - u;
+  if (x + 1 < w)
+    a += U[at + 1] - u;
+  if (y > 0)
+    a += U[at - w] - u;
+  if (y + 1 < h)
+    a += U[at + w] - u;
+  return F[at] - a;
+}
+
+__kernel void
+fat_restrict (__global const float *U, __global const float *F, int w, int h,
+              int with_u, __global float *Fc, int wc, int hc)
+{
+  int   X = get_global_id (0), Y = get_global_id (1);
+  float s = 0.0f;
+  float k = 4.0f / (float) ((w > 1 ? 2 : 1) * (h > 1 ? 2 : 1));
+
+  if (X >= wc || Y >= hc)
+    return;
+  for (int j = 0; j < 2; j++)
+    for (int i = 0; i < 2; i++)
+      if (2 * X + i < w && 2 * Y + j < h)
+        s += fat_defect (U, F, w, h, 2 * X + i, 2 * Y + j, with_u);
+  Fc[(long) Y * wc + X] = k * s;
+}
+
+/* U (+)= the bilinear prolongation of the coarse grid's Uc. */
+__kernel void
+fat_prolong (__global const float *Uc, int wc, int hc, __global float *U,
+             int w, int h, int add)
+{
+  int   x = get_global_id (0), y = get_global_id (1);
+  int   X = x / 2, Y = y / 2;
+  int   X1 = fat_clamp (X + ((x & 1) ? 1 : -1), wc);
+  int   Y1 = fat_clamp (Y + ((y & 1) ? 1 : -1), hc);
+  long  at = (long) y * w + x;
+  float v;
+
+  if (x >= w || y >= h)
+    return;
+  v = 0.5625f * Uc[(long) Y * wc + X] + 0.1875f * Uc[(long) Y * wc + X1]
+      + 0.1875f * Uc[(long) Y1 * wc + X] + 0.0625f * Uc[(long) Y1 * wc + X1];
+  U[at] = add ? U[at] + v : v;
+}
+
+/* The coarsest grid (at most 8 x 8 cells), one work-group of 64: F minus
+ * its mean, U = 0, 256 red-black sweeps, U minus its mean. */
+#define FAT_COARSE 64
+#define FAT_COARSE_SWEEPS 256
+
+__kernel void
+fat_coarse (__global float *U, __global const float *F, int w, int h)
+{
+  __local float u[FAT_COARSE], fl[FAT_COARSE];
+  __local float mean;
+  int           lx = get_local_id (0), n = w * h;
+  int           x = lx % w, y = lx / w;
+
+  if (lx < n)
+    {
+      fl[lx] = F[lx];
+      u[lx] = 0.0f;
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lx == 0)
+    {
+      float s = 0.0f;
+      for (int i = 0; i < n; i++)
+        s += fl[i];
+      mean = s / (float) n;
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lx < n)
+    fl[lx] -= mean;
+  for (int it = 0; it < 2 * FAT_COARSE_SWEEPS; it++)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      if (lx < n && ((x + y) & 1) == (it & 1))
+        {
+          float s = 0.0f;
+          int   c = 0;
+          if (x > 0)
+            s += u[lx - 1], c++;
+          if (x + 1 < w)
+            s += u[lx + 1], c++;
+          if (y > 0)
+            s += u[lx - w], c++;
+          if (y + 1 < h)
+            s += u[lx + w], c++;
+          if (c > 0)
+            u[lx] = (s - fl[lx]) / (float) c;
+        }
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lx == 0)
+    {
+      float s = 0.0f;
+      for (int i = 0; i < n; i++)
+        s += u[i];
+      mean = s / (float) n;
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lx < n)
+    U[lx] = u[lx] - mean;
+}
+
+/* U minus its mean (f0). */
+__kernel void
+fat_center (__global float *U, long n, __global const float *f)
+{
+  long i = get_global_id (0);
+
+  if (i < n)
+    U[i] -= f[FAT_MEAN];
+}
+
+/* 7: the percentiles, by radix selection on U (exp is increasing, so L's
+ * ranks are U's): the key is U's bits made to sort as unsigned integers;
+ * three passes of 11, 11 and 10 bits each count, for both ranks, the keys
+ * that match the bits found so far (sel: key prefix, remaining rank, for
+ * lo then hi), then fat_select finds the bin holding the rank.  Counts
+ * are integers: the same whatever order the atomics take. */
+inline uint
+fat_key (float v)
+{
+  uint k = as_uint (v);
+
+  return (k & 0x80000000u) ? ~k : k | 0x80000000u;
+}
+
+inline float
+fat_unkey (uint k)
+{
+  return as_float ((k & 0x80000000u) ? k & 0x7fffffffu : ~k);
+}
+
+__kernel void
+fat_hist (__global const float *U, long n, long chunk,
+          __global const uint *sel, int known, int shift,
+          __global uint *hist, __local uint *lh)
+{
+  int  lx = get_local_id (0), nl = get_local_size (0), g = get_group_id (0);
+  long a = (long) g * chunk, b = min (a + chunk, n);
+  uint mask = (FAT_BINS - 1), top[2];
+
+  for (int i = lx; i < 2 * FAT_BINS; i += nl)
+    lh[i] = 0;
+  for (int t = 0; t < 2; t++)
+    top[t] = known ? sel[2 * t] >> (32 - known) : 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (long i = a + lx; i < b; i += nl)
+    {
+      uint k = fat_key (U[i]), bin = (k >> shift) & mask;
+      for (int t = 0; t < 2; t++)
+        if (! known || (k >> (32 - known)) == top[t])
+          atomic_inc (&lh[t * FAT_BINS + bin]);
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int i = lx; i < 2 * FAT_BINS; i += nl)
+    if (lh[i])
+      atomic_add (&hist[i], lh[i]);
+}
+
+/* One work-group of FAT_SUM: each work-item adds 8 bins, work-item 0 walks
+ * the sums and then the bins.  rank_lo, rank_hi: the ranks (first pass);
+ * the last pass (shift 0) writes L at both percentiles into f. */
+__kernel void
+fat_select (__global const uint *hist, __global uint *sel, int known,
+            int shift, uint rank_lo, uint rank_hi, __global float *f,
+            __local uint *s)
+{
+  int lx = get_local_id (0);
+
+  for (int t = 0; t < 2; t++)
+    {
+      uint c = 0;
+      for (int i = 0; i < FAT_BINS / FAT_SUM; i++)
+        c += hist[t * FAT_BINS + lx * (FAT_BINS / FAT_SUM) + i];
+      s[t * FAT_SUM + lx] = c;
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lx != 0)
+    return;
+  for (int t = 0; t < 2; t++)
+    {
+      uint prefix = known ? sel[2 * t] : 0;
+      uint rank = known ? sel[2 * t + 1] : t ? rank_hi : rank_lo;
+      int  j = 0, bin;
+      while (j < FAT_SUM - 1 && rank >= s[t * FAT_SUM + j])
+        rank -= s[t * FAT_SUM + j++];
+      bin = j * (FAT_BINS / FAT_SUM);
+      while (bin < (j + 1) * (FAT_BINS / FAT_SUM) - 1
+             && rank >= hist[t * FAT_BINS + bin])
+        rank -= hist[t * FAT_BINS + bin++];
+      prefix |= (uint) bin << shift;
+      sel[2 * t] = prefix;
+      sel[2 * t + 1] = rank;
+      if (shift == 0)
+        f[t ? FAT_HI : FAT_LO] = exp (fat_unkey (prefix)) - 1e-4f;
+    }
+}
+
+/* 7 and 8: out = (L - lo) / (hi - lo) (1e-4 where <= 0; 1 when hi = lo),
+ * colour out (c / Y)^saturation, 0 where Y = 0. */
+__kernel void
+fat_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
+         float scale, __global const float *U, int w,
+         __global const float *p, __global const float *f, float saturation)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  float4 v = tm_read (CLFX_SRC (src), x, y, as_float (scan[0].w), scale);
+  float  Y = tm_luminance (v);
+
+  if (p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f))
+    v.xyz = (float3) (0.0f);
+  else
+    {
+      float range = f[FAT_HI] - f[FAT_LO];
+      float L = exp (U[(long) y * w + x]) - 1e-4f;
+      float out = range > 0.0f ? (L - f[FAT_LO]) / range : 1.0f;
+      out = out > 0.0f ? out : 1e-4f;
+      if (saturation == 0.0f)
+        v.xyz = (float3) (out);
+      else
+        v.xyz = out * powr (v.xyz / Y, saturation);
     }
   CLFX_STORE (x, y, clfx_from_rgba (v));
 }

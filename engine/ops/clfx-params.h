@@ -82,6 +82,7 @@ enum
   CLFX_TONEMAP_DRAGO03,
   CLFX_TONEMAP_ACES,
   CLFX_TONEMAP_DURAND02,
+  CLFX_TONEMAP_FATTAL02,
   CLFX_N_TONEMAP
 };
 
@@ -102,6 +103,11 @@ typedef struct
   double range_sigma; /* durand02: the grid's range step, log10 units */
   int    sampler_filter; /* durand02: 0 trilinear in the kernel from
                           * nearest reads, 1 the sampler's trilinear */
+  double alpha;       /* fattal02: the gradient threshold, times each
+                       * pyramid level's average gradient */
+  double beta;        /* fattal02: the attenuation exponent */
+  double saturation;  /* fattal02: colour is (c / Y)^saturation */
+  double noise;       /* fattal02: 0 = 0.1 alpha */
 } ClfxTonemapParams;
 
 /* copy (internal): the pass-through roofline, no parameters. */
@@ -124,6 +130,7 @@ extern const ClfxVariant clfx_variant_reinhard05;
 extern const ClfxVariant clfx_variant_drago03;
 extern const ClfxVariant clfx_variant_aces;
 extern const ClfxVariant clfx_variant_durand02;
+extern const ClfxVariant clfx_variant_fattal02;
 
 /* The addressing modes, in CLFX_ADDR_* order (resize's sampler choice, and
  * the edge handling of the families to come). */

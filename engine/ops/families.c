@@ -385,11 +385,13 @@ static const ClfxChoice operator_choices[] = {
   { "drago03", CLFX_N_ ("Drago 2003 (adaptive logarithmic)") },
   { "aces", CLFX_N_ ("ACES filmic") },
   { "durand02", CLFX_N_ ("Durand 2002 (bilateral, local)") },
+  { "fattal02", CLFX_N_ ("Fattal 2002 (gradient domain, local)") },
   { NULL, NULL }
 };
 _Static_assert (CLFX_TONEMAP_REINHARD02 == 0 && CLFX_TONEMAP_REINHARD05 == 1
                   && CLFX_TONEMAP_DRAGO03 == 2 && CLFX_TONEMAP_ACES == 3
-                  && CLFX_TONEMAP_DURAND02 == 4 && CLFX_N_TONEMAP == 5,
+                  && CLFX_TONEMAP_DURAND02 == 4 && CLFX_TONEMAP_FATTAL02 == 5
+                  && CLFX_N_TONEMAP == 6,
                 "operator_choices follows CLFX_TONEMAP_*");
 
 enum { T_OPERATOR, T_SAMPLER };
@@ -472,6 +474,25 @@ static const ClfxParamSpec tonemap_params[] = {
                          CLFX_N_ ("Durand 2002: how the bilateral grid is "
                                   "sliced (a 3D image)"),
                          grid_filter_choices, 0, T_SAMPLER),
+  CLFX_PARAM_DOUBLE_ROW (T, alpha, "alpha", CLFX_N_ ("Al_pha"),
+                         CLFX_N_ ("Fattal 2002: the gradient threshold, "
+                                  "times each level's average gradient "
+                                  "(gegl:fattal02's)"),
+                         0, 2, 1, 0, 2, 3, CLFX_UNIT_NONE, T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, beta, "beta", CLFX_N_ ("Beta"),
+                         CLFX_N_ ("Fattal 2002: how strongly large "
+                                  "gradients are attenuated (below 1 "
+                                  "compresses)"),
+                         0.1, 2, 0.9, 0.1, 2, 3, CLFX_UNIT_NONE, T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, saturation, "saturation",
+                         CLFX_N_ ("Sat_uration"),
+                         CLFX_N_ ("Fattal 2002: colour saturation, "
+                                  "colour is (c / Y)^saturation"),
+                         0, 1, 0.8, 0, 1, 3, CLFX_UNIT_NONE, T_OPERATOR),
+  CLFX_PARAM_DOUBLE_ROW (T, noise, "noise", CLFX_N_ ("Noise"),
+                         CLFX_N_ ("Fattal 2002: the gradient below which "
+                                  "detail is not enhanced (0: 0.1 alpha)"),
+                         0, 1, 0, 0, 1, 3, CLFX_UNIT_NONE, T_OPERATOR),
 };
 #undef T
 _Static_assert (sizeof (ClfxTonemapParams) <= CLFX_PARAMS_BYTES,
@@ -479,7 +500,7 @@ _Static_assert (sizeof (ClfxTonemapParams) <= CLFX_PARAMS_BYTES,
 
 static const ClfxVariant *const tonemap_variants[] = {
   &clfx_variant_reinhard02, &clfx_variant_reinhard05, &clfx_variant_drago03,
-  &clfx_variant_aces, &clfx_variant_durand02
+  &clfx_variant_aces, &clfx_variant_durand02, &clfx_variant_fattal02
 };
 static const char *const tonemap_sweep[] = { "operator", NULL };
 
@@ -500,6 +521,10 @@ tonemap_sweep_case (ClfxParams *p, int k)
   tp->range_sigma = 0.3;
   tp->detail = 1.2;
   tp->sampler_filter = k % 2;
+  tp->alpha = 0.8;
+  tp->beta = 0.85;
+  tp->saturation = 0.6;
+  tp->noise = k % 2 ? 0.05 : 0.0;
 }
 static const char *const tonemap_menus[] = { "<Image>/Colors/Tone Mapping",
                                              "<Image>/Filters/OpenCL", NULL };
@@ -515,9 +540,12 @@ const ClfxFamily clfx_family_tonemap = {
            "light, alpha kept: reinhard02 (key, white-point: pfstmo's "
            "photographic operator), reinhard05 (brightness, chromatic, "
            "light as gegl:reinhard05), drago03 (bias, as pfstmo's), "
-           "aces (Hill's fit of the ACES filmic curve) and durand02 "
+           "aces (Hill's fit of the ACES filmic curve), durand02 "
            "(contrast, detail, spatial-sigma, range-sigma: base and detail "
-           "through a bilateral grid sliced by the sampler-filter).  "
+           "through a bilateral grid sliced by the sampler-filter) and "
+           "fattal02 (alpha, beta, saturation, noise as gegl:fattal02: "
+           "gradients attenuated, a Poisson equation solved by multigrid "
+           "on the device).  "
            "exposure (EV) is "
            "applied first.  NaN and negative colour become 0, +Inf the "
            "image's largest finite value; the report counts each.  The "

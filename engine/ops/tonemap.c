@@ -24,6 +24,7 @@
  * constants. */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,14 @@
 #include "../clfx-sampler-ref.h"
 #include "../clfx-tolerance.h"
 #include "clfx-params.h"
+#include "fattal-ref.h"
+
+/* The reference's U, read before U names the unit roundoff. */
+static inline const double *
+fattal_u (const ClfxFattalRef *r)
+{
+  return r->U;
+}
 
 /* The float unit roundoff, 2^-24, in the bounds below. */
 #define U CLFX_FLOAT_EPS
@@ -46,7 +55,7 @@ static const double Y_ROW[3] = { 0.2224879400, 0.7169038389, 0.0606082572 };
 /* Each operator's log-average offset: pfstmo's reinhard02 1e-5, GEGL's
  * reinhard05 2.3e-5, pfstmo's drago03 1e-4. */
 static const double LOG_EPS[CLFX_N_TONEMAP] = { 1e-5, 2.3e-5, 1e-4, 1e-5,
-                                                 1e-5 };
+                                                 1e-5, 1e-5 };
 
 typedef struct
 {
@@ -54,15 +63,44 @@ typedef struct
   float  scale;    /* 2^exposure, as the device multiplies */
   bool   scan;     /* float or half source: values to clean may exist */
   double a1, a2, a3; /* the operator's arguments (see tm_params) */
+  double noise;      /* fattal02: the noise floor (0 given: 0.1 alpha) */
   /* durand02: the grid's cell side in pixels, its size in cells, and how
    * it is sliced. */
   int    cell, gx, gy, gz;
   bool   linear;
+  /* fattal02: the reference's solve, kept for the tolerance and the
+   * probes (the same image; computed once). */
+  struct FattalCache *fat;
 } State;
+
+typedef struct FattalCache
+{
+  const ClfxImage *src;
+  ClfxFattalRef    r;
+  double          *Y;         /* per pixel, as ref_read gives it */
+  double          *s;         /* per pixel: max over channels of (c / Y)^sat */
+  double           du;        /* the accepted distance of U (fattal_bound) */
+  double           du_est;    /* the emulated rounding's distance */
+  double           max_h;     /* max |H| */
+} FattalCache;
+
+static void
+fattal_cache_free (FattalCache *c)
+{
+  if (! c)
+    return;
+  clfx_fattal_ref_free (&c->r);
+  free (c->Y);
+  free (c->s);
+  free (c);
+}
 
 static void
 state_free (void *data)
 {
+  State *st = data;
+
+  fattal_cache_free (st->fat);
   free (data);
 }
 
@@ -86,6 +124,10 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     return clfx_error_set (error, CLFX_ERR_INVALID,
                            "durand02: range-sigma %g: it must be at least "
                            "0.05", tp->range_sigma);
+  if (tp->op == CLFX_TONEMAP_FATTAL02 && tp->alpha < 0.001)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "fattal02: alpha %g: it must be at least 0.001",
+                           tp->alpha);
   if (! (st = calloc (1, sizeof *st)))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;
@@ -130,6 +172,12 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                                  src->width, src->height);
       }
       break;
+    case CLFX_TONEMAP_FATTAL02:
+      st->a1 = tp->alpha;
+      st->a2 = tp->beta;
+      st->a3 = tp->saturation;
+      st->noise = tp->noise > 0.0 ? tp->noise : 0.1 * tp->alpha;
+      break;
     default:
       break;
     }
@@ -143,8 +191,8 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   /* The global operators gather their statistics tile by tile when the
    * image is tiled (blocks of TM_BW x TM_BH at fixed places: the tiled
    * result is the one-piece result bit for bit); durand02's grid needs
-   * the whole image at once. */
-  if (tp->op != CLFX_TONEMAP_DURAND02)
+   * the whole image at once, and fattal02's Poisson equation too. */
+  if (tp->op != CLFX_TONEMAP_DURAND02 && tp->op != CLFX_TONEMAP_FATTAL02)
     {
       plan->stats_passes = (st->scan ? 1 : 0)
                            + (tp->op != CLFX_TONEMAP_ACES ? 1 : 0)
@@ -169,6 +217,10 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                            * (size_t) st->gx * (size_t) st->gy
                            * (size_t) st->gz;
     }
+  if (tp->op == CLFX_TONEMAP_FATTAL02)
+    /* H, the gradient, Phi, the right side and U at full size; the
+     * pyramid and the coarser grids add a third of each. */
+    plan->bytes_per_pixel = 4 * 5 + 4 * 5 / 3 + 1;
   return true;
 }
 
@@ -260,6 +312,263 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                       CLFX_FLOAT (st->scale), CLFX_ARG (img), CLFX_ARG (smp),
                       CLFX_INT (st->linear), CLFX_INT (st->cell),
                       CLFX_ARG (dims), CLFX_ARG (prm));
+}
+
+/* ---- fattal02 on the device ------------------------------------------------ */
+
+/* docs/TONEMAP.md's sizes: the pyramid's levels (GEGL's rule) and the
+ * multigrid's grids, grid m being gw[m] x gh[m]. */
+#define FAT_MAX_GRIDS 40
+
+static int
+fattal_levels (int w, int h)
+{
+  int m = w < h ? w : h, n = 0;
+
+  while (m / 2 >= 32)
+    {
+      n++;
+      m /= 2;
+    }
+  return n > 0 ? n : 1;
+}
+
+static int
+fattal_grids (int w, int h, int *gw, int *gh)
+{
+  int n = 0;
+
+  gw[0] = w;
+  gh[0] = h;
+  while ((gw[n] > 8 || gh[n] > 8) && n + 1 < FAT_MAX_GRIDS)
+    {
+      gw[n + 1] = (gw[n] + 1) / 2;
+      gh[n + 1] = (gh[n] + 1) / 2;
+      n++;
+    }
+  return n + 1;
+}
+
+static cl_mem
+fat_buffer (ClfxGraph *g, const char *what, int m, int w, int h,
+            ClfxError *error)
+{
+  char name[48];
+
+  snprintf (name, sizeof name, "fattal %s %d", what, m);
+  return clfx_graph_buffer (g, name, 4 * (size_t) w * (size_t) h, error);
+}
+
+static ClfxLaunch
+fat_launch (const char *kernel, int w, int h)
+{
+  ClfxLaunch l = { kernel, NULL, NULL, 2, { (size_t) w, (size_t) h },
+                   { 0, 0 } };
+  return l;
+}
+
+/* The sum of n floats into f[slot] times mul (kernels/tonemap.cl's
+ * fat_sum: fixed chunks, so the same bits every run). */
+static bool
+fat_sum (ClfxGraph *g, cl_mem v, long n, float mul, cl_mem f, int slot,
+         ClfxError *error)
+{
+  long       groups = (n + 65535) / 65536, chunk;
+  ClfxLaunch part = { "fat_sum", NULL, NULL, 1, { 0, 1 }, { 256, 1 } };
+  ClfxLaunch final = { "fat_sum_final", NULL, NULL, 1, { 256, 1 },
+                       { 256, 1 } };
+  cl_mem     partials;
+
+  groups = groups < 1 ? 1 : groups > 4096 ? 4096 : groups;
+  chunk = (n + groups - 1) / groups;
+  part.global[0] = 256 * (size_t) groups;
+  return (partials = clfx_graph_buffer (g, "fattal partials", 4 * 4096,
+                                        error))
+         && CLFX_LAUNCH (g, &part, error, CLFX_ARG (v), CLFX_ARG (n),
+                         CLFX_ARG (chunk), CLFX_ARG (partials),
+                         CLFX_LOCAL (4 * 256))
+         && CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
+                         CLFX_INT ((int) groups), CLFX_FLOAT (mul),
+                         CLFX_ARG (f), CLFX_INT (slot), CLFX_LOCAL (4 * 256));
+}
+
+/* A V-cycle at grid m (docs/TONEMAP.md); zero: U (m) starts at 0 (its
+ * first half sweep then reads no neighbour and sets the other half). */
+static bool
+fat_vcycle (ClfxGraph *g, cl_mem *Us, cl_mem *Fs, const int *gw, const int *gh,
+            int m, int last, bool zero, ClfxError *error)
+{
+  ClfxLaunch coarse = { "fat_coarse", NULL, NULL, 1, { 64, 1 }, { 64, 1 } };
+
+  if (m == last)
+    return CLFX_LAUNCH (g, &coarse, error, CLFX_ARG (Us[m]), CLFX_ARG (Fs[m]),
+                        CLFX_INT (gw[m]), CLFX_INT (gh[m]));
+  {
+    ClfxLaunch sweep = fat_launch ("fat_sweep", (gw[m] + 1) / 2, gh[m]);
+    ClfxLaunch restr = fat_launch ("fat_restrict", gw[m + 1], gh[m + 1]);
+    ClfxLaunch prolong = fat_launch ("fat_prolong", gw[m], gh[m]);
+
+    for (int k = 0; k < 4; k++)
+      if (! CLFX_LAUNCH (g, &sweep, error, CLFX_ARG (Us[m]), CLFX_ARG (Fs[m]),
+                         CLFX_INT (gw[m]), CLFX_INT (gh[m]), CLFX_INT (k % 2),
+                         CLFX_INT (zero && k == 0)))
+        return false;
+    if (! CLFX_LAUNCH (g, &restr, error, CLFX_ARG (Us[m]), CLFX_ARG (Fs[m]),
+                       CLFX_INT (gw[m]), CLFX_INT (gh[m]), CLFX_INT (1),
+                       CLFX_ARG (Fs[m + 1]), CLFX_INT (gw[m + 1]),
+                       CLFX_INT (gh[m + 1])))
+      return false;
+    if (! fat_vcycle (g, Us, Fs, gw, gh, m + 1, last, true, error))
+      return false;
+    if (! CLFX_LAUNCH (g, &prolong, error, CLFX_ARG (Us[m + 1]),
+                       CLFX_INT (gw[m + 1]), CLFX_INT (gh[m + 1]),
+                       CLFX_ARG (Us[m]), CLFX_INT (gw[m]), CLFX_INT (gh[m]),
+                       CLFX_INT (1)))
+      return false;
+    for (int k = 0; k < 4; k++)
+      if (! CLFX_LAUNCH (g, &sweep, error, CLFX_ARG (Us[m]), CLFX_ARG (Fs[m]),
+                         CLFX_INT (gw[m]), CLFX_INT (gh[m]), CLFX_INT (k % 2),
+                         CLFX_INT (0)))
+        return false;
+  }
+  return true;
+}
+
+/* fattal02's graph after the statistics and constants: H, the pyramid,
+ * the gradients and their averages, Phi, the divergence, the full
+ * multigrid, U's mean, the percentiles, the map. */
+static bool
+fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
+           ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  const ClfxTile *t = clfx_graph_tile (g);
+  int             w = plan->width, h = plan->height;
+  int             levels = fattal_levels (w, h), gw[FAT_MAX_GRIDS],
+                  gh[FAT_MAX_GRIDS];
+  int             grids = fattal_grids (w, h, gw, gh), last = grids - 1;
+  long            n = (long) w * h;
+  cl_mem          P[32], G[32], Phi[32], Us[FAT_MAX_GRIDS];
+  cl_mem          Fs[FAT_MAX_GRIDS];
+  cl_mem          f, hist, sel;
+  ClfxLaunch      lh = fat_launch ("fat_h", w, h);
+  ClfxLaunch      div = fat_launch ("fat_div", w, h);
+  ClfxLaunch      map = fat_launch ("fat_map", t->out.width, t->out.height);
+  ClfxLaunch      center = { "fat_center", NULL, NULL, 1, { (size_t) n, 1 },
+                             { 0, 0 } };
+  static const cl_uint zero = 0;
+
+  if (! (f = clfx_graph_buffer (g, "fattal parameters", 4 * 64, error)))
+    return false;
+  /* 1-3: H, the pyramid, each level's gradient and its mean. */
+  for (int k = 0; k < levels; k++)
+    if (! (P[k] = fat_buffer (g, "pyramid", k, w >> k, h >> k, error))
+        || ! (G[k] = fat_buffer (g, "gradient", k, w >> k, h >> k, error))
+        || ! (Phi[k] = fat_buffer (g, "phi", k, w >> k, h >> k, error)))
+      return false;
+  if (! CLFX_LAUNCH (g, &lh, error, CLFX_SRC, CLFX_INT (w), CLFX_INT (h),
+                     CLFX_ARG (scan), CLFX_FLOAT (st->scale), CLFX_ARG (prm),
+                     CLFX_ARG (P[0])))
+    return false;
+  for (int k = 0; k < levels; k++)
+    {
+      int        wk = w >> k, hk = h >> k;
+      ClfxLaunch down = fat_launch ("fat_down", wk / 2, hk / 2);
+      ClfxLaunch grad = fat_launch ("fat_grad", wk, hk);
+      if ((k + 1 < levels
+           && ! CLFX_LAUNCH (g, &down, error, CLFX_ARG (P[k]), CLFX_INT (wk),
+                             CLFX_INT (hk), CLFX_ARG (P[k + 1]),
+                             CLFX_INT (wk / 2), CLFX_INT (hk / 2)))
+          || ! CLFX_LAUNCH (g, &grad, error, CLFX_ARG (P[k]), CLFX_INT (wk),
+                            CLFX_INT (hk), CLFX_FLOAT (ldexpf (1.0f, -k - 1)),
+                            CLFX_ARG (G[k]))
+          || ! fat_sum (g, G[k], (long) wk * hk, (float) (1.0 / wk / hk), f,
+                        8 + k, error))
+        return false;
+    }
+  /* 4: Phi, coarse to fine. */
+  for (int k = levels - 1; k >= 0; k--)
+    {
+      int        wk = w >> k, hk = h >> k, top = k == levels - 1;
+      ClfxLaunch phi = fat_launch ("fat_phi", wk, hk);
+      cl_mem     c = top ? G[k] : Phi[k + 1];
+      if (! CLFX_LAUNCH (g, &phi, error, CLFX_ARG (G[k]), CLFX_INT (wk),
+                         CLFX_INT (hk), CLFX_ARG (c),
+                         CLFX_INT (top ? 1 : w >> (k + 1)),
+                         CLFX_INT (top ? 1 : h >> (k + 1)), CLFX_INT (top),
+                         CLFX_ARG (f), CLFX_INT (k),
+                         CLFX_FLOAT ((float) st->a1),
+                         CLFX_FLOAT ((float) st->a2),
+                         CLFX_FLOAT ((float) st->noise), CLFX_ARG (Phi[k])))
+        return false;
+    }
+  /* 5, 6: the divergence into F (0), the full multigrid. */
+  for (int m = 0; m < grids; m++)
+    if (! (Us[m] = fat_buffer (g, "u", m, gw[m], gh[m], error))
+        || ! (Fs[m] = fat_buffer (g, "rhs", m, gw[m], gh[m], error)))
+      return false;
+  if (! CLFX_LAUNCH (g, &div, error, CLFX_ARG (P[0]), CLFX_ARG (Phi[0]),
+                     CLFX_INT (w), CLFX_INT (h), CLFX_ARG (Fs[0])))
+    return false;
+  for (int m = 0; m < last; m++)
+    {
+      ClfxLaunch restr = fat_launch ("fat_restrict", gw[m + 1], gh[m + 1]);
+      if (! CLFX_LAUNCH (g, &restr, error, CLFX_ARG (Fs[m]), CLFX_ARG (Fs[m]),
+                         CLFX_INT (gw[m]), CLFX_INT (gh[m]), CLFX_INT (0),
+                         CLFX_ARG (Fs[m + 1]), CLFX_INT (gw[m + 1]),
+                         CLFX_INT (gh[m + 1])))
+        return false;
+    }
+  if (! fat_vcycle (g, Us, Fs, gw, gh, last, last, false, error))
+    return false;
+  for (int m = last - 1; m >= 0; m--)
+    {
+      ClfxLaunch prolong = fat_launch ("fat_prolong", gw[m], gh[m]);
+      if (! CLFX_LAUNCH (g, &prolong, error, CLFX_ARG (Us[m + 1]),
+                         CLFX_INT (gw[m + 1]), CLFX_INT (gh[m + 1]),
+                         CLFX_ARG (Us[m]), CLFX_INT (gw[m]), CLFX_INT (gh[m]),
+                         CLFX_INT (0))
+          || ! fat_vcycle (g, Us, Fs, gw, gh, m, last, false, error)
+          || ! fat_vcycle (g, Us, Fs, gw, gh, m, last, false, error))
+        return false;
+    }
+  /* 6, 7: U minus its mean; the percentiles by radix selection. */
+  if (! fat_sum (g, Us[0], n, (float) (1.0 / (double) n), f, 0, error)
+      || ! CLFX_LAUNCH (g, &center, error, CLFX_ARG (Us[0]), CLFX_ARG (n),
+                        CLFX_ARG (f))
+      || ! (hist = clfx_graph_buffer (g, "fattal histogram", 4 * 2 * 2048,
+                                      error))
+      || ! (sel = clfx_graph_buffer (g, "fattal selection", 16, error)))
+    return false;
+  {
+    static const int known[3] = { 0, 11, 22 }, shift[3] = { 21, 10, 0 };
+    long       groups = (n + 65535) / 65536, chunk;
+    cl_uint    rlo = (cl_uint) floor (0.001 * (double) n);
+    cl_uint    rhi = (cl_uint) floor (0.995 * (double) n);
+    ClfxLaunch hl = { "fat_hist", NULL, NULL, 1, { 0, 1 }, { 256, 1 } };
+    ClfxLaunch sl = { "fat_select", NULL, NULL, 1, { 256, 1 }, { 256, 1 } };
+
+    groups = groups < 1 ? 1 : groups > 1024 ? 1024 : groups;
+    chunk = (n + groups - 1) / groups;
+    hl.global[0] = 256 * (size_t) groups;
+    for (int pass = 0; pass < 3; pass++)
+      if (! clfx_graph_fill (g, hist, &zero, sizeof zero, 4 * 2 * 2048, error)
+          || ! CLFX_LAUNCH (g, &hl, error, CLFX_ARG (Us[0]), CLFX_ARG (n),
+                            CLFX_ARG (chunk), CLFX_ARG (sel),
+                            CLFX_INT (known[pass]), CLFX_INT (shift[pass]),
+                            CLFX_ARG (hist), CLFX_LOCAL (4 * 2 * 2048))
+          || ! CLFX_LAUNCH (g, &sl, error, CLFX_ARG (hist), CLFX_ARG (sel),
+                            CLFX_INT (known[pass]), CLFX_INT (shift[pass]),
+                            CLFX_ARG (rlo), CLFX_ARG (rhi), CLFX_ARG (f),
+                            CLFX_LOCAL (4 * 2 * 256)))
+        return false;
+  }
+  return CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
+                      CLFX_FLOAT (st->scale), CLFX_ARG (Us[0]), CLFX_INT (w),
+                      CLFX_ARG (prm), CLFX_ARG (f),
+                      CLFX_FLOAT ((float) st->a3))
+         && clfx_graph_probe_at (g, "gradient averages", f, 8, levels, error)
+         && clfx_graph_probe_at (g, "L at 0.1 %, 99.5 %", f, 1, 2, error);
 }
 
 /* The stages of the pipeline before the map, in order: each gathers
@@ -425,6 +734,8 @@ record_probes (ClfxGraph *g, const State *st, ClfxError *error)
     case CLFX_TONEMAP_DURAND02:
       return clfx_graph_probe_at (g, "base range (log10)", prm, 12, 2,
                                   error);
+    case CLFX_TONEMAP_FATTAL02:
+      return true; /* fattal_cl records its own */
     default:
       return clfx_graph_probe_at (g, "1/Lavg, 1/max Y, 1/log10, exponent",
                                   prm, 0, 4, error);
@@ -479,6 +790,11 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   if (st->op == CLFX_TONEMAP_DURAND02)
     {
       if (! durand_cl (g, st, scan, prm, error))
+        return false;
+    }
+  else if (st->op == CLFX_TONEMAP_FATTAL02)
+    {
+      if (! fattal_cl (g, st, scan, prm, error))
         return false;
     }
   else if (! CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
@@ -1018,6 +1334,7 @@ map_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
     { 5, 5, 20, 20 },      /* drago03 */
     { 0 },                 /* aces */
     { 0 },                 /* durand02: durand_ref bounds it */
+    { 0 },                 /* fattal02: fattal_bound */
   };
 
   clfx_tol_init (tol);
@@ -1122,6 +1439,179 @@ map_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
                      "the map", eta);
 }
 
+/* ---- fattal02's reference ---------------------------------------------------- */
+
+/* The read error, relative, of the texels (as map_bound's). */
+static double
+read_eta (const ClfxPlan *plan, const ClfxImage *src)
+{
+  if (plan->decode && ! (plan->srgb_tables && src->depth == CLFX_DEPTH_U8))
+    return 32.0 * U;
+  if (src->depth == CLFX_DEPTH_U8 || src->depth == CLFX_DEPTH_U16)
+    return 3.0 * U;
+  return 0.0;
+}
+
+/* fattal-ref.c's solve of this image, once per plan.  du, the distance
+ * the device's U may have from the reference's: the device runs the same
+ * steps in float.  An a priori bound on an iterative solver's rounding
+ * grows with its levels and sweeps far past what happens, so the
+ * reference estimates it the way stochastic arithmetic does (CESTAC):
+ * it runs the whole pipeline twice more with every stored value moved at
+ * random by up to 4 u of the magnitude of its terms (a float sum of four
+ * terms rounds within 3 u of them), and takes 4 times the larger
+ * distance from its plain run, plus the read's error carried as H's. */
+static const FattalCache *
+fattal_compute (const ClfxPlan *plan, const ClfxImage *src, double scale,
+                ClfxError *error)
+{
+  State       *st = plan->state;
+  FattalCache *c = st->fat;
+  Ref          r;
+  long         n = (long) src->width * src->height;
+  double       eta = read_eta (plan, src);
+
+  if (c && c->src == src)
+    return c;
+  fattal_cache_free (c);
+  st->fat = NULL;
+  if (! (c = calloc (1, sizeof *c)) || ! (c->Y = malloc (n * sizeof *c->Y))
+      || ! (c->s = malloc (n * sizeof *c->s)))
+    goto nomem;
+  ref_collect (src, plan, scale, &r);
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        long   at = (long) y * src->width + x;
+        double v[4], Y, m = 0.0;
+        ref_read (src, plan, &r, x, y, scale, v);
+        Y = luminance (v);
+        c->Y[at] = Y;
+        for (int k = 0; k < 3 && Y > 0.0; k++)
+          m = fmax (m, st->a3 == 0.0 ? 1.0 : pow (v[k] / Y, st->a3));
+        c->s[at] = m;
+        if (r.max_y > 0.0)
+          c->max_h = fmax (c->max_h, fabs (log (100.0 * Y / r.max_y
+                                                + 1e-4)));
+      }
+  if (! clfx_fattal_ref (src->width, src->height, c->Y, st->a1, st->a2,
+                         st->noise, &c->r))
+    goto nomem;
+  for (unsigned seed = 1; seed <= 2; seed++)
+    {
+      ClfxFattalRef q;
+      double        d = 0.0;
+      if (! clfx_fattal_ref_perturbed (src->width, src->height, c->Y,
+                                       st->a1, st->a2, st->noise, 4.0 * U,
+                                       seed, &q))
+        goto nomem;
+      for (long i = 0; i < n; i++)
+        d = fmax (d, fabs (fattal_u (&q)[i] - fattal_u (&c->r)[i]));
+      c->du_est = fmax (c->du_est, d);
+      clfx_fattal_ref_free (&q);
+    }
+  c->du = 4.0 * c->du_est + 2.0 * eta;
+  c->src = src;
+  st->fat = c;
+  return c;
+nomem:
+  fattal_cache_free (c);
+  clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  return NULL;
+}
+
+/* The result's bound.  L = exp (U) - 1e-4 moves by dL = (L + 1e-4) g,
+ * g = e^du - 1 + exp's 3 ulp; dL grows with L, so the value of a rank
+ * moves by no more than dL at that value: lo by Dlo = (lo + 1e-4) g, hi
+ * by Dhi alike.  Then out = (L - lo) / R, R = hi - lo (at least R' = R -
+ * Dlo - Dhi), moves by (dL + Dlo) / R' + out (Dlo + Dhi) / R', which is
+ * out (g + (Dlo + Dhi) / R') + ((lo + 1e-4) g + Dlo) / R' since L + 1e-4
+ * = out R + lo + 1e-4; the floor at 0 moves an out near 0 by 1e-4 more.
+ * Colour is out times s = (c / Y)^saturation: relative, that plus s's own
+ * error (Y 8 u, a division, powr 16 ulp: 48 u, and the read's twice);
+ * absolute, the rest times the largest s. */
+static void
+fattal_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
+              ClfxTolerance *tol)
+{
+  ClfxError          e = { 0 };
+  const FattalCache *c = fattal_compute (plan, src, scale, &e);
+  long               n = (long) src->width * src->height;
+  double             g, dlo, dhi, R, smax = 0.0, rel, abs;
+
+  clfx_tol_init (tol);
+  if (! c)
+    {
+      clfx_tol_clause (tol, "fattal02's bound: %s", e.message);
+      return;
+    }
+  for (long i = 0; i < n; i++)
+    smax = fmax (smax, c->s[i]);
+  g = expm1 (c->du) + 6.0 * U;
+  dlo = (c->r.lo + 1e-4) * g;
+  dhi = (c->r.hi + 1e-4) * g;
+  R = c->r.hi - c->r.lo - dlo - dhi;
+  if (n == 1)
+    {
+      /* One pixel is both percentiles: out is 1 on either side. */
+      rel = 0.0;
+      abs = 0.0;
+    }
+  else if (R > 0.0)
+    {
+      rel = g + (dlo + dhi) / R;
+      abs = ((c->r.lo + 1e-4) * g + dlo) / R + 1e-4;
+    }
+  else
+    {
+      /* A range within the bounds (a flat image): out may be anything the
+       * device's own lo and hi give, the clamp's 1e-4 up to 1. */
+      rel = 0.0;
+      abs = 1.0;
+    }
+  tol->abs_tol += abs * smax;
+  tol->rel_tol += rel + 48.0 * U + 2.0 * read_eta (plan, src);
+  clfx_tol_clause (tol, "fattal02: U within %.3g (4 x %.3g, the "
+                   "reference run with float's rounding emulated; the "
+                   "multigrid's own algebraic error is %.3g), through exp "
+                   "and the percentiles' normalisation (range %.3g): %.3g "
+                   "relative, %.3g times the largest (c / Y)^saturation "
+                   "%.3g; its own 48 u relative",
+                   c->du, c->du_est, c->r.alg_err, c->r.hi - c->r.lo, rel,
+                   abs, smax);
+}
+
+/* fattal02's probes: each level's average gradient (its pyramid's error:
+ * H within 8 u + 3 u |H| and the read, each level's 16-term blur 8 u of
+ * |H| more; a difference of two over 2^(k + 1); the mean's sums 30 u),
+ * and L at the two percentiles (fattal_bound's D, relative). */
+static bool
+fattal_probes (const ClfxPlan *plan, const ClfxImage *src, double scale,
+               ClfxProbes *probes, ClfxError *error)
+{
+  const FattalCache *c = fattal_compute (plan, src, scale, error);
+  double             lh[2], eh, da = 0.0, g;
+
+  if (! c)
+    return false;
+  eh = 8.0 * U + read_eta (plan, src) + 3.0 * U * c->max_h;
+  for (int k = 0; k < c->r.levels; k++)
+    da = fmax (da, 2.0 * ldexp (eh + 8.0 * k * U * c->max_h, -k - 1)
+                     + 30.0 * U * c->r.avg[k]);
+  lh[0] = c->r.lo;
+  lh[1] = c->r.hi;
+  g = expm1 (c->du) + 6.0 * U;
+  if (! clfx_probes_add (probes, "gradient averages", c->r.avg, c->r.levels,
+                         true, da, 0.0, "each level's pyramid: H's error "
+                         "and 8 u |H| per level, a difference over 2^(k + "
+                         "1), the mean's sums 30 u")
+      || ! clfx_probes_add (probes, "L at 0.1 %, 99.5 %", lh, 2, true,
+                            1e-4 * g, g, "exp (U) - 1e-4 with U within "
+                            "fattal_bound's distance"))
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  return true;
+}
+
 static bool
 tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
              ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
@@ -1132,6 +1622,7 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
   bool         ok = true;
 
   DurandRef    d = { 0 };
+  const FattalCache *fat = NULL;
 
   ref_collect (src, plan, scale, &r);
   if (st->op == CLFX_TONEMAP_REINHARD05)
@@ -1143,13 +1634,28 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
       r.prm[12] = d.bmin;
       r.prm[13] = d.bmax;
     }
+  if (st->op == CLFX_TONEMAP_FATTAL02
+      && (! (fat = fattal_compute (plan, src, scale, error))
+          || (probes && ! fattal_probes (plan, src, scale, probes, error))))
+    return false;
   for (int y = 0; y < src->height; y++)
     for (int x = 0; x < src->width; x++)
       {
         double v[4];
         float  out[4];
         ref_read (src, plan, &r, x, y, scale, v);
-        if (st->op == CLFX_TONEMAP_DURAND02)
+        if (st->op == CLFX_TONEMAP_FATTAL02)
+          {
+            /* colour out (c / Y)^saturation, 0 where Y = 0. */
+            long   at = (long) y * src->width + x;
+            double Y = luminance (v);
+            for (int c = 0; c < 3; c++)
+              v[c] = Y > 0.0 && r.prm[15] == 0.0
+                       ? fat->r.out[at]
+                           * (st->a3 == 0.0 ? 1.0 : pow (v[c] / Y, st->a3))
+                       : 0.0;
+          }
+        else if (st->op == CLFX_TONEMAP_DURAND02)
           {
             /* log10 out = (B - max B) c + detail (L - B); colour times
              * out / Y (0 where Y = 0 or the image is black). */
@@ -1315,6 +1821,8 @@ tonemap_tolerance (const ClfxParams *p, const ClfxPlan *plan,
 
   if (st->op == CLFX_TONEMAP_DURAND02)
     durand_bound (plan, src, scale, dev, tol);
+  else if (st->op == CLFX_TONEMAP_FATTAL02)
+    fattal_bound (plan, src, scale, tol);
   else
     map_bound (plan, src, scale, tol);
   if (plan->decode)
@@ -1335,6 +1843,9 @@ static const char *const uses_r05[] = { "operator", "exposure", "brightness",
 static const char *const uses_drago[] = { "operator", "exposure", "bias",
                                           NULL };
 static const char *const uses_aces[] = { "operator", "exposure", NULL };
+static const char *const uses_fattal[] = { "operator", "exposure", "alpha",
+                                           "beta", "saturation", "noise",
+                                           NULL };
 static const char *const uses_durand[] = { "operator", "exposure", "contrast",
                                            "detail", "spatial-sigma",
                                            "range-sigma", "sampler-filter",
@@ -1357,4 +1868,7 @@ const ClfxVariant clfx_variant_aces
 const ClfxVariant clfx_variant_durand02
   = VARIANT ("durand02", "Durand 2002 base and detail (a bilateral grid)",
              uses_durand);
+const ClfxVariant clfx_variant_fattal02
+  = VARIANT ("fattal02", "Fattal 2002 gradient domain (gegl:fattal02's, "
+             "a multigrid Poisson solve)", uses_fattal);
 #undef VARIANT

@@ -4,7 +4,8 @@
  * statistics as probes on their own; NaN, infinities and negative values
  * cleaned and counted (the counts checked against this file's own); a
  * black image, a 1x1 image; two runs bit for bit the same; alpha kept;
- * out-of-range arguments refused.  GEGL's reinhard05 and models of
+ * out-of-range arguments refused; fattal02 also on sizes with several
+ * pyramid levels and multigrid grids.  GEGL's reinhard05 and models of
  * pfstmo's operators are the other side in tests/gegl/test-tonemap.py. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -17,8 +18,11 @@
 #include "clfx-run.h"
 
 static const char *const operators[] = { "reinhard02", "reinhard05",
-                                          "drago03", "aces", "durand02" };
-#define N_OPS 5
+                                          "drago03", "aces", "durand02",
+                                          "fattal02" };
+#define N_OPS 6
+/* The local operators, which run in one piece. */
+#define LOCAL(op) ((op) == 4 || (op) == 5)
 
 /* Per operator, the arguments away from their defaults (NULL-terminated
  * pairs). */
@@ -29,6 +33,8 @@ static const char *const tweaks[N_OPS][10] = {
   { "exposure", "-1.25", NULL },
   { "spatial-sigma", "0.1", "range-sigma", "0.3", "sampler-filter",
     "linear", "detail", "1.5", NULL },
+  { "alpha", "0.8", "beta", "0.8", "saturation", "0.6", "noise", "0.02",
+    NULL },
 };
 
 static ClfxDeviceInfo device;
@@ -97,6 +103,16 @@ one (ClfxContext **ctx, int op, bool tweak, int w, int h, int channels,
           ok ? r.validation.max_abs : 0.0, ok ? r.tolerance.abs_tol : 0.0,
           ok ? r.tolerance.rel_tol : 0.0, ok ? "" : ": ",
           ok ? "" : e.message);
+  for (int i = 0; ok && i < r.probes.n; i++)
+    if (! r.probes.probes[i].passed)
+      {
+        const ClfxProbe *q = &r.probes.probes[i];
+        int              k = q->worst;
+        tap_diag ("probe %s: %zu values off, max abs %g at %d (device %g, "
+                  "reference %g; %s)", q->name, q->mismatches, q->max_abs,
+                  k, k < q->n_device ? q->device[k] : NAN,
+                  k < q->n_reference ? q->reference[k] : NAN, q->basis);
+      }
   if (ok)
     clfx_host_image_free (&dst);
   clfx_run_result_clear (&r);
@@ -296,7 +312,7 @@ tiled (ClfxContext *ctx)
         /* Statistics: tiles grown to the blocks (128 x 64: 2 x 2); aces on
          * 8-bit data has none and tiles as asked (3 x 3); durand02 one
          * piece. */
-        int         pieces = op == 4 ? 1 : op == 3 && d ? 9 : 4;
+        int         pieces = LOCAL (op) ? 1 : op == 3 && d ? 9 : 4;
 
         memset (&ta, 0, sizeof ta);
         memset (&tb, 0, sizeof tb);
@@ -328,7 +344,7 @@ tiled (ClfxContext *ctx)
                                        * (size_t) pa.probes[i].n_device);
         tap_ok (ok && ! memcmp (a.data, b.data, (size_t) a.stride * 101)
                   && same_probes && pa.n == pb.n
-                  && tb.tiled == (op != 4) && tb.pieces == pieces,
+                  && tb.tiled == ! LOCAL (op) && tb.pieces == pieces,
                 "%s %s: in tiles of 70x40 (%d pieces, %s) the one-piece "
                 "result and probes, bit for bit%s%s",
                 operators[op], d ? "u8" : "float", tb.pieces,
@@ -399,12 +415,15 @@ refusals (void)
     { "chromatic", "1.01" },    { "white-point", "-1" },
     { "brightness", "101" },    { "spatial-sigma", "1.5" },
     { "range-sigma", "-1" },    { "contrast", "11" },
+    { "alpha", "2.5" },         { "beta", "0.05" },    { "saturation", "1.5" },
+    { "noise", "-0.1" },
   };
   /* In range for the dialog, refused by the operator's plan. */
   static const char *const zero[][3] = {
     { "reinhard02", "key", "0" },
     { "drago03", "bias", "0" },
     { "durand02", "range-sigma", "0.01" },
+    { "fattal02", "alpha", "0" },
   };
   ClfxParams p;
 
@@ -454,6 +473,11 @@ main (void)
         for (int l = 0; l < 3; l++)
           one (&ctx, op, (s + d + l) % 2 == 1, sizes[s][0], sizes[s][1],
                channels[l], (ClfxDepth) d, d < 2);
+  /* fattal02 on sizes with a pyramid of 2 and 3 levels and 7 to 9
+   * multigrid grids (the sizes above have one level). */
+  one (&ctx, 5, false, 301, 211, 4, CLFX_DEPTH_FLOAT, false);
+  one (&ctx, 5, true, 520, 260, 4, CLFX_DEPTH_FLOAT, false);
+  one (&ctx, 5, false, 257, 129, 1, CLFX_DEPTH_U8, true);
   specials (&ctx);
   black (&ctx);
   if (ctx)

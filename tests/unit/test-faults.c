@@ -287,7 +287,8 @@ main (void)
   ClfxContext   *ctx = test_context (&list, &skip);
   ClfxImage      src;
   ClfxError      e = { 0 };
-  ClfxParams     lanczos, linear, copy, iir, fir, r05, durand;
+  ClfxParams     lanczos, linear, copy, iir, fir, r05, durand,
+                 fattal;
 
   if (! ctx)
     return skip;
@@ -330,7 +331,7 @@ main (void)
   fault_every_call ("gaussian FIR, tiles", tiles, &fir, &src);
   /* The tonemap family's graphs: statistics, constants and a range chained
    * on the device (reinhard05); durand02's grid, its blurs and the copy
-   * into a 3D image. */
+   * into a 3D image; fattal02's pyramid, multigrid and selection. */
   clfx_params_defaults (&clfx_family_tonemap, &r05);
   durand = r05;
   clfx_params_set (&durand, "operator", "durand02", &e);
@@ -338,6 +339,9 @@ main (void)
   fault_every_call ("reinhard05, staged", staged, &r05, &src);
   fault_every_call ("reinhard05, statistics over tiles", tiles, &r05, &src);
   fault_every_call ("durand02, one piece", plain, &durand, &src);
+  fattal = r05;
+  clfx_params_set (&fattal, "operator", "fattal02", &e);
+  fault_every_call ("fattal02, one piece", plain, &fattal, &src);
   /* Other codes, and a fault on the third call of a kind: the failure is
    * in the middle of the run, after earlier objects were made (they must
    * be released). */

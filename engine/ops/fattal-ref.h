@@ -1,0 +1,38 @@
+/* fattal-ref.h: fattal02's luminance pipeline in double on the CPU, written
+ * from docs/TONEMAP.md's fattal02 section alone (steps 1 to 7 and its
+ * multigrid), as the reference the device's version is measured against.
+ * Needs only libc and libm. */
+#ifndef CLFX_FATTAL_REF_H
+#define CLFX_FATTAL_REF_H
+
+#include <stdbool.h>
+
+typedef struct
+{
+  int     levels;        /* pyramid levels (step 2) */
+  double  avg[32];       /* avg_k of each pyramid level (step 3) */
+  int     grids;         /* multigrid grids, M + 1 */
+  double *U;             /* w*h, row-major: the full multigrid's result, mean 0 (step 6) */
+  double *U_exact;       /* w*h: the same equation solved to convergence, mean 0 */
+  double  alg_err;       /* max |U - U_exact| */
+  double  lo, hi;        /* step 7's percentile values of L */
+  double *out;           /* w*h: step 7's out */
+  double  max_abs_u;     /* max |U| */
+} ClfxFattalRef;
+
+/* Y: w*h luminance values (>= 0, finite), row-major.  noise 0 means 0.1 alpha.
+ * When max Y is 0 every out is 0 and U is 0 (lo = hi = 1 - 1e-4).  False only when out of memory
+ * (r is then freed). */
+bool clfx_fattal_ref (int w, int h, const double *Y, double alpha, double beta,
+                      double noise, ClfxFattalRef *r);
+/* The same with float's rounding emulated: every value stored moves by up
+ * to `rounding` times the magnitude of its terms, in a direction drawn
+ * from a generator seeded by seed (stochastic arithmetic: how far such
+ * runs land from the plain one estimates how far a float run does).
+ * U_exact is then U and alg_err 0. */
+bool clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
+                                double beta, double noise, double rounding,
+                                unsigned seed, ClfxFattalRef *r);
+void clfx_fattal_ref_free (ClfxFattalRef *r);
+
+#endif
