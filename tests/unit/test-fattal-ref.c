@@ -391,6 +391,51 @@ done:
   free (Y);
 }
 
+/* The emulated rounding: 0 is the plain run bit for bit; float's (2^-24
+ * of the terms) moves U a little, a seed's own way, and far less than
+ * the multigrid's algebraic error; the same seed repeats exactly. */
+static void
+test_perturbed (void)
+{
+  int           w = 97, h = 61;
+  size_t        n = (size_t) w * h;
+  double       *Y = make_y (w, h, 11);
+  double        d0 = 0, d1 = 0, d12 = 0, drep = 0;
+  ClfxFattalRef a, z, p1, p2, p1b;
+  bool          ok;
+
+  if (! run (w, h, Y, 1.0, 0.9, 0.0, &a))
+    goto done;
+  ok = clfx_fattal_ref_perturbed (w, h, Y, 1.0, 0.9, 0.0, 0.0, 1, &z)
+       && clfx_fattal_ref_perturbed (w, h, Y, 1.0, 0.9, 0.0, 0x1p-24, 1, &p1)
+       && clfx_fattal_ref_perturbed (w, h, Y, 1.0, 0.9, 0.0, 0x1p-24, 2, &p2)
+       && clfx_fattal_ref_perturbed (w, h, Y, 1.0, 0.9, 0.0, 0x1p-24, 1,
+                                     &p1b);
+  tap_ok (ok, "perturbed runs ran");
+  if (ok)
+    {
+      for (size_t i = 0; i < n; i++)
+        {
+          d0 = fmax (d0, fabs (z.U[i] - a.U[i]) + fabs (z.out[i] - a.out[i]));
+          d1 = fmax (d1, fabs (p1.U[i] - a.U[i]));
+          d12 = fmax (d12, fabs (p1.U[i] - p2.U[i]));
+          drep = fmax (drep, fabs (p1.U[i] - p1b.U[i]));
+        }
+      tap_ok (d0 == 0, "rounding 0: the plain run bit for bit (%g)", d0);
+      tap_ok (d1 > 0 && d1 < 1e-2 * a.alg_err && d12 > 0 && drep == 0,
+              "rounding 2^-24: U moves by %.3g (seeds apart %.3g, the same "
+              "seed %.3g), well under the algebraic error %.3g", d1, d12,
+              drep, a.alg_err);
+      clfx_fattal_ref_free (&z);
+      clfx_fattal_ref_free (&p1);
+      clfx_fattal_ref_free (&p2);
+      clfx_fattal_ref_free (&p1b);
+    }
+  clfx_fattal_ref_free (&a);
+done:
+  free (Y);
+}
+
 int
 main (void)
 {
@@ -408,6 +453,7 @@ main (void)
   test_avg_ramp ();
   test_flat_and_black ();
   test_noise_and_scale ();
+  test_perturbed ();
   test_image (97, 61, false, true);
   test_image (256, 256, true, true);
   {
