@@ -168,6 +168,7 @@ tonemap-r02-alpha alpha8 none --operator reinhard02 --key 0.3|#:operator "reinha
 tonemap-drago-rgb rgb8 none --operator drago03 --bias 0.7 --exposure 1|#:operator "drago03" #:bias 0.7 #:exposure 1.0
 tonemap-aces-alpha rgba8 none --operator aces --exposure 2|#:operator "aces" #:exposure 2.0
 tonemap-durand-selection rgb8 selection --operator durand02 --spatial-sigma 0.1 --sampler-filter linear|#:operator "durand02" #:spatial-sigma 0.1 #:sampler-filter "linear"
+tonemap-fattal-alpha rgba8 none --operator fattal02 --alpha 0.8 --beta 0.85 --saturation 0.6|#:operator "fattal02" #:alpha 0.8 #:beta 0.85 #:saturation 0.6
 CASES
 
 {
