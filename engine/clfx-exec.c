@@ -643,6 +643,7 @@ stream_run (DevRun *r)
       if (! stream_upload (&s, hi, error))
         goto out;
       s.g.tile = *t;
+      s.g.tile_index = b;
       s.g.dst_offset = (cl_long) (s.guard + (size_t) (t->out.y - s.r0)
                                               * s.pitch);
       if (! run_tile (&s.g, s.up_last, &s.kernels[b], error))

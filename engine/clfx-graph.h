@@ -162,10 +162,12 @@ cl_sampler            clfx_graph_sampler (ClfxGraph *g, bool normalized,
 cl_sampler            clfx_graph_sampler_for (ClfxGraph *g, bool normalized,
                                               int addressing, bool linear,
                                               ClfxError *error);
-/* The pass over the tiles: -1 when the run is one piece (run_cl does
- * everything), else 0 .. plan->stats_passes - 1 in stats_cl and
- * stats_passes in run_cl; and the current tile's index in its pass (0:
- * the first, where a pass finishes the previous one's reductions). */
+/* The pass over the tiles: -1 when the run is one piece or in tiles or
+ * bands without statistics passes (run_cl does everything each time),
+ * else 0 .. plan->stats_passes - 1 in stats_cl and stats_passes in
+ * run_cl; and the current tile's or band's index in its pass (0: the
+ * first, where a pass finishes the previous one's reductions and where
+ * counts over the whole image start). */
 int                   clfx_graph_pass (const ClfxGraph *g);
 int                   clfx_graph_tile_index (const ClfxGraph *g);
 /* Whether the source reaches kernels as a buffer (CPU devices) rather

@@ -95,6 +95,58 @@ tm_kahan (float *sum, float *comp, float v)
   *sum = t;
 }
 
+/* ---- the log-luminance histograms (probes) ---------------------------------
+
+ * Bins of half an octave read from the float's bits: its exponent and its
+ * first mantissa bit (each octave split at 1.5 x 2^e), so a bin is a
+ * function of the stored float alone.  Before the map: Y from 2^-20 to
+ * 2^20 in 80 bins; after: from 2^-16 to 2^4 in 40; the first bin holds
+ * what is below (0 included), the last what is above.  Each work-group
+ * counts in local memory and adds its counts to the global histogram with
+ * integer atomics: the same counts whatever order they take. */
+#define TM_HB_LO  (-20)
+#define TM_HB_N   82
+#define TM_HA_LO  (-16)
+#define TM_HA_N   42
+
+inline int
+tm_hist_bin (float Y, int lo, int n)
+{
+  int b;
+
+  if (! (Y >= ldexp (1.0f, lo)))
+    return 0;
+  b = (int) (as_uint (Y) >> 22) - ((127 + lo) << 1);
+  return b >= n - 2 ? n - 1 : b + 1;
+}
+
+inline int
+tm_local_index (void)
+{
+  return (int) (get_local_id (1) * get_local_size (0) + get_local_id (0));
+}
+
+inline void
+tm_hist_zero (__local uint *h, int n)
+{
+  int size = (int) (get_local_size (0) * get_local_size (1));
+
+  for (int i = tm_local_index (); i < n; i += size)
+    h[i] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
+inline void
+tm_hist_flush (__local uint *h, int n, __global uint *g)
+{
+  int size = (int) (get_local_size (0) * get_local_size (1));
+
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int i = tm_local_index (); i < n; i += size)
+    if (h[i])
+      atomic_add (&g[i], h[i]);
+}
+
 /* ---- scan: the values to clean (float and half sources) ------------------ */
 
 inline void
@@ -212,7 +264,8 @@ tm_tree (__local float8 *s, int lx, int n)
 __kernel void
 tm_stats (CLFX_SRC_ARGS (src), int4 rect, int nbx,
           __global const uint4 *scan, float scale, float log_eps,
-          __global float8 *partials, __local float8 *s)
+          __global float8 *partials, __local float8 *s, __global uint *hist,
+          __local uint *lh)
 {
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int    x = rect.x + bx * TM_BW + lx, y0 = rect.y + by * TM_BH;
@@ -221,6 +274,7 @@ tm_stats (CLFX_SRC_ARGS (src), int4 rect, int nbx,
   float  comp[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
   float  lo = INFINITY, hi = 0.0f;
 
+  tm_hist_zero (lh, TM_HB_N);
   if (x < rect.z)
     for (int j = 0; j < TM_BH && y0 + j < rect.w; j++)
       {
@@ -233,11 +287,13 @@ tm_stats (CLFX_SRC_ARGS (src), int4 rect, int nbx,
         tm_kahan (&sum[4], &comp[4], v.z);
         lo = fmin (lo, Y);
         hi = fmax (hi, Y);
+        atomic_inc (&lh[tm_hist_bin (Y, TM_HB_LO, TM_HB_N)]);
       }
   s[lx] = (float8) (sum[0], sum[1], sum[2], sum[3], sum[4], lo, hi, 0.0f);
   tm_tree (s, lx, TM_BW);
   if (lx == 0)
     partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
+  tm_hist_flush (lh, TM_HB_N, hist);
 }
 
 __kernel void
@@ -487,21 +543,32 @@ tm_map1 (float4 v, int op, __global const float *p)
   return v;
 }
 
+/* The result's luminance into the after histogram, and the store. */
+inline void
+tm_store (CLFX_DST_ARGS, int x, int y, float4 v, __local uint *lh)
+{
+  atomic_inc (&lh[tm_hist_bin (tm_luminance (v), TM_HA_LO, TM_HA_N)]);
+  CLFX_STORE (x, y, clfx_from_rgba (v));
+}
+
 __kernel void
 tm_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
-        float scale, int op, __global const float *p)
+        float scale, int op, __global const float *p, __global uint *hist,
+        __local uint *lh)
 {
   int gx = get_global_id (0), gy = get_global_id (1);
 
-  if (gx >= dst_rect.z || gy >= dst_rect.w)
-    return;
+  tm_hist_zero (lh, TM_HA_N);
+  if (gx < dst_rect.z && gy < dst_rect.w)
+    {
+      int   x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+      float m = as_float (scan[0].w);
 
-  int   x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-  float m = as_float (scan[0].w);
-
-  CLFX_STORE (x, y, clfx_from_rgba (tm_map1 (tm_read (CLFX_SRC (src), x, y,
-                                                      m, scale),
-                                             op, p)));
+      tm_store (dst, dst_offset, dst_pitch, dst_rect, x, y,
+                tm_map1 (tm_read (CLFX_SRC (src), x, y, m, scale), op, p),
+                lh);
+    }
+  tm_hist_flush (lh, TM_HA_N, hist);
 }
 
 /* ---- durand02: base and detail through a bilateral grid ----------------------
@@ -686,28 +753,31 @@ tm_drange (__global const float *L, int w, int h, read_only image3d_t grid,
 __kernel void
 tm_dmap (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
          float scale, read_only image3d_t grid, sampler_t smp, int linear,
-         int cell, int4 dims, __global const float *p)
+         int cell, int4 dims, __global const float *p, __global uint *hist,
+         __local uint *lh)
 {
   int gx = get_global_id (0), gy = get_global_id (1);
 
-  if (gx >= dst_rect.z || gy >= dst_rect.w)
-    return;
-
-  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-  float4 v = tm_read (CLFX_SRC (src), x, y, as_float (scan[0].w), scale);
-  float  Y = tm_luminance (v);
-
-  if (p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f))
-    v.xyz = (float3) (0.0f);
-  else
+  tm_hist_zero (lh, TM_HA_N);
+  if (gx < dst_rect.z && gy < dst_rect.w)
     {
-      float l = tm_dlum (Y, p);
-      float b = tm_base (grid, smp, linear, cell, dims, x, y, l, p);
-      float c = p[3] * p[14];
-      float lo = (b - p[13]) * c + p[4] * (l - b);
-      v.xyz *= exp10 (lo) / Y;
+      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+      float4 v = tm_read (CLFX_SRC (src), x, y, as_float (scan[0].w), scale);
+      float  Y = tm_luminance (v);
+
+      if (p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f))
+        v.xyz = (float3) (0.0f);
+      else
+        {
+          float l = tm_dlum (Y, p);
+          float b = tm_base (grid, smp, linear, cell, dims, x, y, l, p);
+          float c = p[3] * p[14];
+          float lo = (b - p[13]) * c + p[4] * (l - b);
+          v.xyz *= exp10 (lo) / Y;
+        }
+      tm_store (dst, dst_offset, dst_pitch, dst_rect, x, y, v, lh);
     }
-  CLFX_STORE (x, y, clfx_from_rgba (v));
+  tm_hist_flush (lh, TM_HA_N, hist);
 }
 
 /* ---- fattal02 ------------------------------------------------------------------ */
@@ -1154,29 +1224,32 @@ fat_select (__global const uint *hist, __global uint *sel, int known,
 __kernel void
 fat_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
          float scale, __global const float *U, int w,
-         __global const float *p, __global const float *f, float saturation)
+         __global const float *p, __global const float *f, float saturation,
+         __global uint *hist, __local uint *lh)
 {
   int gx = get_global_id (0), gy = get_global_id (1);
 
-  if (gx >= dst_rect.z || gy >= dst_rect.w)
-    return;
-
-  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-  float4 v = tm_read (CLFX_SRC (src), x, y, as_float (scan[0].w), scale);
-  float  Y = tm_luminance (v);
-
-  if (p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f))
-    v.xyz = (float3) (0.0f);
-  else
+  tm_hist_zero (lh, TM_HA_N);
+  if (gx < dst_rect.z && gy < dst_rect.w)
     {
-      float range = f[FAT_HI] - f[FAT_LO];
-      float L = exp (U[(long) y * w + x]) - 1e-4f;
-      float out = range > 0.0f ? (L - f[FAT_LO]) / range : 1.0f;
-      out = out > 0.0f ? out : 1e-4f;
-      if (saturation == 0.0f)
-        v.xyz = (float3) (out);
+      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+      float4 v = tm_read (CLFX_SRC (src), x, y, as_float (scan[0].w), scale);
+      float  Y = tm_luminance (v);
+
+      if (p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f))
+        v.xyz = (float3) (0.0f);
       else
-        v.xyz = out * powr (v.xyz / Y, saturation);
+        {
+          float range = f[FAT_HI] - f[FAT_LO];
+          float L = exp (U[(long) y * w + x]) - 1e-4f;
+          float out = range > 0.0f ? (L - f[FAT_LO]) / range : 1.0f;
+          out = out > 0.0f ? out : 1e-4f;
+          if (saturation == 0.0f)
+            v.xyz = (float3) (out);
+          else
+            v.xyz = out * powr (v.xyz / Y, saturation);
+        }
+      tm_store (dst, dst_offset, dst_pitch, dst_rect, x, y, v, lh);
     }
-  CLFX_STORE (x, y, clfx_from_rgba (v));
+  tm_hist_flush (lh, TM_HA_N, hist);
 }

@@ -24,6 +24,7 @@
  * constants. */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,12 @@ fattal_u (const ClfxFattalRef *r)
 #define TM_BW    64
 #define TM_BH    32
 #define TM_FINAL 256
+/* ... and its histograms' bins: half octaves from 2^lo, under and over
+ * bins first and last (tm_hist_bin). */
+#define TM_HB_LO (-20)
+#define TM_HB_N  82
+#define TM_HA_LO (-16)
+#define TM_HA_N  42
 
 /* babl's Y row for linear sRGB (D50-adapted). */
 static const double Y_ROW[3] = { 0.2224879400, 0.7169038389, 0.0606082572 };
@@ -226,6 +233,20 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
 
 /* ---- OpenCL ---------------------------------------------------------------- */
 
+/* A histogram's counts on the device, set to 0 where a pass starts (its
+ * first tile or band, or the one piece) and added to by every one after. */
+static cl_mem
+hist_buffer (ClfxGraph *g, const char *name, int n, ClfxError *error)
+{
+  static const cl_uint zero = 0;
+  cl_mem               h = clfx_graph_buffer (g, name, 4 * (size_t) n, error);
+
+  if (h && clfx_graph_tile_index (g) == 0
+      && ! clfx_graph_fill (g, h, &zero, sizeof zero, 4 * (size_t) n, error))
+    return NULL;
+  return h;
+}
+
 /* durand02's graph after the statistics and constants: the log luminance,
  * the grid (splat, three blurs), the grid as a 3D image, the base's range,
  * the map. */
@@ -261,7 +282,7 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                           { (size_t) t->out.width, (size_t) t->out.height },
                           { 0, 0 } };
   cl_int4         dims = { { st->gx, st->gy, st->gz, 0 } };
-  cl_mem          L, g0, g1, img, partials, part;
+  cl_mem          L, g0, g1, img, partials, part, hist;
   cl_sampler      smp;
 
   /* A group holds one cell's z work-items: past the device's group limit
@@ -308,10 +329,13 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
       || ! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials), CLFX_INT (nb),
                         CLFX_ARG (prm), CLFX_LOCAL (8 * TM_FINAL)))
     return false;
-  return CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
-                      CLFX_FLOAT (st->scale), CLFX_ARG (img), CLFX_ARG (smp),
-                      CLFX_INT (st->linear), CLFX_INT (st->cell),
-                      CLFX_ARG (dims), CLFX_ARG (prm));
+  return (hist = hist_buffer (g, "histogram after", TM_HA_N, error))
+         && CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
+                         CLFX_FLOAT (st->scale), CLFX_ARG (img),
+                         CLFX_ARG (smp), CLFX_INT (st->linear),
+                         CLFX_INT (st->cell), CLFX_ARG (dims),
+                         CLFX_ARG (prm), CLFX_ARG (hist),
+                         CLFX_LOCAL (4 * TM_HA_N));
 }
 
 /* ---- fattal02 on the device ------------------------------------------------ */
@@ -563,10 +587,12 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                             CLFX_LOCAL (4 * 2 * 256)))
         return false;
   }
-  return CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
-                      CLFX_FLOAT (st->scale), CLFX_ARG (Us[0]), CLFX_INT (w),
-                      CLFX_ARG (prm), CLFX_ARG (f),
-                      CLFX_FLOAT ((float) st->a3))
+  return (hist = hist_buffer (g, "histogram after", TM_HA_N, error))
+         && CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
+                         CLFX_FLOAT (st->scale), CLFX_ARG (Us[0]),
+                         CLFX_INT (w), CLFX_ARG (prm), CLFX_ARG (f),
+                         CLFX_FLOAT ((float) st->a3), CLFX_ARG (hist),
+                         CLFX_LOCAL (4 * TM_HA_N))
          && clfx_graph_probe_at (g, "gradient averages", f, 8, levels, error)
          && clfx_graph_probe_at (g, "L at 0.1 %, 99.5 %", f, 1, 2, error);
 }
@@ -644,11 +670,16 @@ stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
   if (! (scan = scan_buffer (g, st, error)))
     return false;
   if (stage == STAGE_STATS)
-    return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
-                        CLFX_INT (nbx), CLFX_ARG (scan),
-                        CLFX_FLOAT (st->scale),
-                        CLFX_FLOAT ((float) LOG_EPS[st->op]),
-                        CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW));
+    {
+      cl_mem hist = hist_buffer (g, "histogram before", TM_HB_N, error);
+      return hist
+             && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                             CLFX_INT (nbx), CLFX_ARG (scan),
+                             CLFX_FLOAT (st->scale),
+                             CLFX_FLOAT ((float) LOG_EPS[st->op]),
+                             CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
+                             CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N));
+    }
   return (prm = params_buffer (g, st, error))
          && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
                          CLFX_INT (nbx), CLFX_ARG (scan),
@@ -707,7 +738,7 @@ stage_end (ClfxGraph *g, const State *st, int stage, ClfxError *error)
 static bool
 record_probes (ClfxGraph *g, const State *st, ClfxError *error)
 {
-  cl_mem scan, stats, prm;
+  cl_mem scan, stats, prm, hist;
 
   if (st->scan
       && (! (scan = scan_buffer (g, st, error))
@@ -719,6 +750,10 @@ record_probes (ClfxGraph *g, const State *st, ClfxError *error)
   if (st->op == CLFX_TONEMAP_ACES)
     return true;
   if (! (stats = clfx_graph_buffer (g, "stats", 32, error))
+      || ! (hist = clfx_graph_buffer (g, "histogram before", 4 * TM_HB_N,
+                                      error))
+      || ! clfx_graph_probe_counts (g, "log2 Y histogram, before", hist,
+                                    TM_HB_N, error)
       || ! (prm = params_buffer (g, st, error))
       || ! clfx_graph_probe_at (g, "log-average, mean Y", prm, 8, 2, error)
       || ! clfx_graph_probe_at (g, "min Y, max Y", stats, 5, 2, error))
@@ -771,7 +806,7 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   ClfxLaunch      map = { "tm_map", NULL, NULL, 2,
                           { (size_t) t->out.width, (size_t) t->out.height },
                           { 0, 0 } };
-  cl_mem          scan, prm;
+  cl_mem          scan, prm, hist;
 
   (void) p;
   if (pass < 0)
@@ -797,9 +832,17 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
       if (! fattal_cl (g, st, scan, prm, error))
         return false;
     }
-  else if (! CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
-                          CLFX_FLOAT (st->scale), CLFX_INT (st->op),
-                          CLFX_ARG (prm)))
+  else if (! (hist = hist_buffer (g, "histogram after", TM_HA_N, error))
+           || ! CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST,
+                             CLFX_ARG (scan), CLFX_FLOAT (st->scale),
+                             CLFX_INT (st->op), CLFX_ARG (prm),
+                             CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HA_N)))
+    return false;
+  /* The after histogram adds up tile by tile: recorded after each tile,
+   * the last record holds them all. */
+  if (! (hist = clfx_graph_buffer (g, "histogram after", 4 * TM_HA_N, error))
+      || ! clfx_graph_probe_counts (g, "log2 Y histogram, after", hist,
+                                    TM_HA_N, error))
     return false;
   return pass >= 0 && clfx_graph_tile_index (g) > 0
            ? true
@@ -1612,6 +1655,53 @@ fattal_probes (const ClfxPlan *plan, const ClfxImage *src, double scale,
   return true;
 }
 
+/* ---- the log-luminance histograms ------------------------------------------ */
+
+/* tm_hist_bin: the bin of Y stored as a float, half octaves read from its
+ * exponent and first mantissa bit from 2^lo, under and over bins first and
+ * last. */
+static int
+hist_bin (double Y, int lo, int n)
+{
+  float    f = (float) Y;
+  uint32_t b;
+  int      k;
+
+  if (! (f >= ldexpf (1.0f, lo)))
+    return 0;
+  memcpy (&b, &f, sizeof b);
+  k = (int) (b >> 22) - ((127 + lo) << 1);
+  return k >= n - 2 ? n - 1 : k + 1;
+}
+
+/* Counts Y into h; where the device's Y, within dY of it, may fall into
+ * another bin, every bin it may reach counts it as uncertain (amb). */
+static void
+hist_add (double *h, double *amb, int lo, int n, double Y, double dY)
+{
+  int b = hist_bin (Y, lo, n), a = hist_bin (Y - dY, lo, n);
+  int c = hist_bin (Y + dY, lo, n);
+
+  h[b] += 1.0;
+  if (a != b || c != b)
+    for (int k = a; k <= c; k++)
+      amb[k] += 1.0;
+}
+
+static double
+hist_slack (const double *amb, int n)
+{
+  double m = 0.0;
+
+  for (int k = 0; k < n; k++)
+    m = fmax (m, amb[k]);
+  return m;
+}
+
+static void linear_bound (const ClfxParams *p, const ClfxPlan *plan,
+                          const ClfxDeviceInfo *dev, const ClfxImage *src,
+                          ClfxTolerance *tol);
+
 static bool
 tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
              ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
@@ -1623,6 +1713,10 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
 
   DurandRef    d = { 0 };
   const FattalCache *fat = NULL;
+  double       hb[TM_HB_N] = { 0 }, hb_amb[TM_HB_N] = { 0 };
+  double       ha[TM_HA_N] = { 0 }, ha_amb[TM_HA_N] = { 0 };
+  double       eta_y = 8.0 * U + read_eta (plan, src);
+  ClfxTolerance lin;
 
   ref_collect (src, plan, scale, &r);
   if (st->op == CLFX_TONEMAP_REINHARD05)
@@ -1634,6 +1728,9 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
       r.prm[12] = d.bmin;
       r.prm[13] = d.bmax;
     }
+  /* The result's bound in linear light, for the after histogram. */
+  if (probes)
+    linear_bound (p, plan, NULL, src, &lin);
   if (st->op == CLFX_TONEMAP_FATTAL02
       && (! (fat = fattal_compute (plan, src, scale, error))
           || (probes && ! fattal_probes (plan, src, scale, probes, error))))
@@ -1644,6 +1741,9 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
         double v[4];
         float  out[4];
         ref_read (src, plan, &r, x, y, scale, v);
+        if (probes)
+          hist_add (hb, hb_amb, TM_HB_LO, TM_HB_N, luminance (v),
+                    eta_y * luminance (v));
         if (st->op == CLFX_TONEMAP_FATTAL02)
           {
             /* colour out (c / Y)^saturation, 0 where Y = 0. */
@@ -1672,6 +1772,15 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
           }
         else
           ref_map (st->op, r.prm, v);
+        if (probes)
+          {
+            /* The device's result luminance: within the result's bound
+             * in linear light (Y's row sums to 1) and Y's own 8 u. */
+            double Ya = luminance (v);
+            hist_add (ha, ha_amb, TM_HA_LO, TM_HA_N, Ya,
+                      1.0000001 * (lin.abs_tol
+                                   + (lin.rel_tol + 8.0 * U) * fabs (Ya)));
+          }
         if (src->channels == 4)
           for (int c = 0; c < 4; c++)
             out[c] = (float) v[c];
@@ -1695,6 +1804,18 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   if (! probes)
     return true;
+  if (! clfx_probes_add (probes, "log2 Y histogram, after", ha, TM_HA_N,
+                         true, hist_slack (ha_amb, TM_HA_N), 0.0,
+                         "counts of the result's Y in half octaves; a pixel "
+                         "within the result's bound of a bin's edge may "
+                         "fall on either side")
+      || (st->op != CLFX_TONEMAP_ACES
+          && ! clfx_probes_add (probes, "log2 Y histogram, before", hb,
+                                TM_HB_N, true, hist_slack (hb_amb, TM_HB_N),
+                                0.0, "counts of Y in half octaves; a pixel "
+                                "within Y's 8 u (and the read's error) of a "
+                                "bin's edge may fall on either side")))
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   {
     /* The log-average moves by the log sum's bound over n (in the
      * exponent) and exp's 3 ulp; the mean by 26 u. */
@@ -1811,10 +1932,11 @@ durand_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
   durand_ref_free (&d);
 }
 
+/* The result's bound in linear light, before the encoding and the store. */
 static void
-tonemap_tolerance (const ClfxParams *p, const ClfxPlan *plan,
-                   const ClfxDeviceInfo *dev, const ClfxImage *src,
-                   const ClfxImage *dst, ClfxTolerance *tol)
+linear_bound (const ClfxParams *p, const ClfxPlan *plan,
+              const ClfxDeviceInfo *dev, const ClfxImage *src,
+              ClfxTolerance *tol)
 {
   const State *st = plan->state;
   double       scale = exp2 (CLFX_PARAMS_OF (p, ClfxTonemapParams)->exposure);
@@ -1825,6 +1947,14 @@ tonemap_tolerance (const ClfxParams *p, const ClfxPlan *plan,
     fattal_bound (plan, src, scale, tol);
   else
     map_bound (plan, src, scale, tol);
+}
+
+static void
+tonemap_tolerance (const ClfxParams *p, const ClfxPlan *plan,
+                   const ClfxDeviceInfo *dev, const ClfxImage *src,
+                   const ClfxImage *dst, ClfxTolerance *tol)
+{
+  linear_bound (p, plan, dev, src, tol);
   if (plan->decode)
     clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
   clfx_tol_store (tol, dst->depth, false);

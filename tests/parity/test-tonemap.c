@@ -103,6 +103,27 @@ one (ClfxContext **ctx, int op, bool tweak, int w, int h, int channels,
           ok ? r.validation.max_abs : 0.0, ok ? r.tolerance.abs_tol : 0.0,
           ok ? r.tolerance.rel_tol : 0.0, ok ? "" : ": ",
           ok ? "" : e.message);
+  if (ok)
+    {
+      /* Both histograms count every pixel once (before: the operators
+       * with statistics). */
+      const char *const names[2] = { "log2 Y histogram, before",
+                                     "log2 Y histogram, after" };
+      for (int k = 0; k < 2; k++)
+        {
+          const ClfxProbe *q = NULL;
+          double           sum = 0.0;
+          for (int i = 0; i < r.probes.n; i++)
+            if (! strcmp (r.probes.probes[i].name, names[k]))
+              q = &r.probes.probes[i];
+          for (int i = 0; q && i < q->n_device; i++)
+            sum += q->device[i];
+          if (q || k == 1 || op != 3)
+            tap_ok (q && sum == (double) w * h,
+                    "%s %dx%d: %s counts %g pixels of %d", operators[op], w,
+                    h, names[k], sum, w * h);
+        }
+    }
   for (int i = 0; ok && i < r.probes.n; i++)
     if (! r.probes.probes[i].passed)
       {
