@@ -229,8 +229,14 @@ clfx_page_contents (ClfxUi *ui)
                                      d->execution),
                    FALSE);
   clfx_page_frame (box, _("Timings"), clfx_page_timings (d), FALSE);
+  d->histogram = clfx_histogram_new ();
+  d->histogram_frame = clfx_page_frame (box, _("Log2 luminance: before "
+                                               "(blue), after (orange)"),
+                                        d->histogram, FALSE);
   clfx_page_frame (box, _("Build log"), clfx_page_log (d), TRUE);
   gtk_widget_show_all (box);
+  /* Shown once a run has histograms (the tone mappers). */
+  gtk_widget_hide (d->histogram_frame);
   clfx_devices_show (ui, NULL);
   return box;
 }

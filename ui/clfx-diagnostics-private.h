@@ -35,6 +35,8 @@ struct _ClfxDiagnostics
   GtkWidget     *heat_map;
   GtkWidget     *chart;
   GtkWidget     *speedup;
+  GtkWidget     *histogram;       /* the tone mappers' (hidden otherwise) */
+  GtkWidget     *histogram_frame;
   gchar         *report;    /* JSON of the last run */
   gboolean       ran;       /* a run was asked for */
   gboolean       running;   /* and has not answered yet */

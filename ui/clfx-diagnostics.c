@@ -375,6 +375,8 @@ clfx_diagnostics_show (ClfxUi        *ui,
   clfx_heat_map_show (d, &reply->error_map);
   clfx_execution_show (ui, r);
   clfx_timings_show (d, r);
+  gtk_widget_set_visible (d->histogram_frame,
+                          clfx_histogram_show (d->histogram, &r->probes));
   g_free (d->report);
   d->report = g_steal_pointer (&reply->report);
   gtk_label_set_text (GTK_LABEL (d->status), status);
@@ -392,6 +394,7 @@ clfx_diagnostics_failed (ClfxDiagnostics *d,
   clfx_validation_clear (d);
   clfx_execution_clear (d);
   clfx_chart_clear (d->chart);
+  gtk_widget_hide (d->histogram_frame);
   gtk_label_set_text (GTK_LABEL (d->speedup), "");
   g_clear_pointer (&d->report, g_free);
   g_free (text);

@@ -120,6 +120,12 @@ void       clfx_chart_add           (GtkWidget           *chart,
                                      gdouble              ms,
                                      ClfxBarKind          kind);
 
+/* clfx-histogram.c: the tone mappers' log-luminance histograms; show
+ * returns whether the probes held any. */
+GtkWidget *clfx_histogram_new       (void);
+gboolean   clfx_histogram_show      (GtkWidget           *plot,
+                                     const ClfxProbes    *probes);
+
 G_END_DECLS
 
 #endif
