@@ -14,11 +14,12 @@ clfx: the engine's wall time with the image in host memory and the result
 back in host memory (clfx-bench's "total (wall)" median: uploads, kernels,
 downloads).  GEGL: gegl_node_process of buffer-source -> op ->
 write-buffer on a GeglBuffer in the op's own working format (so no babl
-conversion is timed), with GEGL's default threads.  OpenCV: the call on a
-numpy array (RGBA where OpenCV takes 4 channels, RGB for bilateralFilter,
-which takes 1 or 3), with its default threads.  Ratios above 1 mean clfx
-is slower.  Needs python3-gi with gir1.2-gegl-0.4 and python3-opencv (the
-ci/env root has both)."""
+conversion is timed; the same pixels without alpha where that format has
+none), with GEGL's default threads.  OpenCV: the call on a numpy array
+(RGBA where OpenCV takes 4 channels, RGB for bilateralFilter, which takes
+1 or 3), with its default threads.  Ratios above 1 mean clfx is slower.
+Needs python3-gi with gir1.2-gegl-0.4 and python3-opencv (the ci/env root
+has both)."""
 import re
 import statistics
 import subprocess
@@ -144,10 +145,13 @@ def cases(rgba, rgb):
          lambda: cv2.filter2D(rgba, -1, k5,
                               borderType=cv2.BORDER_REPLICATE)),
         # Tone mappers: OpenCV's operators take RGB and normalise; GEGL has
-        # reinhard05 only.
+        # reinhard05 and fattal02 (which works in RGB float), OpenCV no
+        # Fattal.
         ("tonemap reinhard05", ["tonemap", "--operator", "reinhard05"],
          "gegl:reinhard05", {"brightness": 0.0}, "RGBA float",
          lambda: cv2.createTonemapReinhard(1.0, 0.0, 1.0, 0.0).process(rgb)),
+        ("tonemap fattal02", ["tonemap", "--operator", "fattal02"],
+         "gegl:fattal02", {"alpha": 1.0}, "RGB float", None),
         ("tonemap drago03", ["tonemap", "--operator", "drago03"], None, None,
          None, lambda: cv2.createTonemapDrago(1.0, 1.0, 0.85).process(rgb)),
         ("tonemap reinhard02", ["tonemap", "--operator", "reinhard02"], None,
@@ -182,7 +186,9 @@ def main():
         if only and not any(w in name for w in only):
             continue
         c, why = clfx_ms(bench, device, side, args, repeat)
-        g = gegl_ms(side, rgba, op, props, fmt, repeat) if op else None
+        # The image in the op's format: RGB where it has no alpha.
+        data = rgba if op and "A" in fmt.split()[0] else rgb
+        g = gegl_ms(side, data, op, props, fmt, repeat) if op else None
         o = timed(cv, repeat) if cv else None
         print("%-20s %10s %10s %10s %12s %12s"
               % (name, "%.1f" % c if c else "failed",
