@@ -920,21 +920,24 @@ fat_phi (__global const float *G, int w, int h, __global const float *C,
     return;
   g = G[(long) y * w + x];
   a = alpha * f[FAT_AVG + k];
+  /* exp2 (e log2 x), not powr: the same within a few ulp here (|e log2
+   * x| stays small) and 3.7x faster on PoCL, whose powr is a scalar
+   * call (measured 395 against 106 ms for the 2048² pyramid). */
   if (g > 1e-4f)
-    phi = powr (a / (g + noise), 1.0f - beta);
+    phi = exp2 ((1.0f - beta) * log2 (a / (g + noise)));
   if (! coarsest)
     {
-      const float c[3] = { 1.0f, 2.0f, 1.0f };
-      base = 0.0f;
-      for (int j = 0; j < 3; j++)
-        {
-          int   yc = min (fat_clamp (y - 1 + j, h) / 2, hc - 1);
-          float r = 0.0f;
-          for (int i = 0; i < 3; i++)
-            r += c[i] * C[(long) yc * wc + min (fat_clamp (x - 1 + i, w) / 2,
-                                                wc - 1)];
-          base += c[j] * r;
-        }
+      /* The [1 2 1] taps per axis, rows then columns. */
+      int xm = min (fat_clamp (x - 1, w) / 2, wc - 1);
+      int x0 = min (x / 2, wc - 1), xp = min (fat_clamp (x + 1, w) / 2, wc - 1);
+      __global const float *rm = C + (long) min (fat_clamp (y - 1, h) / 2,
+                                                 hc - 1) * wc;
+      __global const float *r0 = C + (long) min (y / 2, hc - 1) * wc;
+      __global const float *rp = C + (long) min (fat_clamp (y + 1, h) / 2,
+                                                 hc - 1) * wc;
+      base = (rm[xm] + 2.0f * rm[x0] + rm[xp])
+             + 2.0f * (r0[xm] + 2.0f * r0[x0] + r0[xp])
+             + (rp[xm] + 2.0f * rp[x0] + rp[xp]);
       base *= 1.0f / 16.0f;
     }
   Phi[(long) y * w + x] = phi * base;
@@ -1244,10 +1247,12 @@ fat_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
           float L = exp (U[(long) y * w + x]) - 1e-4f;
           float out = range > 0.0f ? (L - f[FAT_LO]) / range : 1.0f;
           out = out > 0.0f ? out : 1e-4f;
+          /* (c / Y)^saturation as exp2 (s log2 (c / Y)), as in fat_phi
+           * (c = 0: exp2 (-inf) = 0). */
           if (saturation == 0.0f)
             v.xyz = (float3) (out);
           else
-            v.xyz = out * powr (v.xyz / Y, saturation);
+            v.xyz = out * exp2 (saturation * log2 (v.xyz / Y));
         }
       tm_store (dst, dst_offset, dst_pitch, dst_rect, x, y, v, lh);
     }

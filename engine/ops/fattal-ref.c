@@ -654,7 +654,9 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
         phi[i] = g[i] > 1e-4
                  ? jitter ((t / (g[i] + noise))
                              * pow ((g[i] + noise) / t, beta),
-                           4.0 * (t / (g[i] + noise))
+                           /* a power: 16 ulp (pow's bound in OpenCL C)
+                            * of the result */
+                           16.0 * (t / (g[i] + noise))
                              * pow ((g[i] + noise) / t, beta))
                  : 1.0;
     }

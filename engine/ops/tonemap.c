@@ -78,6 +78,11 @@ typedef struct
   /* fattal02: the reference's solve, kept for the tolerance and the
    * probes (the same image; computed once). */
   struct FattalCache *fat;
+  /* The result's bound in linear light (linear_bound), for the image it
+   * was computed on: the tolerance, the after histogram and reinhard05's
+   * range probe all need it, and it runs the operator several times. */
+  ClfxTolerance lin;
+  const ClfxImage *lin_src;
 } State;
 
 typedef struct FattalCache
@@ -1571,8 +1576,11 @@ nomem:
  * out (g + (Dlo + Dhi) / R') + ((lo + 1e-4) g + Dlo) / R' since L + 1e-4
  * = out R + lo + 1e-4; the floor at 0 moves an out near 0 by 1e-4 more.
  * Colour is out times s = (c / Y)^saturation: relative, that plus s's own
- * error (Y 8 u, a division, powr 16 ulp: 48 u, and the read's twice);
- * absolute, the rest times the largest s. */
+ * error (Y 8 u and a division; exp2 (s log2 (c / Y)): log2's 3 ulp times
+ * |s log2 (c / Y)|, at most 4.1 where s is not tiny since c <= Y /
+ * 0.0606, and exp2's 3 ulp: 48 u, and the read's twice; where c / Y is
+ * tiny so is s, and the absolute part covers it); absolute, the rest
+ * times the largest s. */
 static void
 fattal_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
               ClfxTolerance *tol)
@@ -1878,7 +1886,7 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
       /* The range is a min and max of mapped colour: bounded as each
        * mapped value is (map_bound, before the store). */
       ClfxTolerance t;
-      map_bound (plan, src, scale, &t);
+      linear_bound (p, plan, NULL, src, &t);
       if (! clfx_probes_add (probes, "range", r.prm + 12, 2, true,
                              t.abs_tol, t.rel_tol, t.basis))
         return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
@@ -1938,15 +1946,23 @@ linear_bound (const ClfxParams *p, const ClfxPlan *plan,
               const ClfxDeviceInfo *dev, const ClfxImage *src,
               ClfxTolerance *tol)
 {
-  const State *st = plan->state;
-  double       scale = exp2 (CLFX_PARAMS_OF (p, ClfxTonemapParams)->exposure);
+  State *st = plan->state;
+  double scale = exp2 (CLFX_PARAMS_OF (p, ClfxTonemapParams)->exposure);
 
+  /* durand02's bound depends on the device (its filter's weights). */
+  if (st->lin_src == src && st->op != CLFX_TONEMAP_DURAND02)
+    {
+      *tol = st->lin;
+      return;
+    }
   if (st->op == CLFX_TONEMAP_DURAND02)
     durand_bound (plan, src, scale, dev, tol);
   else if (st->op == CLFX_TONEMAP_FATTAL02)
     fattal_bound (plan, src, scale, tol);
   else
     map_bound (plan, src, scale, tol);
+  st->lin = *tol;
+  st->lin_src = src;
 }
 
 static void
