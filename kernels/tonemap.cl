@@ -1065,65 +1065,38 @@ fat_prolong (__global const float *Uc, int wc, int hc, __global float *U,
   U[at] = add ? U[at] + v : v;
 }
 
-/* The coarsest grid (at most 8 x 8 cells), one work-group of 64: F minus
- * its mean, U = 0, 256 red-black sweeps, U minus its mean. */
+/* The coarsest grid (at most 8 x 8 cells), one work-group of 64: U = B (F
+ * - mean F), B = (A - J / n)^-1 made by the host in double (A's pseudo-
+ * inverse on F's mean-free part: the exact solve), then U minus its mean
+ * (what the float product leaves of it).  No loop holds a barrier: PoCL
+ * 6.0 compiled the earlier 512-step red-black loop around a barrier wrong
+ * about one compile in 15 (docs/TONEMAP.md). */
 #define FAT_COARSE 64
-#define FAT_COARSE_SWEEPS 256
 
 __kernel void
-fat_coarse (__global float *U, __global const float *F, int w, int h)
+fat_coarse (__global float *U, __global const float *F, int w, int h,
+            __global const float *B)
 {
-  __local float u[FAT_COARSE], fl[FAT_COARSE];
-  __local float mean;
+  __local float v[FAT_COARSE];
   int           lx = get_local_id (0), n = w * h;
-  int           x = lx % w, y = lx / w;
+  float         mean = 0.0f, u = 0.0f;
 
+  v[lx] = lx < n ? F[lx] : 0.0f;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int i = 0; i < n; i++)
+    mean += v[i];
+  mean /= (float) n;
   if (lx < n)
-    {
-      fl[lx] = F[lx];
-      u[lx] = 0.0f;
-    }
+    for (int j = 0; j < n; j++)
+      u += B[lx * n + j] * (v[j] - mean);
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (lx == 0)
-    {
-      float s = 0.0f;
-      for (int i = 0; i < n; i++)
-        s += fl[i];
-      mean = s / (float) n;
-    }
+  v[lx] = u;
   barrier (CLK_LOCAL_MEM_FENCE);
+  mean = 0.0f;
+  for (int i = 0; i < n; i++)
+    mean += v[i];
   if (lx < n)
-    fl[lx] -= mean;
-  for (int it = 0; it < 2 * FAT_COARSE_SWEEPS; it++)
-    {
-      barrier (CLK_LOCAL_MEM_FENCE);
-      if (lx < n && ((x + y) & 1) == (it & 1))
-        {
-          float s = 0.0f;
-          int   c = 0;
-          if (x > 0)
-            s += u[lx - 1], c++;
-          if (x + 1 < w)
-            s += u[lx + 1], c++;
-          if (y > 0)
-            s += u[lx - w], c++;
-          if (y + 1 < h)
-            s += u[lx + w], c++;
-          if (c > 0)
-            u[lx] = (s - fl[lx]) / (float) c;
-        }
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (lx == 0)
-    {
-      float s = 0.0f;
-      for (int i = 0; i < n; i++)
-        s += u[i];
-      mean = s / (float) n;
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (lx < n)
-    U[lx] = u[lx] - mean;
+    U[lx] = u - mean / (float) n;
 }
 
 /* U minus its mean (f0). */

@@ -17,10 +17,10 @@
 
 #include "fattal-ref.h"
 
-/* "The multigrid": the sweeps of the coarsest solve and the V-cycles of the
- * full multigrid per grid. */
-#define COARSE_SWEEPS 256
+/* "The multigrid": the V-cycles of the full multigrid per grid; the
+ * coarsest grid's cells (at most 8 x 8). */
 #define FMG_CYCLES    2
+#define COARSE_MAX    64
 /* U_exact's stopping rule. */
 #define EXACT_TOL     1e-11
 #define EXACT_CYCLES  100
@@ -322,18 +322,72 @@ subtract (double *v, size_t n, double c)
 }
 
 /* Coarsest solve: F minus its mean (A's range has mean 0, and restriction
- * of odd grids need not keep the sum 0), U = 0, the sweeps, U minus its
- * mean (the constant is free). */
+ * of odd grids need not keep the sum 0), then the exact solution with mean
+ * 0: A U + lambda 1 = F, sum U = 0 (the bordered system, nonsingular since
+ * A's null space is the constants), by Gaussian elimination with partial
+ * pivoting; U minus its mean (the rounding's). */
 static void
 coarsest (Grid *g)
 {
-  size_t n = (size_t) g->w * g->h;
+  int    n = g->w * g->h, w = g->w, h = g->h;
+  double m[COARSE_MAX + 1][COARSE_MAX + 2];
 
-  subtract (g->F, n, mean_of (g->F, n));
-  memset (g->U, 0, n * sizeof (double));
-  for (int s = 0; s < COARSE_SWEEPS; s++)
-    sweep (g);
-  subtract (g->U, n, mean_of (g->U, n));
+  subtract (g->F, (size_t) n, mean_of (g->F, (size_t) n));
+  memset (m, 0, sizeof m);
+  for (int i = 0; i < n; i++)
+    {
+      int x = i % w, y = i / w;
+
+      m[i][i] = -(double) ((x > 0) + (x < w - 1) + (y > 0) + (y < h - 1));
+      if (x > 0)
+        m[i][i - 1] = 1.0;
+      if (x < w - 1)
+        m[i][i + 1] = 1.0;
+      if (y > 0)
+        m[i][i - w] = 1.0;
+      if (y < h - 1)
+        m[i][i + w] = 1.0;
+      m[i][n] = 1.0;
+      m[n][i] = 1.0;
+      m[i][n + 1] = g->F[i];
+    }
+  for (int c = 0; c <= n; c++)
+    {
+      int p = c;
+
+      for (int r = c + 1; r <= n; r++)
+        if (fabs (m[r][c]) > fabs (m[p][c]))
+          p = r;
+      for (int j = c; j <= n + 1 && p != c; j++)
+        {
+          double t = m[c][j];
+
+          m[c][j] = m[p][j];
+          m[p][j] = t;
+        }
+      for (int r = c + 1; r <= n; r++)
+        {
+          double k = m[r][c] / m[c][c];
+
+          for (int j = c; j <= n + 1; j++)
+            m[r][j] = jitter (m[r][j] - k * m[c][j],
+                              fabs (m[r][j]) + fabs (k * m[c][j]));
+        }
+    }
+  for (int i = n; i >= 0; i--)
+    {
+      double s = m[i][n + 1], a = fabs (s);
+
+      for (int j = i + 1; j <= n; j++)
+        {
+          s -= m[i][j] * m[j][n + 1];
+          a += fabs (m[i][j] * m[j][n + 1]);
+        }
+      m[i][n + 1] = jitter (s / m[i][i], a / fabs (m[i][i]));
+    }
+  for (int i = 0; i < n; i++)
+    g->U[i] = m[i][n + 1];
+  subtract (g->U, (size_t) n, mean_of (g->U, (size_t) n));
 }
 
 static void

@@ -421,17 +421,91 @@ fat_sum (ClfxGraph *g, cl_mem v, long n, float mul, cl_mem f, int slot,
                          CLFX_ARG (f), CLFX_INT (slot), CLFX_LOCAL (4 * 256));
 }
 
+/* The multigrid's grids: U and F of each, their sizes, the last (the
+ * coarsest) and its solve's matrix. */
+typedef struct
+{
+  cl_mem u[FAT_MAX_GRIDS], f[FAT_MAX_GRIDS], inverse;
+  int    w[FAT_MAX_GRIDS], h[FAT_MAX_GRIDS], last;
+} FatGrids;
+
+/* The coarsest solve's B = (A - J / n)^-1 for a w x h grid (n = w h <= 64,
+ * A the unit-weight operator of docs/TONEMAP.md, J all ones), by Gauss-
+ * Jordan elimination with partial pivoting in double.  A - J / n is
+ * negative definite (A's null space, the constants, moves to -1), so no
+ * pivot is 0; B applied to a mean-free F is A's pseudo-inverse: the
+ * mean-free solution of A U = F. */
+static bool
+fat_coarse_inverse (int w, int h, float *out, ClfxError *error)
+{
+  int     n = w * h, c2 = 2 * n;
+  double *m = malloc (sizeof (double) * (size_t) n * (size_t) c2);
+
+  if (! m)
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+#define M(i, j) m[(size_t) (i) * (size_t) c2 + (size_t) (j)]
+  for (int i = 0; i < n; i++)
+    {
+      int x = i % w, y = i / w;
+      for (int j = 0; j < c2; j++)
+        M (i, j) = j < n ? -1.0 / n : (j - n == i ? 1.0 : 0.0);
+      M (i, i) -= (x > 0) + (x + 1 < w) + (y > 0) + (y + 1 < h);
+      if (x > 0)
+        M (i, i - 1) += 1.0;
+      if (x + 1 < w)
+        M (i, i + 1) += 1.0;
+      if (y > 0)
+        M (i, i - w) += 1.0;
+      if (y + 1 < h)
+        M (i, i + w) += 1.0;
+    }
+  for (int c = 0; c < n; c++)
+    {
+      int    p = c;
+      double d;
+      for (int r = c + 1; r < n; r++)
+        if (fabs (M (r, c)) > fabs (M (p, c)))
+          p = r;
+      for (int j = 0; j < c2 && p != c; j++)
+        {
+          double t = M (c, j);
+          M (c, j) = M (p, j);
+          M (p, j) = t;
+        }
+      d = M (c, c);
+      for (int j = 0; j < c2; j++)
+        M (c, j) /= d;
+      for (int r = 0; r < n; r++)
+        if (r != c && M (r, c) != 0.0)
+          {
+            double k = M (r, c);
+            for (int j = 0; j < c2; j++)
+              M (r, j) -= k * M (c, j);
+          }
+    }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      out[i * n + j] = (float) M (i, n + j);
+#undef M
+  free (m);
+  return true;
+}
+
 /* A V-cycle at grid m (docs/TONEMAP.md); zero: U (m) starts at 0 (its
  * first half sweep then reads no neighbour and sets the other half). */
 static bool
-fat_vcycle (ClfxGraph *g, cl_mem *Us, cl_mem *Fs, const int *gw, const int *gh,
-            int m, int last, bool zero, ClfxError *error)
+fat_vcycle (ClfxGraph *g, const FatGrids *gr, int m, bool zero,
+            ClfxError *error)
 {
-  ClfxLaunch coarse = { "fat_coarse", NULL, NULL, 1, { 64, 1 }, { 64, 1 } };
+  ClfxLaunch    coarse = { "fat_coarse", NULL, NULL, 1, { 64, 1 },
+                           { 64, 1 } };
+  const cl_mem *Us = gr->u, *Fs = gr->f;
+  const int    *gw = gr->w, *gh = gr->h;
 
-  if (m == last)
+  if (m == gr->last)
     return CLFX_LAUNCH (g, &coarse, error, CLFX_ARG (Us[m]), CLFX_ARG (Fs[m]),
-                        CLFX_INT (gw[m]), CLFX_INT (gh[m]));
+                        CLFX_INT (gw[m]), CLFX_INT (gh[m]),
+                        CLFX_ARG (gr->inverse));
   {
     ClfxLaunch sweep = fat_launch ("fat_sweep", (gw[m] + 1) / 2, gh[m]);
     ClfxLaunch restr = fat_launch ("fat_restrict", gw[m + 1], gh[m + 1]);
@@ -447,7 +521,7 @@ fat_vcycle (ClfxGraph *g, cl_mem *Us, cl_mem *Fs, const int *gw, const int *gh,
                        CLFX_ARG (Fs[m + 1]), CLFX_INT (gw[m + 1]),
                        CLFX_INT (gh[m + 1])))
       return false;
-    if (! fat_vcycle (g, Us, Fs, gw, gh, m + 1, last, true, error))
+    if (! fat_vcycle (g, gr, m + 1, true, error))
       return false;
     if (! CLFX_LAUNCH (g, &prolong, error, CLFX_ARG (Us[m + 1]),
                        CLFX_INT (gw[m + 1]), CLFX_INT (gh[m + 1]),
@@ -473,13 +547,14 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   const ClfxPlan *plan = clfx_graph_plan (g);
   const ClfxTile *t = clfx_graph_tile (g);
   int             w = plan->width, h = plan->height;
-  int             levels = fattal_levels (w, h), gw[FAT_MAX_GRIDS],
-                  gh[FAT_MAX_GRIDS];
-  int             grids = fattal_grids (w, h, gw, gh), last = grids - 1;
+  int             levels = fattal_levels (w, h);
+  FatGrids        gr;
+  int             grids = fattal_grids (w, h, gr.w, gr.h);
+  int            *gw = gr.w, *gh = gr.h, last = gr.last = grids - 1;
   long            n = (long) w * h;
-  cl_mem          P[32], G[32], Phi[32], Us[FAT_MAX_GRIDS];
-  cl_mem          Fs[FAT_MAX_GRIDS];
+  cl_mem          P[32], G[32], Phi[32], *Us = gr.u, *Fs = gr.f;
   cl_mem          f, hist, sel;
+  float           inverse[64 * 64];
   ClfxLaunch      lh = fat_launch ("fat_h", w, h);
   ClfxLaunch      div = fat_launch ("fat_div", w, h);
   ClfxLaunch      map = fat_launch ("fat_map", t->out.width, t->out.height);
@@ -536,6 +611,15 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
     if (! (Us[m] = fat_buffer (g, "u", m, gw[m], gh[m], error))
         || ! (Fs[m] = fat_buffer (g, "rhs", m, gw[m], gh[m], error)))
       return false;
+  {
+    size_t cells = (size_t) gw[last] * (size_t) gh[last];
+    if (! fat_coarse_inverse (gw[last], gh[last], inverse, error)
+        || ! (gr.inverse = clfx_graph_table (g, "fattal coarsest inverse",
+                                             inverse,
+                                             sizeof (float) * cells * cells,
+                                             error)))
+      return false;
+  }
   if (! CLFX_LAUNCH (g, &div, error, CLFX_ARG (P[0]), CLFX_ARG (Phi[0]),
                      CLFX_INT (w), CLFX_INT (h), CLFX_ARG (Fs[0])))
     return false;
@@ -548,7 +632,7 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                          CLFX_INT (gh[m + 1])))
         return false;
     }
-  if (! fat_vcycle (g, Us, Fs, gw, gh, last, last, false, error))
+  if (! fat_vcycle (g, &gr, last, false, error))
     return false;
   for (int m = last - 1; m >= 0; m--)
     {
@@ -557,8 +641,8 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                          CLFX_INT (gw[m + 1]), CLFX_INT (gh[m + 1]),
                          CLFX_ARG (Us[m]), CLFX_INT (gw[m]), CLFX_INT (gh[m]),
                          CLFX_INT (0))
-          || ! fat_vcycle (g, Us, Fs, gw, gh, m, last, false, error)
-          || ! fat_vcycle (g, Us, Fs, gw, gh, m, last, false, error))
+          || ! fat_vcycle (g, &gr, m, false, error)
+          || ! fat_vcycle (g, &gr, m, false, error))
         return false;
     }
   /* 6, 7: U minus its mean; the percentiles by radix selection. */
