@@ -125,9 +125,13 @@ clfx_run_selftest (GimpProcedure       *procedure,
         {
           ok = FALSE;
           if (error)
-            g_error_free (write_error);
-          else
-            error = write_error;
+            {
+              /* Both: the write's failure is not hidden behind the
+               * self-test's. */
+              g_prefix_error (&write_error, "%s; ", error->message);
+              g_clear_error (&error);
+            }
+          error = write_error;
         }
     }
   g_free (device);

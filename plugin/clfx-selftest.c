@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "clfx-args.h"
+#include "clfx-device.h"
 #include "clfx-json.h"
 #include "clfx-plugin.h"
 #include "clfx-selftest.h"
@@ -39,6 +40,7 @@ typedef struct
   gint         passed, failed;
   gchar       *device_name;
   gchar       *fallback;
+  const gchar *refused;  /* why no case ran (NULL: they did) */
   ClfxContext *context;  /* one for every case (clfx_run reuses it) */
 } ClfxSelftest;
 
@@ -200,6 +202,8 @@ clfx_selftest_json (ClfxSelftest *st,
     clfx_json_string (&j, "fallback", st->fallback);
   else
     clfx_json_null (&j, "fallback");
+  if (st->refused)
+    clfx_json_string (&j, "error", st->refused);
   clfx_json_int (&j, "cases", st->cases->len);
   clfx_json_int (&j, "passed", st->passed);
   clfx_json_int (&j, "failed", st->failed);
@@ -218,7 +222,8 @@ clfx_selftest_fail (ClfxSelftest *st,
   if (st->cases->len == 0)
     {
       g_set_error_literal (error, CLFX_PLUGIN_ERROR, CLFX_ERR_INVALID,
-                           _("self-test: no case could run"));
+                           st->refused ? st->refused
+                                       : _("self-test: no case could run"));
       return;
     }
   for (guint i = 0; i < st->cases->len; i++)
@@ -279,15 +284,26 @@ clfx_selftest_run (const gchar         *device,
   memset (summary, 0, sizeof *summary);
   st.device = device && *device ? device : "auto";
   st.cases = g_array_new (FALSE, TRUE, sizeof (ClfxSelftestCase));
-  gimp_progress_init (_("OpenCL self-test"));
-  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
-    for (gint k = 0; (*f)->procedure && clfx_family_sweep_case (*f, k, &p);
-         k++)
-      {
-        clfx_run_case (&st, &p);
-        gimp_progress_update ((gdouble) ++done / MAX (total, 1));
-      }
-  gimp_progress_end ();
+  /* Each case compares OpenCL's result with the CPU reference's: on the
+   * reference itself nothing would be compared, and every case would
+   * fail as if OpenCL were wrong. */
+  if (clfx_device_is_reference (st.device))
+    st.refused = _("self-test: it compares an OpenCL device with the CPU "
+                   "reference, so it needs an OpenCL device; device "
+                   "\"reference\" is the CPU reference itself (choose "
+                   "\"auto\" or an OpenCL device)");
+  else
+    {
+      gimp_progress_init (_("OpenCL self-test"));
+      for (const ClfxFamily *const *f = clfx_families (); *f; f++)
+        for (gint k = 0;
+             (*f)->procedure && clfx_family_sweep_case (*f, k, &p); k++)
+          {
+            clfx_run_case (&st, &p);
+            gimp_progress_update ((gdouble) ++done / MAX (total, 1));
+          }
+      gimp_progress_end ();
+    }
   *report = clfx_selftest_json (&st, error);
   ok = *report && st.failed == 0 && st.cases->len > 0;
   if (! ok && *report)

@@ -118,6 +118,19 @@
                                          (clfx-path name ".json")))))
     (clfx-mark name (if report "ok" "error"))))
 
+; A self-test that must be refused; its error goes to the log (CLFX-ERROR)
+; and its report-file is report.
+(define (clfx-selftest-bad-case name device report)
+  (let ((outcome (catch "refused"
+                   (begin
+                     (clfx-with-error-log name
+                       (lambda ()
+                         (plug-in-clfx-selftest #:run-mode RUN-NONINTERACTIVE
+                                                #:device device
+                                                #:report-file report)))
+                     "accepted"))))
+    (clfx-mark name outcome)))
+
 ; GIMP's own scale of the same input, linear interpolation: <name>.png.
 (define (clfx-gimp-scale-case name input prep w h)
   (let ((img (gimp-file-load RUN-NONINTERACTIVE input)))

@@ -210,6 +210,10 @@ CASES
   printf '(clfx-call-case "script-fu-call" "%s/rgb8.png" (lambda (img drw) %s))\n' \
     "$in" "$sf_call"
   printf '(clfx-selftest-case "selftest" "%s")\n' "$selftest_device"
+  # On the CPU reference there is nothing to compare, and a report-file
+  # that cannot be written is said too, not hidden behind that.
+  printf '(clfx-selftest-bad-case "selftest-reference" "reference" "%s/no-such-folder/selftest-reference.json")\n' \
+    "$out"
 } > "$work/cases.scm"
 
 # ---------------------------------------------------------------- GIMP
@@ -416,6 +420,14 @@ for layer in L0 L1; do
            "$out/fault-apply.after-$layer.png" 0 2>&1)
   ok $? "fault-apply: layer $layer's pixels unchanged ($result)"
 done
+
+marked selftest-reference refused
+ok $? "selftest-reference: the call failed with a PDB error"
+err=$(grep -a "^CLFX-ERROR selftest-reference: " "$log")
+echo "$err" | grep -qF "needs an OpenCL device" \
+  && echo "$err" | grep -qF "no-such-folder/selftest-reference.json"
+ok $? "selftest-reference: the error says an OpenCL device is needed and that the report could not be written"
+[ -n "$err" ] || echo "no CLFX-ERROR line for selftest-reference" | diag
 
 # Every case of the self-test must validate and pass, gray half included
 # (PoCL misreads CL_R + CL_HALF_FLOAT; the engine carries it as RGBA).
