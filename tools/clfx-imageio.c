@@ -201,6 +201,8 @@ typedef struct
   png_infop    info;
   png_bytep   *rows;
   unsigned char *buffer;        /* PFM row */
+  long long    size;            /* of the file, in bytes */
+  char        *piped;           /* the bytes of an input without a size */
   ClfxImage    img;
   int          file_channels;
   char         png_message[PNG_MESSAGE_SIZE];
@@ -220,6 +222,8 @@ read_context_clear (ReadContext *c)
   if (c->fp)
     fclose (c->fp);
   c->fp = NULL;
+  free (c->piped);
+  c->piped = NULL;
   clfx_host_image_free (&c->img);
 }
 
@@ -256,6 +260,39 @@ png_read_failed (ReadContext *c, ClfxError *error)
                          c->path, c->png_message);
 }
 
+/* Deflate, the only compression PNG has, turns one byte into at most
+ * 1032: its longest match (258 bytes) costs at least two bits.  So the
+ * file must hold at least 1/1032 of the image's filtered rows (one byte
+ * of filter type per row, and interlaced rows are never fewer).  A header
+ * that declares more than the file can hold is refused before anything
+ * is allocated: a 68-byte file declaring 65536x65536 would otherwise cost
+ * gigabytes of zeroed memory before libpng finds there is no data. */
+#define DEFLATE_MAX_RATIO 1032
+
+static bool
+png_check_data_size (ReadContext *c, png_uint_32 width, png_uint_32 height,
+                     int bit_depth, ClfxError *error)
+{
+  long long have = c->size;
+  uint64_t  bits = (uint64_t) png_get_channels (c->png, c->info)
+                   * (uint64_t) bit_depth;
+  uint64_t  raw = (uint64_t) width * height * bits / 8 + height;
+
+  if (raw <= (uint64_t) have * DEFLATE_MAX_RATIO)
+    return true;
+  return clfx_error_set (error, CLFX_ERR_IO,
+                         "cannot read '%s': the PNG header declares "
+                         "%lux%lu pixels (%llu bytes of rows), more than a "
+                         "file of %lld bytes can hold (at least %llu bytes "
+                         "at deflate's best ratio of %d:1); the file is "
+                         "truncated or corrupt", c->path,
+                         (unsigned long) width, (unsigned long) height,
+                         (unsigned long long) raw, have,
+                         (unsigned long long) ((raw + DEFLATE_MAX_RATIO - 1)
+                                               / DEFLATE_MAX_RATIO),
+                         DEFLATE_MAX_RATIO);
+}
+
 /* Reads the PNG whose 8 signature bytes have already been consumed. */
 static bool
 read_png (ReadContext *c, ClfxError *error)
@@ -281,6 +318,10 @@ read_png (ReadContext *c, ClfxError *error)
 
   png_init_io (c->png, c->fp);
   png_set_sig_bytes (c->png, 8);
+  /* A bad CRC is an error in every chunk.  libpng's default only warns
+   * about an ancillary chunk (tEXt, say) and drops it, and the warnings
+   * are not shown, so a damaged file would pass as sound. */
+  png_set_crc_action (c->png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
   /* Values are taken as stored; do not let a bad sRGB/ICC profile stop
    * the read (it would only be a warning, but there is no need to check
    * it at all). */
@@ -292,7 +333,8 @@ read_png (ReadContext *c, ClfxError *error)
                 &interlace, NULL, NULL);
   /* Check before any allocation: a corrupt header should not make us
    * ask for gigabytes. */
-  if (! check_size (c->path, (long) width, (long) height, error))
+  if (! check_size (c->path, (long) width, (long) height, error)
+      || ! png_check_data_size (c, width, height, bit_depth, error))
     return false;
 
   {
@@ -368,7 +410,7 @@ read_png (ReadContext *c, ClfxError *error)
 
   png_read_image (c->png, c->rows);
   /* Reads up to IEND, so a stream cut after the last row, or a bad CRC
-   * in a trailing chunk, is still reported. */
+   * in a trailing chunk (png_set_crc_action above), is still reported. */
   png_read_end (c->png, NULL);
 
   /* PNG stores 16-bit samples big-endian; ClfxImage holds host-endian
@@ -397,7 +439,7 @@ read_png (ReadContext *c, ClfxError *error)
  * before the binary data (which may itself start with a byte that looks
  * like whitespace, so no more may be skipped). */
 static bool
-pfm_token (FILE *fp, char *buf, size_t size)
+pfm_token (FILE *fp, char *buf, size_t size, int *end)
 {
   size_t n = 0;
   int ch;
@@ -413,6 +455,8 @@ pfm_token (FILE *fp, char *buf, size_t size)
       ch = getc (fp);
     }
   buf[n] = '\0';
+  if (end)
+    *end = ch;
   return n > 0 && ch != EOF;
 }
 
@@ -496,9 +540,23 @@ read_pfm (ReadContext *c, bool color, ClfxError *error)
     return clfx_error_set (error, CLFX_ERR_IO,
                            "cannot read '%s': bad PFM header (expected "
                            "\"PF\" or \"Pf\" and a newline)", c->path);
-  if (! pfm_token (c->fp, wtok, sizeof wtok)
-      || ! pfm_token (c->fp, htok, sizeof htok)
-      || ! pfm_token (c->fp, stok, sizeof stok))
+  if (! pfm_token (c->fp, wtok, sizeof wtok, NULL)
+      || ! pfm_token (c->fp, htok, sizeof htok, &ch))
+    return clfx_error_set (error, CLFX_ERR_IO,
+                           "cannot read '%s': bad PFM header (expected "
+                           "width, height and scale)", c->path);
+  /* The width and height are a line of their own, the scale the next:
+   * with "2 2 3" on one line, the 3 would be taken for the scale and
+   * the real scale line for pixel data. */
+  while (ch == ' ' || ch == '\t' || ch == '\r')
+    ch = getc (c->fp);
+  if (ch != '\n')
+    return clfx_error_set (error, CLFX_ERR_IO,
+                           "cannot read '%s': bad PFM header (more "
+                           "follows the width and height '%s %s' on their "
+                           "line; the scale goes on a line of its own)",
+                           c->path, wtok, htok);
+  if (! pfm_token (c->fp, stok, sizeof stok, NULL))
     return clfx_error_set (error, CLFX_ERR_IO,
                            "cannot read '%s': bad PFM header (expected "
                            "width, height and scale)", c->path);
@@ -524,12 +582,35 @@ read_pfm (ReadContext *c, bool color, ClfxError *error)
                            "is not a non-zero number)", c->path, stok);
 
   c->file_channels = nc;
+  row_bytes = (size_t) width * (size_t) nc * 4;
+  /* A PFM holds exactly its pixels after the header, so the file's size
+   * says before any allocation whether the data is all there (a 30-byte
+   * file declaring 65536x65536 would otherwise cost 16 GiB). */
+  {
+    long long size = c->size;
+    long long at = ftello (c->fp);
+    long long need = (long long) row_bytes * height;
+
+    if (at < 0)
+      return clfx_error_set (error, CLFX_ERR_IO, "cannot read '%s': %s",
+                             c->path, strerror (errno));
+    if (size - at != need)
+      return clfx_error_set (error, CLFX_ERR_IO,
+                             size - at < need
+                               ? "cannot read '%s': the PFM file is "
+                                 "truncated (%ldx%ld %s needs %lld bytes "
+                                 "of pixel data, the file has %lld)"
+                               : "cannot read '%s': the PFM file has data "
+                                 "after its pixels (%ldx%ld %s needs %lld "
+                                 "bytes of pixel data, the file has %lld)",
+                             c->path, width, height, color ? "RGB" : "gray",
+                             need, size - at);
+  }
   clfx_error_clear (&inner);
   if (! clfx_host_image_alloc (&c->img, (int) width, (int) height,
                                color ? 4 : 1, CLFX_DEPTH_FLOAT, &inner))
     return forward_error (error, &inner, "read", c->path);
 
-  row_bytes = (size_t) width * (size_t) nc * 4;
   c->buffer = malloc (row_bytes);
   if (! c->buffer)
     return clfx_error_set (error, CLFX_ERR_NOMEM,
@@ -575,6 +656,59 @@ read_pfm (ReadContext *c, bool color, ClfxError *error)
   return true;
 }
 
+/* Sets c->size.  The readers check the size a header declares against
+ * the data the file holds before they allocate for it.  A pipe has no
+ * size to ask for, so its bytes are read into memory first: as many as
+ * it has, however large a size its header declares.  Returns false with
+ * the error set. */
+static bool
+measure_input (ReadContext *c, ClfxError *error)
+{
+  struct stat st;
+  size_t      have = 0, room = 0;
+  FILE       *mem;
+
+  if (fstat (fileno (c->fp), &st) != 0)
+    return clfx_error_set (error, CLFX_ERR_IO, "cannot read '%s': %s",
+                           c->path, strerror (errno));
+  if (S_ISREG (st.st_mode))
+    {
+      c->size = (long long) st.st_size;
+      return true;
+    }
+  for (;;)
+    {
+      if (have == room)
+        {
+          size_t more = room ? 2 * room : (size_t) 1 << 16;
+          char  *grown = more > room ? realloc (c->piped, more) : NULL;
+
+          if (! grown)
+            return clfx_error_set (error, CLFX_ERR_NOMEM,
+                                   "cannot read '%s': out of memory after "
+                                   "%zu bytes", c->path, have);
+          c->piped = grown;
+          room = more;
+        }
+      have += fread (c->piped + have, 1, room - have, c->fp);
+      if (have < room)
+        break;
+    }
+  if (ferror (c->fp))
+    return clfx_error_set (error, CLFX_ERR_IO, "cannot read '%s': %s",
+                           c->path, strerror (errno));
+  if (have == 0)
+    return clfx_error_set (error, CLFX_ERR_IO,
+                           "cannot read '%s': the file is empty", c->path);
+  if (! (mem = fmemopen (c->piped, have, "rb")))
+    return clfx_error_set (error, CLFX_ERR_IO, "cannot read '%s': %s",
+                           c->path, strerror (errno));
+  fclose (c->fp);
+  c->fp = mem;
+  c->size = (long long) have;
+  return true;
+}
+
 bool
 clfx_image_read (const char *path, ClfxImage *img, int *file_channels,
                  ClfxError *error)
@@ -592,6 +726,11 @@ clfx_image_read (const char *path, ClfxImage *img, int *file_channels,
   if (! c.fp)
     return clfx_error_set (error, CLFX_ERR_IO, "cannot read '%s': %s", path,
                            strerror (errno));
+  if (! measure_input (&c, error))
+    {
+      read_context_clear (&c);
+      return false;
+    }
 
   /* Decide by content; the extension only picks the wording when the
    * content is neither format.  Read the two PFM magic bytes first, so

@@ -33,6 +33,12 @@ extern "C" {
  * and Inf included, are kept as stored and are linear light; the magnitude
  * of the PFM scale is ignored.
  *
+ * The size a header declares is checked against the file's data before
+ * the image is allocated: a PFM must hold exactly its pixels, a PNG at
+ * least what deflate could pack them into (1/1032).  Input without a
+ * size (a pipe) is read into memory first.  A bad CRC in any PNG chunk,
+ * ancillary ones included, is an error.
+ *
  * On success img holds an image from clfx_host_image_alloc (tight stride)
  * that the caller frees with clfx_host_image_free.  On failure img is
  * zeroed (nothing to free) and error names the file. */
