@@ -178,6 +178,37 @@ param_list (const ClfxFamily *f, char *buf, size_t n)
                               f->params[i].name);
 }
 
+/* Whether text is a plain decimal number: an optional sign, digits with
+ * an optional point, an optional exponent, and nothing else.  strtod
+ * alone also takes leading spaces, hexadecimal ("0x10"), "inf" and
+ * "nan", none of which a user means as a size or a radius. */
+static bool
+decimal_syntax (const char *s)
+{
+  bool digits = false;
+
+  if (*s == '+' || *s == '-')
+    s++;
+  for (; *s >= '0' && *s <= '9'; s++)
+    digits = true;
+  if (*s == '.')
+    for (s++; *s >= '0' && *s <= '9'; s++)
+      digits = true;
+  if (! digits)
+    return false;
+  if (*s == 'e' || *s == 'E')
+    {
+      s++;
+      if (*s == '+' || *s == '-')
+        s++;
+      if (*s < '0' || *s > '9')
+        return false;
+      while (*s >= '0' && *s <= '9')
+        s++;
+    }
+  return *s == '\0';
+}
+
 bool
 clfx_params_set (ClfxParams *p, const char *name, const char *text,
                  ClfxError *error)
@@ -200,16 +231,18 @@ clfx_params_set (ClfxParams *p, const char *name, const char *text,
     {
     case CLFX_PARAM_INT:
     case CLFX_PARAM_DOUBLE:
-      d = clfx_strtod (text, &end);
-      if (end == text || *end != '\0' || ! isfinite (d))
+      if (! decimal_syntax (text))
         return clfx_error_set (error, CLFX_ERR_INVALID,
                                "%s: '%s' is not a number", name, text);
-      if (s->type == CLFX_PARAM_INT && d != floor (d))
+      d = clfx_strtod (text, &end);
+      if (s->type == CLFX_PARAM_INT && isfinite (d) && d != floor (d))
         return clfx_error_set (error, CLFX_ERR_INVALID,
                                "%s: '%s' is not a whole number", name, text);
-      if (d < s->min || d > s->max)
+      /* As a double, before the conversion: a value outside int's range
+       * would make (int) d undefined (1e999 reads as infinity). */
+      if (! isfinite (d) || d < s->min || d > s->max)
         return clfx_error_set (error, CLFX_ERR_INVALID,
-                               "%s: %s is out of range (%g to %g)", name,
+                               "%s: '%s' is out of range (%g to %g)", name,
                                text, s->min, s->max);
       if (s->type == CLFX_PARAM_INT)
         clfx_param_set_int (&next, s, (int) d);

@@ -303,25 +303,55 @@ out:
 
 /* ---- images ------------------------------------------------------------------- */
 
+/* A run of decimal digits at s (no sign, no space), saturating just above
+ * max so that a huge number cannot wrap; NULL if s has no digit. */
+static const char *
+parse_digits (const char *s, long max, long *v)
+{
+  long n = 0;
+
+  if (*s < '0' || *s > '9')
+    return NULL;
+  for (; *s >= '0' && *s <= '9'; s++)
+    n = n > max ? n : n * 10 + (*s - '0');
+  *v = n;
+  return s;
+}
+
 static bool
 load_source (const Options *o, ClfxImage *src, int *file_channels,
              ClfxError *error)
 {
-  int       w = 0, h = 0;
-  char      depth_name[16] = "u8";
-  ClfxDepth depth;
+  long        w = 0, h = 0;
+  const char *p, *depth_name = "u8";
+  ClfxDepth   depth;
 
   if (o->input)
     return clfx_image_read (o->input, src, file_channels, error);
-  if (sscanf (o->synthetic, "%dx%d:%15s", &w, &h, depth_name) < 2)
+  /* By hand rather than sscanf: %d wraps silently (99999999999 became
+   * 1215752191) and skips spaces. */
+  p = parse_digits (o->synthetic, CLFX_IMAGEIO_MAX_SIDE, &w);
+  if (p && *p == 'x')
+    p = parse_digits (p + 1, CLFX_IMAGEIO_MAX_SIDE, &h);
+  else
+    p = NULL;
+  if (p && *p == ':' && p[1])
+    depth_name = p + 1;
+  else if (! p || *p)
     return clfx_error_set (error, CLFX_ERR_INVALID,
-                           "--synthetic '%s': expected WxH[:depth]",
-                           o->synthetic);
+                           "--synthetic '%s': expected WxH or WxH:DEPTH, "
+                           "the sides in decimal digits", o->synthetic);
+  if (w < 1 || h < 1 || w > CLFX_IMAGEIO_MAX_SIDE
+      || h > CLFX_IMAGEIO_MAX_SIDE)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "--synthetic '%s': each side must be 1 to %d "
+                           "pixels", o->synthetic, CLFX_IMAGEIO_MAX_SIDE);
   if (! clfx_depth_from_name (depth_name, &depth))
     return clfx_error_set (error, CLFX_ERR_INVALID,
-                           "--synthetic: unknown depth '%s' (u8, u16, "
-                           "half, float)", depth_name);
-  if (! clfx_host_image_alloc (src, w, h, o->channels, depth, error))
+                           "--synthetic '%s': unknown depth '%s' (u8, u16, "
+                           "half, float)", o->synthetic, depth_name);
+  if (! clfx_host_image_alloc (src, (int) w, (int) h, o->channels, depth,
+                               error))
     return false;
   clfx_host_image_synthetic (src, 1);
   src->straight_alpha = o->straight && o->channels > 1;
@@ -660,12 +690,21 @@ parse_options (int argc, char **argv, Options *o, const ClfxFamily **fam)
       else if (! strcmp (a, "--repeat") || ! strcmp (a, "--warmup")
                || ! strcmp (a, "--channels") || ! strcmp (a, "--guard"))
         {
-          char *end;
-          long  n = v ? strtol (v, &end, 10) : -1;
-          if (! v || *end || n < 0 || n > MAX_REPEAT * 1000L
-              || (! strcmp (a, "--repeat") && (n < 1 || n > MAX_REPEAT)))
+          long        lo = ! strcmp (a, "--repeat") ? 1 : 0;
+          long        hi = ! strcmp (a, "--repeat") ? MAX_REPEAT
+                                                    : MAX_REPEAT * 1000L;
+          long        n = -1;
+          const char *end = v ? parse_digits (v, hi, &n) : NULL;
+
+          if (! v)
             {
-              fprintf (stderr, "clfx-bench: bad value for %s\n", a);
+              fprintf (stderr, "clfx-bench: %s needs a value\n", a);
+              return -64;
+            }
+          if (! end || *end || n < lo || n > hi)
+            {
+              fprintf (stderr, "clfx-bench: %s '%s': expected a whole "
+                       "number from %ld to %ld\n", a, v, lo, hi);
               return -64;
             }
           if (! strcmp (a, "--repeat"))

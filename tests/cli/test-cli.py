@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""test-cli.py: clfx-bench against hostile input files.
+"""test-cli.py: clfx-bench against hostile input files and malformed
+options.
 
     test-cli.py CLFX_BENCH
 
 Every bad input must end in a non-zero exit and a message that names what
-was wrong (the file and the fault), quickly and
+was wrong (the file, or the option and the text typed), quickly and
 without a large allocation: each run has 1 GiB of address space
 (RLIMIT_AS) and a time limit, so a header that declares gigabytes fails
 the test rather than the machine.  The runs use the CPU reference path,
@@ -179,6 +180,40 @@ for name, data, what in [
     path = put(name, data)
     expect_refused(BASE + ["--input", path] + RESIZE, [path, "CRC"],
                    "a PNG with %s" % what)
+
+# ---- options -------------------------------------------------------------
+
+for text_ in ["99999999999x1", "65537x8", "10x10:", "0x10", " 10x10",
+              "10x10 ", "+10x10", "10x-1", "10 x10", "10x10:u8:u8", "x10",
+              "10x"]:
+    expect_refused(BASE + ["--synthetic", text_] + RESIZE,
+                   ["--synthetic", "'%s'" % text_],
+                   "--synthetic '%s'" % text_)
+
+for text_ in ["2147483648", "4294967296", "1e308", "-1e308", " 5", "5 ",
+              "0x10", "", "1e-5", "nan", "inf", "1e999", "0x1p3", "5e", "."]:
+    rc, err, secs = bench_run(BASE + ["--synthetic", "16x16", "resize",
+                                      "--width", text_, "--height", "8"])
+    ok(isinstance(rc, int) and rc > 0 and "'%s'" % text_ in err
+       and "e+09" not in err and secs < FAST,
+       "--width '%s': refused, quoting the text (exit %s)" % (text_, rc),
+       err)
+
+for opt, text_ in [("--repeat", " 5"), ("--repeat", "0x10"),
+                   ("--repeat", "1001"), ("--warmup", "-1"),
+                   ("--guard", "99999999999999999999")]:
+    expect_refused(["--device", "reference", opt, text_, "--synthetic",
+                    "16x16"] + RESIZE, [opt, "'%s'" % text_],
+                   "%s '%s'" % (opt, text_))
+
+# Valid options still work, the output and the report both written.
+out = os.path.join(work, "out.png")
+report = os.path.join(work, "report.json")
+rc, err, secs = bench_run(BASE + ["--synthetic", "16x16:float", "--output",
+                                  out, "--report", report, "resize",
+                                  "--width", "+8", "--height", "8.0"])
+ok(rc == 0 and os.path.getsize(out) > 0 and os.path.getsize(report) > 0,
+   "valid options: output and report written (exit %s)" % rc, err)
 
 for name in os.listdir(work):
     os.unlink(os.path.join(work, name))
