@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "clfx-context.h"
 #include "clfx-imageio.h"
@@ -646,6 +647,40 @@ out:
   return status;
 }
 
+/* Whether the folder part of path (up to its last '/') is the same
+ * folder as that of other, and the names after it are equal. */
+static bool
+same_place (const char *path, const char *other)
+{
+  const char *a = strrchr (path, '/'), *b = strrchr (other, '/');
+  const char *name_a = a ? a + 1 : path, *name_b = b ? b + 1 : other;
+  char        dir_a[4096], dir_b[4096];
+  struct stat sa, sb;
+
+  if (strcmp (name_a, name_b) != 0)
+    return false;
+  snprintf (dir_a, sizeof dir_a, "%.*s", a ? (int) (a - path) + 1 : 1,
+            a ? path : ".");
+  snprintf (dir_b, sizeof dir_b, "%.*s", b ? (int) (b - other) + 1 : 1,
+            b ? other : ".");
+  return stat (dir_a, &sa) == 0 && stat (dir_b, &sb) == 0
+         && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Whether two paths name one file, also one that does not exist yet
+ * ("out.png" and "./out.png"). */
+static bool
+same_file (const char *a, const char *b)
+{
+  struct stat sa, sb;
+
+  if (! strcmp (a, b))
+    return true;
+  if (stat (a, &sa) == 0 && stat (b, &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  return same_place (a, b);
+}
+
 /* Reads the global options; returns the index of the family argument, or
  * a negative exit status. */
 static int
@@ -748,6 +783,14 @@ main (int argc, char **argv)
   if (! fam || (! o.input == ! o.synthetic))
     {
       usage (stderr);
+      return 64;
+    }
+  /* The report is written after the image and would replace it. */
+  if (o.output && o.report && strcmp (o.report, "-") != 0
+      && same_file (o.output, o.report))
+    {
+      fprintf (stderr, "clfx-bench: --output '%s' and --report '%s' name "
+               "the same file\n", o.output, o.report);
       return 64;
     }
   clfx_params_defaults (fam, &p);

@@ -206,8 +206,17 @@ for opt, text_ in [("--repeat", " 5"), ("--repeat", "0x10"),
                     "16x16"] + RESIZE, [opt, "'%s'" % text_],
                    "%s '%s'" % (opt, text_))
 
+out = os.path.join(work, "same.png")
+expect_refused(BASE + ["--synthetic", "16x16", "--output", out, "--report",
+                       out] + RESIZE, ["--output", "--report", out],
+               "--output and --report naming one file")
+ok(not os.path.exists(out), "nothing written when both name one file")
+expect_refused(BASE + ["--synthetic", "16x16", "--output", out, "--report",
+                       os.path.join(work, ".", "same.png")] + RESIZE,
+               ["--output", "--report"],
+               "--output and --report naming one file by two paths")
+
 # Valid options still work, the output and the report both written.
-out = os.path.join(work, "out.png")
 report = os.path.join(work, "report.json")
 rc, err, secs = bench_run(BASE + ["--synthetic", "16x16:float", "--output",
                                   out, "--report", report, "resize",
