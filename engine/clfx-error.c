@@ -2,8 +2,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clfx-error.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +67,13 @@ clfx_cl_error_from_name (const char *name, cl_int *status)
         *status = cl_names[i].status;
         return true;
       }
+  /* A number: decimal, no leading space, within cl_int. */
+  if (! ((name[0] >= '0' && name[0] <= '9') || name[0] == '-'))
+    return false;
+  errno = 0;
   v = strtol (name, &end, 10);
-  if (end == name || *end != '\0')
+  if (end == name || *end != '\0' || errno == ERANGE || v < INT32_MIN
+      || v > INT32_MAX)
     return false;
   *status = (cl_int) v;
   return true;
@@ -147,40 +154,69 @@ static long   fault_seen;
 static char   fault_names[64][48];
 static int    fault_n_names;
 
+/* Why spec (CALL=STATUS[@N]) is malformed, or NULL if it is not; on
+ * success the call, status and count are set.  buf holds a copy of spec
+ * to cut up. */
+static const char *
+fault_spec_error (const char *spec, char *buf, size_t size)
+{
+  char *eq, *at;
+
+  if (strlen (spec) >= size)
+    return "too long";
+  strcpy (buf, spec);
+  if (! (eq = strchr (buf, '=')))
+    return "expected CALL=STATUS[@N]";
+  *eq = '\0';
+  if (! buf[0])
+    return "no call name before '='";
+  if (strlen (buf) >= sizeof fault_call)
+    return "the call name is too long";
+  if ((at = strchr (eq + 1, '@')))
+    {
+      long n = 0;
+
+      /* Digits only, not strtol: "@abc" and "@-1" read as 0 and -1 and
+       * silently meant @1. */
+      *at++ = '\0';
+      if (! *at)
+        return "no N after '@'";
+      for (; *at >= '0' && *at <= '9'; at++)
+        if ((n = n * 10 + (*at - '0')) > 1000000000L)
+          return "N after '@' is too large";
+      if (*at || n < 1)
+        return "N after '@' must be a whole number of at least 1";
+      fault_nth = n;
+    }
+  if (! clfx_cl_error_from_name (eq + 1, &fault_status))
+    return "unknown status (a CL_ name or a number)";
+  if (fault_status == CL_SUCCESS)
+    return "the status must be an error, not CL_SUCCESS";
+  strcpy (fault_call, buf);
+  return NULL;
+}
+
 static void
 fault_parse_locked (void)
 {
   const char *spec = getenv ("CLFX_FAULT");
+  const char *why;
   char        buf[160];
-  char       *eq, *at;
 
   fault_parsed = true;
   fault_call[0] = '\0';
   fault_seen = 0;
   fault_n_names = 0;
   fault_nth = 1;
-  if (! spec || ! *spec || strlen (spec) >= sizeof buf)
+  if (! spec || ! *spec)
     return;
-  strcpy (buf, spec);
-  eq = strchr (buf, '=');
-  if (! eq)
-    return;
-  *eq = '\0';
-  at = strchr (eq + 1, '@');
-  if (at)
+  if ((why = fault_spec_error (spec, buf, sizeof buf)))
     {
-      *at = '\0';
-      fault_nth = strtol (at + 1, NULL, 10);
-      if (fault_nth < 1)
-        fault_nth = 1;
+      fault_call[0] = '\0';
+      fault_nth = 1;
+      fprintf (stderr, "clfx: ignoring malformed CLFX_FAULT='%s': %s\n",
+               spec, why);
     }
-  if (! clfx_cl_error_from_name (eq + 1, &fault_status)
-      || fault_status == CL_SUCCESS || strlen (buf) >= sizeof fault_call)
-    {
-      fprintf (stderr, "clfx: ignoring malformed CLFX_FAULT='%s'\n", spec);
-      return;
-    }
-  strcpy (fault_call, buf);
 }
 
 cl_int
