@@ -3,6 +3,7 @@
 #include "clfx-context.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,13 +132,48 @@ fail:
   return NULL;
 }
 
+static atomic_long maps_open;
+
+void
+clfx_maps_opened (void)
+{
+  atomic_fetch_add (&maps_open, 1);
+}
+
+void
+clfx_maps_closed (void)
+{
+  atomic_fetch_sub (&maps_open, 1);
+}
+
+long
+clfx_maps_open (void)
+{
+  return atomic_load (&maps_open);
+}
+
+void
+clfx_context_unmap_again (ClfxContext *ctx, cl_mem buf, void *ptr)
+{
+  ClfxError again = { 0 };
+
+  CLFX_CHECK (&again, out, "after a failed unmap", clEnqueueUnmapMemObject,
+              ctx->queue, buf, ptr, 0, NULL, NULL);
+  clfx_maps_closed ();
+  CLFX_CHECK (&again, out, "after a failed unmap", clFinish, ctx->queue);
+out:
+  return;
+}
+
 static void
 release_pinned (ClfxContext *ctx, ClfxPinned *p)
 {
   if (! p->buffer)
     return;
-  if (p->ptr)
-    clEnqueueUnmapMemObject (ctx->queue, p->buffer, p->ptr, 0, NULL, NULL);
+  if (p->ptr
+      && clEnqueueUnmapMemObject (ctx->queue, p->buffer, p->ptr, 0, NULL,
+                                  NULL) == CL_SUCCESS)
+    clfx_maps_closed ();
   clFinish (ctx->queue);
   clReleaseMemObject (p->buffer);
   memset (p, 0, sizeof *p);

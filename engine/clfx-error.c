@@ -152,6 +152,7 @@ static long   fault_seen;
 /* The distinct checked calls made since the last reset (tests drive a
  * fault through each of them). */
 static char   fault_names[64][48];
+static long   fault_counts[64];
 static int    fault_n_names;
 
 /* Why spec (CALL=STATUS[@N]) is malformed, or NULL if it is not; on
@@ -233,8 +234,13 @@ clfx_fault_take (const char *call)
       if (! strcmp (fault_names[i], call))
         break;
     if (i == fault_n_names && i < 64)
-      snprintf (fault_names[fault_n_names++], sizeof fault_names[0], "%s",
-                call);
+      {
+        snprintf (fault_names[fault_n_names++], sizeof fault_names[0], "%s",
+                  call);
+        fault_counts[i] = 0;
+      }
+    if (i < 64)
+      fault_counts[i]++;
   }
   if (fault_call[0] && strcmp (call, fault_call) == 0
       && ++fault_seen == fault_nth)
@@ -244,13 +250,15 @@ clfx_fault_take (const char *call)
 }
 
 int
-clfx_fault_calls (char (*names)[48], int max)
+clfx_fault_calls (char (*names)[48], long *counts, int max)
 {
   int n;
 
   pthread_mutex_lock (&fault_lock);
   n = fault_n_names < max ? fault_n_names : max;
   memcpy (names, fault_names, (size_t) n * sizeof names[0]);
+  if (counts)
+    memcpy (counts, fault_counts, (size_t) n * sizeof counts[0]);
   pthread_mutex_unlock (&fault_lock);
   return n;
 }

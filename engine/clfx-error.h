@@ -56,8 +56,9 @@ cl_int clfx_fault_take (const char *call);
 /* Re-read CLFX_FAULT and reset the call counter (tests change it). */
 void   clfx_fault_reset (void);
 /* The distinct names of the checked calls made since the last reset, at
- * most max of them (tests inject a fault into each). */
-int    clfx_fault_calls (char (*names)[48], int max);
+ * most max of them, and how often each was made (counts may be NULL):
+ * tests inject a fault into each of them. */
+int    clfx_fault_calls (char (*names)[48], long *counts, int max);
 
 /* Strip the build directory prefix so messages name "engine/x.c:12". */
 const char *clfx_source_site (const char *file);

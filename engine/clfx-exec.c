@@ -520,6 +520,7 @@ stream_map_result (Stream *s, ClfxError *error)
 
   CLFX_CREATE (p, error, fail, "result", clEnqueueMapBuffer, ctx->queue,
                s->result, CL_TRUE, CL_MAP_READ, 0, bytes, 0, NULL, &ev);
+  clfx_maps_opened ();
   if (! clfx_context_track (ctx, ev, CLFX_EV_DOWNLOAD, "download", error))
     goto out;
   if (! check_rows (p + s->guard, s->row, s->pitch, s->guard, s->r1 - s->r0,
@@ -530,9 +531,17 @@ stream_map_result (Stream *s, ClfxError *error)
                    p + s->guard, s->pitch);
   ok = true;
 out:
-  CLFX_CHECK (error, fail, "result", clEnqueueUnmapMemObject, ctx->queue,
-              s->result, p, 0, NULL, NULL);
+  {
+    /* An error above stays the one reported. */
+    ClfxError  later = { 0 };
+    ClfxError *e = ok ? error : &later;
+    CLFX_CHECK (e, unmap_failed, "result", clEnqueueUnmapMemObject,
+                ctx->queue, s->result, p, 0, NULL, NULL);
+    clfx_maps_closed ();
+  }
   return ok;
+unmap_failed:
+  clfx_context_unmap_again (ctx, s->result, p);
 fail:
   return false;
 }

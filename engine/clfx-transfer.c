@@ -134,6 +134,7 @@ pinned_alloc (ClfxContext *ctx, ClfxPinned *p, size_t bytes, ClfxError *error)
   CLFX_CREATE (ptr, error, fail, "pinned memory", clEnqueueMapBuffer,
                ctx->queue, buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes,
                0, NULL, NULL);
+  clfx_maps_opened ();
   p->buffer = buf;
   p->ptr = ptr;
   p->size = bytes;
@@ -155,10 +156,14 @@ pinned_free (ClfxContext *ctx, ClfxPinned *p, ClfxError *error)
   memset (p, 0, sizeof *p);
   if (! buf)
     return true;
-  CLFX_CHECK (error, out, "pinned memory", clEnqueueUnmapMemObject,
+  CLFX_CHECK (error, unmap_failed, "pinned memory", clEnqueueUnmapMemObject,
               ctx->queue, buf, ptr, 0, NULL, NULL);
+  clfx_maps_closed ();
   CLFX_CHECK (error, out, "pinned memory", clFinish, ctx->queue);
   ok = true;
+  goto out;
+unmap_failed:
+  clfx_context_unmap_again (ctx, buf, ptr);
 out:
   clReleaseMemObject (buf);
   return ok;

@@ -2,8 +2,9 @@
  * graph's argument checks.
  *
  * For every checked call a run makes (the engine lists them: a clean run
- * first records their names), the call is made to fail with
- * CL_OUT_OF_RESOURCES.  With an explicit device the run must fail with a
+ * first records their names and counts), each occurrence of the call is
+ * made to fail with CL_OUT_OF_RESOURCES (of a call made more than 8 times,
+ * the first two, the middle one and the last two).  With an explicit device the run must fail with a
  * message naming the call and the error, leave the result empty and the
  * source untouched; with device "auto" it must fall back to the CPU path,
  * say why, and still produce the reference result.  That for every way a
@@ -38,8 +39,8 @@ same_image (const ClfxImage *a, const ClfxImage *b)
 }
 
 static void
-run_with_fault (const char *call, const char *fault, const char *what,
-                const ClfxParams *p, const ClfxImage *src,
+run_with_fault (const char *call, long nth, const char *fault,
+                const char *what, const ClfxParams *p, const ClfxImage *src,
                 const ClfxImage *src_copy, const ClfxImage *expect)
 {
   ClfxRunOptions explicit_dev = { device_name, false, 64, NULL, false };
@@ -54,15 +55,17 @@ run_with_fault (const char *call, const char *fault, const char *what,
     snprintf (spec, sizeof spec, "%s=%s@%d", call, fault,
               device_platform + 1);
   else
-    snprintf (spec, sizeof spec, "%s=%s", call, fault);
+    snprintf (spec, sizeof spec, "%s=%s@%ld", call, fault, nth);
   setenv ("CLFX_FAULT", spec, 1);
 
   clfx_fault_reset ();
   ok = clfx_run (p, src, &dst, &explicit_dev, &r, &e);
   tap_ok (! ok && strstr (e.message, call) && strstr (e.message, fault)
-            && dst.data == NULL && same_image (src, src_copy),
-          "%s: %s failing with %s is reported, the source untouched: %s",
-          what, call, fault, e.message);
+            && dst.data == NULL && same_image (src, src_copy)
+            && clfx_maps_open () == 0,
+          "%s: %s@%ld failing with %s is reported, the source untouched, "
+          "no buffer left mapped (%ld): %s", what, call, nth, fault,
+          clfx_maps_open (), e.message);
   clfx_run_result_clear (&r);
   if (ok)
     clfx_host_image_free (&dst);
@@ -77,8 +80,8 @@ run_with_fault (const char *call, const char *fault, const char *what,
                 || (! strcmp (call, "clGetDeviceIDs")
                     && r.path == CLFX_PATH_OPENCL
                     && r.device.platform_index != device_platform)),
-          "%s: with device auto, %s failing falls back to the CPU and says "
-          "so (%s)", what, call, ok ? r.fallback : e.message);
+          "%s: with device auto, %s@%ld failing falls back to the CPU and "
+          "says so (%s)", what, call, nth, ok ? r.fallback : e.message);
   if (ok && r.path == CLFX_PATH_FALLBACK)
     {
       char *json = clfx_report_json (p, src, &auto_dev, &r, NULL);
@@ -95,8 +98,19 @@ run_with_fault (const char *call, const char *fault, const char *what,
   clfx_fault_reset ();
 }
 
+/* Whether the nth of count calls of one name gets a fault of its own:
+ * every one of a call made up to 8 times a run (each map, unmap, image,
+ * buffer, build...), and the first two, the middle one and the last two
+ * of a call made more often (a launch or an argument per kernel: the same
+ * site each time, so later ones find the same objects to release). */
+static bool
+fault_index (long nth, long count)
+{
+  return count <= 8 || nth <= 2 || nth == count / 2 || nth >= count - 1;
+}
+
 /* One way of running: its tuning variables, then a fault in every call a
- * clean run of it makes. */
+ * clean run of it makes (fault_index says which of a frequent call). */
 static void
 fault_every_call (const char *what, const char *const *env,
                   const ClfxParams *p, const ClfxImage *src)
@@ -106,6 +120,7 @@ fault_every_call (const char *what, const char *const *env,
   ClfxImage      expect, dst, src_copy;
   ClfxError      e = { 0 };
   char           calls[64][48];
+  long           counts[64];
   int            n = 0;
   bool           ok;
 
@@ -113,7 +128,7 @@ fault_every_call (const char *what, const char *const *env,
     setenv (env[i], env[i + 1], 1);
   clfx_fault_reset ();
   ok = clfx_run (p, src, &dst, &opt, &r, &e);
-  n = clfx_fault_calls (calls, 64);
+  n = clfx_fault_calls (calls, counts, 64);
   tap_ok (ok && n > 10 && r.timings.pieces >= 1,
           "%s: a clean run makes %d checked calls in %d %s%s%s", what, n,
           r.timings.pieces, r.timings.tiled ? "tiles" : "bands",
@@ -131,8 +146,11 @@ fault_every_call (const char *what, const char *const *env,
                          src->depth, &e);
   memcpy (src_copy.data, src->data, src->stride * (size_t) src->height);
   for (int i = 0; i < n; i++)
-    run_with_fault (calls[i], "CL_OUT_OF_RESOURCES", what, p, src, &src_copy,
-                    &expect);
+    for (long k = 1; k <= counts[i]; k++)
+      if (fault_index (k, counts[i])
+          && (k == 1 || strcmp (calls[i], "clGetDeviceIDs") != 0))
+        run_with_fault (calls[i], k, "CL_OUT_OF_RESOURCES", what, p, src,
+                        &src_copy, &expect);
   clfx_host_image_free (&expect);
   clfx_host_image_free (&src_copy);
 out:
@@ -321,6 +339,21 @@ main (void)
   fault_every_call ("lanczos3, one band", plain, &lanczos, &src);
   fault_every_call ("lanczos3, staged bands", staged, &lanczos, &src);
   fault_every_call ("lanczos3, two-pass graph", two_pass, &lanczos, &src);
+  {
+    /* Another layout and depth through the two-pass graph: 16-bit gray
+     * with straight alpha, cubic. */
+    ClfxImage  ga;
+    ClfxParams cubic = lanczos;
+
+    clfx_params_set (&cubic, "filter", "cubic", &e);
+    clfx_host_image_alloc (&ga, 23, 17, 2, CLFX_DEPTH_U16, &e);
+    clfx_host_image_synthetic (&ga, 7);
+    ga.transfer = CLFX_TRC_SRGB;
+    ga.straight_alpha = true;
+    fault_every_call ("cubic u16 gray+alpha, two-pass graph", two_pass,
+                      &cubic, &ga);
+    clfx_host_image_free (&ga);
+  }
   fault_every_call ("lanczos3, tiles", tiles, &lanczos, &src);
   fault_every_call ("linear, staged bands", staged, &linear, &src);
   fault_every_call ("copy, tiles", tiles, &copy, &src);
@@ -353,9 +386,9 @@ main (void)
     clfx_reference_into (&lanczos, &src, &expect, &e);
     clfx_host_image_alloc (&src_copy, 23, 17, 4, CLFX_DEPTH_U8, &e);
     memcpy (src_copy.data, src.data, src.stride * 17);
-    run_with_fault ("clEnqueueNDRangeKernel", "CL_INVALID_WORK_GROUP_SIZE",
+    run_with_fault ("clEnqueueNDRangeKernel", 1, "CL_INVALID_WORK_GROUP_SIZE",
                     "lanczos3", &lanczos, &src, &src_copy, &expect);
-    run_with_fault ("clCreateBuffer", "CL_MEM_OBJECT_ALLOCATION_FAILURE",
+    run_with_fault ("clCreateBuffer", 1, "CL_MEM_OBJECT_ALLOCATION_FAILURE",
                     "lanczos3", &lanczos, &src, &src_copy, &expect);
     clfx_host_image_free (&expect);
     clfx_host_image_free (&src_copy);
