@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "clfx-tuning.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +17,35 @@ warn (char *w, size_t n, const char *name, const char *value)
               len ? "; " : "", name, value);
 }
 
+const char *
+clfx_parse_digits (const char *s, long long max, long long *v)
+{
+  long long n = 0;
+
+  if (*s < '0' || *s > '9')
+    return NULL;
+  for (; *s >= '0' && *s <= '9'; s++)
+    n = n > max ? n : n * 10 + (*s - '0');
+  *v = n;
+  return s;
+}
+
+const char *
+clfx_parse_wxh (const char *s, long long max, long long *w, long long *h)
+{
+  s = clfx_parse_digits (s, max, w);
+  return s && *s == 'x' ? clfx_parse_digits (s + 1, max, h) : NULL;
+}
+
+/* Bytes: digits only, up to 2^62. */
 static bool
 parse_size (const char *s, size_t *out)
 {
-  char         *end;
-  unsigned long long v = strtoull (s, &end, 10);
+  const long long max = 1LL << 62;
+  long long       v;
+  const char     *end = clfx_parse_digits (s, max, &v);
 
-  if (end == s || *end || s[0] == '-')
+  if (! end || *end || v > max || (unsigned long long) v > SIZE_MAX)
     return false;
   *out = (size_t) v;
   return true;
@@ -54,8 +77,9 @@ clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
     warning[0] = '\0';
   if ((v = getenv ("CLFX_ROWS_PER_ITEM")) && *v)
     {
-      long n = strtol (v, NULL, 10);
-      if (n >= 1 && n <= 16)
+      long long   n = 0;
+      const char *end = clfx_parse_digits (v, 16, &n);
+      if (end && ! *end && n >= 1 && n <= 16)
         t->rows_per_item = (int) n;
       else
         warn (warning, warning_len, "CLFX_ROWS_PER_ITEM", v);
@@ -72,12 +96,14 @@ clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
     warning, warning_len);
   if ((v = getenv ("CLFX_TILE")) && *v)
     {
-      int w = 0, h = 0;
-      char c;
-      if (sscanf (v, "%dx%d%c", &w, &h, &c) == 2 && w > 0 && h > 0)
+      /* A tile side up to 2^20 pixels (no image is larger). */
+      long long   w = 0, h = 0;
+      const char *end = clfx_parse_wxh (v, 1 << 20, &w, &h);
+      if (end && ! *end && w >= 1 && h >= 1 && w <= (1 << 20)
+          && h <= (1 << 20))
         {
-          t->tile_width = w;
-          t->tile_height = h;
+          t->tile_width = (int) w;
+          t->tile_height = (int) h;
         }
       else
         warn (warning, warning_len, "CLFX_TILE", v);

@@ -304,26 +304,11 @@ out:
 
 /* ---- images ------------------------------------------------------------------- */
 
-/* A run of decimal digits at s (no sign, no space), saturating just above
- * max so that a huge number cannot wrap; NULL if s has no digit. */
-static const char *
-parse_digits (const char *s, long max, long *v)
-{
-  long n = 0;
-
-  if (*s < '0' || *s > '9')
-    return NULL;
-  for (; *s >= '0' && *s <= '9'; s++)
-    n = n > max ? n : n * 10 + (*s - '0');
-  *v = n;
-  return s;
-}
-
 static bool
 load_source (const Options *o, ClfxImage *src, int *file_channels,
              ClfxError *error)
 {
-  long        w = 0, h = 0;
+  long long   w = 0, h = 0;
   const char *p, *depth_name = "u8";
   ClfxDepth   depth;
 
@@ -331,11 +316,7 @@ load_source (const Options *o, ClfxImage *src, int *file_channels,
     return clfx_image_read (o->input, src, file_channels, error);
   /* By hand rather than sscanf: %d wraps silently (99999999999 became
    * 1215752191) and skips spaces. */
-  p = parse_digits (o->synthetic, CLFX_IMAGEIO_MAX_SIDE, &w);
-  if (p && *p == 'x')
-    p = parse_digits (p + 1, CLFX_IMAGEIO_MAX_SIDE, &h);
-  else
-    p = NULL;
+  p = clfx_parse_wxh (o->synthetic, CLFX_IMAGEIO_MAX_SIDE, &w, &h);
   if (p && *p == ':' && p[1])
     depth_name = p + 1;
   else if (! p || *p)
@@ -725,11 +706,11 @@ parse_options (int argc, char **argv, Options *o, const ClfxFamily **fam)
       else if (! strcmp (a, "--repeat") || ! strcmp (a, "--warmup")
                || ! strcmp (a, "--channels") || ! strcmp (a, "--guard"))
         {
-          long        lo = ! strcmp (a, "--repeat") ? 1 : 0;
-          long        hi = ! strcmp (a, "--repeat") ? MAX_REPEAT
-                                                    : MAX_REPEAT * 1000L;
-          long        n = -1;
-          const char *end = v ? parse_digits (v, hi, &n) : NULL;
+          long long   lo = ! strcmp (a, "--repeat") ? 1 : 0;
+          long long   hi = ! strcmp (a, "--repeat") ? MAX_REPEAT
+                                                    : MAX_REPEAT * 1000LL;
+          long long   n = -1;
+          const char *end = v ? clfx_parse_digits (v, hi, &n) : NULL;
 
           if (! v)
             {
@@ -739,7 +720,7 @@ parse_options (int argc, char **argv, Options *o, const ClfxFamily **fam)
           if (! end || *end || n < lo || n > hi)
             {
               fprintf (stderr, "clfx-bench: %s '%s': expected a whole "
-                       "number from %ld to %ld\n", a, v, lo, hi);
+                       "number from %lld to %lld\n", a, v, lo, hi);
               return -64;
             }
           if (! strcmp (a, "--repeat"))

@@ -1,0 +1,93 @@
+/* test-tuning.c: how the tuning variables are read.  A value that is not
+ * exactly what the variable takes (digits only, in range) keeps the
+ * default and is named in the warning; before, CLFX_TILE went through
+ * sscanf's %d, so 99999999999x1 wrapped to 1215752191x1, and " 7x5" or
+ * "+7x5" were taken.  Needs no device.  TAP output. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "clfx-tuning.h"
+#include "../tap.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ClfxTuning
+read_with (const char *name, const char *value, char *warning, size_t n)
+{
+  ClfxTuning t;
+
+  setenv (name, value, 1);
+  clfx_tuning_read (&t, warning, n);
+  unsetenv (name);
+  return t;
+}
+
+int
+main (void)
+{
+  static const char *const bad_tiles[] = {
+    "99999999999x1", "1x99999999999", "4294967297x8", " 7x5", "+7x5",
+    "7x5 ", "7x-5", "7X5", "7x", "x5", "0x5", "7x0", "1048577x4", "7x5x3",
+    "0x10x10", "7.0x5", "",
+  };
+  static const char *const bad_sizes[] = {
+    "-1", "+5", " 5", "5 ", "5k", "99999999999999999999999", "0x10", "",
+  };
+  static const char *const bad_rows[] = { "0", "17", "3abc", " 3", "+3",
+                                          "99999999999999999999", "" };
+  char       w[512];
+  ClfxTuning t;
+
+  t = read_with ("CLFX_TILE", "7x5", w, sizeof w);
+  tap_ok (t.tile_width == 7 && t.tile_height == 5 && ! w[0],
+          "CLFX_TILE=7x5 is 7 x 5 (%dx%d, warning '%s')", t.tile_width,
+          t.tile_height, w);
+  t = read_with ("CLFX_TILE", "1048576x1", w, sizeof w);
+  tap_ok (t.tile_width == 1048576 && t.tile_height == 1 && ! w[0],
+          "CLFX_TILE=1048576x1, the largest side, is taken (%dx%d)",
+          t.tile_width, t.tile_height);
+  for (size_t i = 0; i < sizeof bad_tiles / sizeof *bad_tiles; i++)
+    {
+      t = read_with ("CLFX_TILE", bad_tiles[i], w, sizeof w);
+      /* An empty value is unset: no tiles, no warning. */
+      tap_ok (t.tile_width == 0 && t.tile_height == 0
+                && (! bad_tiles[i][0] ? ! w[0]
+                                      : strstr (w, "CLFX_TILE") != NULL),
+              "CLFX_TILE='%s' keeps the default and says so (%dx%d, '%s')",
+              bad_tiles[i], t.tile_width, t.tile_height, w);
+    }
+  t = read_with ("CLFX_BAND_BYTES", "300", w, sizeof w);
+  tap_ok (t.band_bytes == 300 && ! w[0], "CLFX_BAND_BYTES=300 is 300");
+  for (size_t i = 0; i < sizeof bad_sizes / sizeof *bad_sizes; i++)
+    {
+      t = read_with ("CLFX_DEVICE_BUDGET", bad_sizes[i], w, sizeof w);
+      tap_ok (t.budget == 0
+                && (! bad_sizes[i][0] ? ! w[0]
+                                      : strstr (w, "CLFX_DEVICE_BUDGET")
+                                          != NULL),
+              "CLFX_DEVICE_BUDGET='%s' keeps the default and says so "
+              "(%zu, '%s')", bad_sizes[i], t.budget, w);
+    }
+  t = read_with ("CLFX_ROWS_PER_ITEM", "16", w, sizeof w);
+  tap_ok (t.rows_per_item == 16 && ! w[0], "CLFX_ROWS_PER_ITEM=16 is 16");
+  for (size_t i = 0; i < sizeof bad_rows / sizeof *bad_rows; i++)
+    {
+      t = read_with ("CLFX_ROWS_PER_ITEM", bad_rows[i], w, sizeof w);
+      tap_ok (t.rows_per_item == 0
+                && (! bad_rows[i][0] ? ! w[0]
+                                     : strstr (w, "CLFX_ROWS_PER_ITEM")
+                                         != NULL),
+              "CLFX_ROWS_PER_ITEM='%s' keeps the default and says so "
+              "(%d, '%s')", bad_rows[i], t.rows_per_item, w);
+    }
+  {
+    long long   a = 0, b = 0;
+    const char *end = clfx_parse_wxh ("99999999999999999999x3:u8", 65536,
+                                      &a, &b);
+    tap_ok (end && ! strcmp (end, ":u8") && a > 65536 && b == 3,
+            "clfx_parse_wxh saturates above the bound rather than wrap "
+            "(%lld x %lld, then '%s')", a, b, end ? end : "(null)");
+  }
+  return tap_done ();
+}
