@@ -309,6 +309,17 @@ void clfx_plan_source_rect (const ClfxVariant *v, const ClfxPlan *plan,
                             const ClfxImage *src, const ClfxRect *out,
                             ClfxRect *in);
 
+/* The absolute part of tol per result pixel (plan->width x height, float
+ * gray, into map): its fixed part, plus abs_mag x min(1, m / magnitude)
+ * and abs_range x min(1, 2 m / range), where m is the largest |value| of
+ * the source texels the pixel reads (clfx_plan_source_rect, per axis; a
+ * repeat or mirror that reaches around the image reads the whole line).
+ * *made is false, and map untouched, where tol declares no magnitude or
+ * the result depends on the whole image. */
+bool clfx_tol_local_map (const ClfxVariant *v, const ClfxPlan *plan,
+                         const ClfxImage *src, const ClfxTolerance *tol,
+                         ClfxImage *map, bool *made, ClfxError *error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,7 @@ clfx_run_result_clear (ClfxRunResult *r)
   clfx_timings_clear (&r->timings);
   clfx_probes_clear (&r->probes);
   clfx_host_image_free (&r->reference);
+  clfx_host_image_free (&r->abs_map);
   clfx_plan_clear (&r->plan);
   memset (r, 0, sizeof *r);
 }
@@ -133,7 +134,7 @@ clfx_run_validate (const ClfxParams *p, const ClfxImage *src,
   ClfxImage          lo = { 0 }, hi = { 0 };
   ClfxImage         *ref = &r->reference;
   double             t0;
-  bool               ok = false;
+  bool               ok = false, per_pixel = false;
 
   clfx_host_image_free (ref);
   if (! clfx_host_image_alloc (ref, dst->width, dst->height, dst->channels,
@@ -150,6 +151,16 @@ clfx_run_validate (const ClfxParams *p, const ClfxImage *src,
   if (dst->straight_alpha && dst->channels > 1)
     clfx_tol_clause (&r->tolerance, "colour compared multiplied by alpha "
                      "(straight alpha)");
+  clfx_host_image_free (&r->abs_map);
+  if (! clfx_tol_local_map (v, &r->plan, src, &r->tolerance, &r->abs_map,
+                            &per_pixel, error))
+    goto out;
+  if (per_pixel)
+    clfx_tol_clause (&r->tolerance, "per pixel: the value-scaled terms "
+                     "(%.3g of abs_tol) times the largest |value| the "
+                     "pixel's footprint reads over the image's %.3g",
+                     r->tolerance.abs_mag + r->tolerance.abs_range,
+                     r->tolerance.magnitude);
   if (v->bounds)
     {
       if (! clfx_host_image_alloc (&lo, dst->width, dst->height,
@@ -160,9 +171,10 @@ clfx_run_validate (const ClfxParams *p, const ClfxImage *src,
         goto out;
       lo.straight_alpha = hi.straight_alpha = dst->straight_alpha;
     }
-  clfx_validate_bounded (ref, lo.data ? &lo : NULL, hi.data ? &hi : NULL,
-                         dst, r->tolerance.abs_tol, r->tolerance.rel_tol,
-                         &r->validation);
+  clfx_validate_per_pixel (ref, lo.data ? &lo : NULL, hi.data ? &hi : NULL,
+                           dst, r->tolerance.abs_tol,
+                           per_pixel ? &r->abs_map : NULL,
+                           r->tolerance.rel_tol, &r->validation);
   if (! clfx_probes_compare (&r->probes))
     r->validation.passed = false;
   /* A result that fails its own validation may come from a poisoned
@@ -613,9 +625,13 @@ report_validation (ClfxJson *j, const ClfxRunResult *r)
   clfx_json_int (j, "channel", v->worst.channel);
   clfx_json_number (j, "expected", v->worst.expected);
   clfx_json_number (j, "actual", v->worst.actual);
+  clfx_json_number (j, "tol", v->worst.tol);
   clfx_json_end_object (j);
   clfx_json_number (j, "abs_tol", v->abs_tol);
   clfx_json_number (j, "rel_tol", v->rel_tol);
+  /* The absolute bound per pixel lies between these two. */
+  clfx_json_bool (j, "per_pixel", v->per_pixel);
+  clfx_json_number (j, "abs_tol_min", v->abs_tol_min);
   clfx_json_string (j, "tolerance_basis", r->tolerance.basis);
   clfx_json_begin_array (j, "probes");
   for (int i = 0; i < r->probes.n; i++)

@@ -62,6 +62,9 @@ typedef struct
   /* The CPU reference's result when validated (the Diagnostics heat
    * map compares it with the OpenCL result). */
   ClfxImage        reference;
+  /* The tolerance's absolute bound per result pixel (clfx_tol_local_map;
+   * no data: tolerance.abs_tol everywhere). */
+  ClfxImage        abs_map;
   /* The plan of the run, for the tolerance and the report. */
   ClfxPlan         plan;
   char             notes[256]; /* tuning variables not understood */

@@ -28,11 +28,25 @@ clfx_tol_clause (ClfxTolerance *t, const char *fmt, ...)
 }
 
 void
+clfx_tol_magnitude (ClfxTolerance *t, double max_abs, double range)
+{
+  t->magnitude = max_abs;
+  t->range = range;
+}
+
+void
+clfx_tol_scaled (ClfxTolerance *t, double term)
+{
+  t->abs_tol += term;
+  t->abs_mag += term;
+}
+
+void
 clfx_tol_read (ClfxTolerance *t, double max_abs)
 {
   /* 1.5 ulp of the value, and the same again once the value enters a
    * product or sum (kept as 4 u as before). */
-  t->abs_tol += 4.0 * CLFX_FLOAT_EPS * max_abs;
+  clfx_tol_scaled (t, 4.0 * CLFX_FLOAT_EPS * max_abs);
   clfx_tol_clause (t, "texel read conversion (1.5 ulp)");
 }
 
@@ -40,7 +54,8 @@ void
 clfx_tol_sum (ClfxTolerance *t, const char *what, int n_terms,
               double abs_weight_sum, double max_abs)
 {
-  t->abs_tol += (double) n_terms * CLFX_FLOAT_EPS * abs_weight_sum * max_abs;
+  clfx_tol_scaled (t, (double) n_terms * CLFX_FLOAT_EPS * abs_weight_sum
+                         * max_abs);
   clfx_tol_clause (t, "%s: %d-term float sum (n u sum|w| max|v|, sum|w| "
                    "%.3g)", what, n_terms, abs_weight_sum);
 }
@@ -49,7 +64,7 @@ void
 clfx_tol_builtin (ClfxTolerance *t, const char *builtin, double ulps,
                   double magnitude)
 {
-  t->abs_tol += 2.0 * ulps * CLFX_FLOAT_EPS * magnitude;
+  clfx_tol_scaled (t, 2.0 * ulps * CLFX_FLOAT_EPS * magnitude);
   clfx_tol_clause (t, "%s within %g ulp", builtin, ulps);
 }
 
@@ -57,6 +72,7 @@ void
 clfx_tol_sampler_linear (ClfxTolerance *t, double range)
 {
   t->abs_tol += 2.0 * range / 256.0;
+  t->abs_range += 2.0 * range / 256.0;
   clfx_tol_clause (t, "sampler linear filter: 2 x 2^-8 x texel range "
                    "(hardware weight precision)");
 }
@@ -67,6 +83,8 @@ clfx_tol_srgb (ClfxTolerance *t, ClfxDepth depth, bool exact_tables)
   /* d(encode)/dv is at most 12.92 (the linear segment; the power segment
    * meets it at the joint and falls off above). */
   t->abs_tol *= 12.92;
+  t->abs_mag *= 12.92;
+  t->abs_range *= 12.92;
   if (depth == CLFX_DEPTH_U8 && exact_tables)
     clfx_tol_clause (t, "sRGB: linear-light bounds x 12.92 (largest slope "
                      "of the curve); exact 8-bit tables");

@@ -35,10 +35,13 @@ tol_of (double e, double abs_tol, double rel_tol)
 static Sample
 sample_at (const ClfxImage *expected, const ClfxImage *actual,
            const ClfxImage *lo, const ClfxImage *hi, int x, int y, int c,
-           double abs_tol, double rel_tol)
+           double abs_tol, const ClfxImage *abs_map, double rel_tol)
 {
   Sample s;
   int    alpha = expected->channels - 1;
+
+  if (abs_map)
+    abs_tol = clfx_image_get (abs_map, x, y, 0);
 
   s.e = clfx_image_get (expected, x, y, c);
   s.a = clfx_image_get (actual, x, y, c);
@@ -67,7 +70,17 @@ void
 clfx_validate (const ClfxImage *expected, const ClfxImage *actual,
                double abs_tol, double rel_tol, ClfxValidation *v)
 {
-  clfx_validate_bounded (expected, NULL, NULL, actual, abs_tol, rel_tol, v);
+  clfx_validate_per_pixel (expected, NULL, NULL, actual, abs_tol, NULL,
+                           rel_tol, v);
+}
+
+void
+clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
+                       const ClfxImage *hi, const ClfxImage *actual,
+                       double abs_tol, double rel_tol, ClfxValidation *v)
+{
+  clfx_validate_per_pixel (expected, lo, hi, actual, abs_tol, NULL, rel_tol,
+                           v);
 }
 
 static bool
@@ -81,8 +94,8 @@ inside_envelope (const Sample *s)
 
 /* Keeps the largest difference so far and where it was. */
 static void
-note_worst (ClfxValidation *v, double *worst, double d, int x, int y, int c,
-            double e, double a)
+note_worst (ClfxValidation *v, double *worst, double d, int x, int y,
+            int c, const Sample *s)
 {
   if (! (d > *worst))
     return;
@@ -90,14 +103,22 @@ note_worst (ClfxValidation *v, double *worst, double d, int x, int y, int c,
   v->worst.x = x;
   v->worst.y = y;
   v->worst.channel = c;
-  v->worst.expected = e;
-  v->worst.actual = a;
+  v->worst.expected = s->e;
+  v->worst.actual = s->a;
+  v->worst.tol = s->t;
+}
+
+static bool
+same_shape (const ClfxImage *a, const ClfxImage *b)
+{
+  return a->width == b->width && a->height == b->height;
 }
 
 void
-clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
-                       const ClfxImage *hi, const ClfxImage *actual,
-                       double abs_tol, double rel_tol, ClfxValidation *v)
+clfx_validate_per_pixel (const ClfxImage *expected, const ClfxImage *lo,
+                         const ClfxImage *hi, const ClfxImage *actual,
+                         double abs_tol, const ClfxImage *abs_map,
+                         double rel_tol, ClfxValidation *v)
 {
   double sq = 0.0, peak = 1.0, worst = -1.0;
   size_t finite = 0;
@@ -105,8 +126,11 @@ clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
   memset (v, 0, sizeof *v);
   v->abs_tol = abs_tol;
   v->rel_tol = rel_tol;
+  v->abs_tol_min = abs_tol;
+  v->per_pixel = abs_map != NULL;
   if (expected->width != actual->width || expected->height != actual->height
-      || expected->channels != actual->channels)
+      || expected->channels != actual->channels
+      || (abs_map && ! same_shape (abs_map, expected)))
     {
       v->mismatches = 1;
       v->passed = false;
@@ -116,11 +140,13 @@ clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
     for (int x = 0; x < expected->width; x++)
       {
         v->pixels++;
+        if (abs_map && clfx_image_get (abs_map, x, y, 0) < v->abs_tol_min)
+          v->abs_tol_min = clfx_image_get (abs_map, x, y, 0);
         for (int c = 0; c < expected->channels; c++)
           {
             Sample s = sample_at (expected, actual, lo && hi ? lo : NULL,
                                   lo && hi ? hi : NULL, x, y, c, abs_tol,
-                                  rel_tol);
+                                  abs_map, rel_tol);
             double e = s.e, a = s.a;
             double d;
 
@@ -141,7 +167,7 @@ clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
                 /* A NaN or Inf where another value belongs is the worst
                  * difference there is. */
                 if (! same_value (e, a, 0))
-                  note_worst (v, &worst, INFINITY, x, y, c, e, a);
+                  note_worst (v, &worst, INFINITY, x, y, c, &s);
                 continue;
               }
             d = fabs (a - e);
@@ -153,7 +179,7 @@ clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
               v->max_abs = d;
             if (d / fmax (fabs (e), 1e-6) > v->max_rel)
               v->max_rel = d / fmax (fabs (e), 1e-6);
-            note_worst (v, &worst, d, x, y, c, e, a);
+            note_worst (v, &worst, d, x, y, c, &s);
           }
       }
   v->rmse = finite ? sqrt (sq / (double) finite) : 0.0;
@@ -165,9 +191,14 @@ clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
 
 bool
 clfx_validate_error_map (const ClfxImage *expected, const ClfxImage *actual,
-                         double abs_tol, double rel_tol, ClfxImage *map,
-                         ClfxError *error)
+                         double abs_tol, const ClfxImage *abs_map,
+                         double rel_tol, ClfxImage *map, ClfxError *error)
 {
+  if (abs_map && ! same_shape (abs_map, expected))
+    return clfx_error_set (error, CLFX_ERR_INVALID, "the per-pixel bound "
+                           "is %dx%d, the result %dx%d", abs_map->width,
+                           abs_map->height, expected->width,
+                           expected->height);
   if (! clfx_host_image_alloc (map, expected->width, expected->height, 1,
                                CLFX_DEPTH_FLOAT, error))
     return false;
@@ -178,7 +209,7 @@ clfx_validate_error_map (const ClfxImage *expected, const ClfxImage *actual,
         for (int c = 0; c < expected->channels; c++)
           {
             Sample s = sample_at (expected, actual, NULL, NULL, x, y, c,
-                                  abs_tol, rel_tol);
+                                  abs_tol, abs_map, rel_tol);
             double e = s.e, a = s.a, t = s.t;
             double r;
             if (same_value (e, a, 0))

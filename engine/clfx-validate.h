@@ -28,8 +28,12 @@ typedef struct
   {
     int    x, y, channel;
     double expected, actual;
+    double tol;      /* the bound there, as compared */
   } worst;           /* largest |actual - expected| */
   double abs_tol, rel_tol;
+  /* With a per-pixel bound: its smallest absolute part, and true. */
+  double abs_tol_min;
+  bool   per_pixel;
   bool   passed;
 } ClfxValidation;
 
@@ -51,12 +55,22 @@ void clfx_validate_bounded (const ClfxImage *expected, const ClfxImage *lo,
                             double abs_tol, double rel_tol,
                             ClfxValidation *v);
 
+/* The same, where the absolute part of the bound is per result pixel:
+ * abs_map (a float gray image shaped like expected; NULL: abs_tol
+ * everywhere) holds it, e.g. from clfx_tol_local_map.  abs_tol is then
+ * only reported, as the largest bound. */
+void clfx_validate_per_pixel (const ClfxImage *expected, const ClfxImage *lo,
+                              const ClfxImage *hi, const ClfxImage *actual,
+                              double abs_tol, const ClfxImage *abs_map,
+                              double rel_tol, ClfxValidation *v);
+
 /* Per-pixel largest |actual - expected| / (tolerance), as a float gray map
- * (for the Diagnostics heat-map); values > 1 are mismatches. */
+ * (for the Diagnostics heat-map); values > 1 are mismatches.  abs_map as
+ * for clfx_validate_per_pixel (may be NULL). */
 bool clfx_validate_error_map (const ClfxImage *expected,
                               const ClfxImage *actual, double abs_tol,
-                              double rel_tol, ClfxImage *map,
-                              ClfxError *error);
+                              const ClfxImage *abs_map, double rel_tol,
+                              ClfxImage *map, ClfxError *error);
 
 #ifdef __cplusplus
 }

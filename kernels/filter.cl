@@ -257,7 +257,8 @@ sobel_at (float4 tl, float4 t, float4 tr, float4 l, float4 c, float4 r,
       v += (-1.0f * bl) + (-2.0f * b) + (-1.0f * br);
     }
   if ((mode & 3) == 3)
-    g = sqrt (h * h + v * v) / 5.656854f;
+    /* hypot: h * h overflows float from |h| ~ 1.8e19 (HDR data). */
+    g = hypot (h, v) / 5.656854f;
   else if (mode & 4)
     g = 0.5f + (h + v) / 8.0f;
   else

@@ -185,12 +185,20 @@ clfx_validation_show (ClfxDiagnostics     *d,
                   : g_strdup (_("∞ (identical)")));
   clfx_value_set (d, V_WORST,
                   g_strdup_printf (_("(%d, %d) channel %d: expected %.6g, "
-                                     "actual %.6g"), v->worst.x, v->worst.y,
+                                     "actual %.6g, bound there %.3g"),
+                                   v->worst.x, v->worst.y,
                                    v->worst.channel, v->worst.expected,
-                                   v->worst.actual));
+                                   v->worst.actual, v->worst.tol));
+  /* A per-pixel bound (clfx-tolerance.h): its range over the image. */
   clfx_value_set (d, V_TOLERANCE,
-                  g_strdup_printf (_("|actual − expected| ≤ %g + %g × "
-                                     "|expected|"), t->abs_tol, t->rel_tol));
+                  v->per_pixel
+                  ? g_strdup_printf (_("|actual − expected| ≤ a + %g × "
+                                       "|expected|, a per pixel from %g "
+                                       "to %g (the values it reads)"),
+                                     t->rel_tol, v->abs_tol_min, t->abs_tol)
+                  : g_strdup_printf (_("|actual − expected| ≤ %g + %g × "
+                                       "|expected|"), t->abs_tol,
+                                     t->rel_tol));
   clfx_value_set (d, V_BASIS, g_strdup (t->basis));
   clfx_value_set (d, V_PROBES, clfx_probes_text (&r->probes));
 }

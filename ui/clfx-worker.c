@@ -183,6 +183,8 @@ clfx_worker_run (ClfxWorker            *w,
       if (r->run.validated
           && ! clfx_validate_error_map (&r->run.reference, &r->result,
                                         r->run.tolerance.abs_tol,
+                                        r->run.abs_map.data
+                                          ? &r->run.abs_map : NULL,
                                         r->run.tolerance.rel_tol,
                                         &r->error_map, &e))
         memset (&r->error_map, 0, sizeof r->error_map);

@@ -241,15 +241,18 @@ bilateral_tolerance (const ClfxParams *p, const ClfxPlan *plan,
   abs_w = S * (4.0 * CLFX_FLOAT_EPS / 2.718281828459045
                + 2.97 * eta * sqrt (st->p));
   clfx_tol_init (tol);
+  /* Each term grows with the window's values (eta with them too: a
+   * square of them scales by less than its first power). */
+  clfx_tol_magnitude (tol, max_abs, 2.0 * max_abs);
   clfx_tol_read (tol, max_abs);
-  tol->abs_tol += 2.0 * max_abs * (rel + abs_w);
+  clfx_tol_scaled (tol, 2.0 * max_abs * (rel + abs_w));
   clfx_tol_clause (tol, "weights: 8 u relative (float tables, products, "
                    "exp 3 ulp) + S (4u/e + 2.97 eta sqrt p) absolute, S %.3g, "
                    "eta %.2g, times 2 max|v|",
                    S, eta);
   if (plan->decode && ! (plan->srgb_tables && src->depth == CLFX_DEPTH_U8))
     {
-      tol->abs_tol += eta;
+      clfx_tol_scaled (tol, eta);
       clfx_tol_clause (tol, "texels decoded by powr: eta in the mean");
     }
   clfx_tol_sum (tol, "numerator and denominator", 2 * n + 1, 1.0, max_abs);

@@ -263,6 +263,7 @@ convolve_tolerance (const ClfxParams *p, const ClfxPlan *plan,
   (void) p;
   (void) dev;
   clfx_tol_init (tol);
+  clfx_tol_magnitude (tol, max_abs, 2.0 * max_abs);
   clfx_tol_read (tol, max_abs);
   if (st->copy)
     clfx_tol_clause (tol, "divisor 0: a copy");
@@ -271,9 +272,17 @@ convolve_tolerance (const ClfxParams *p, const ClfxPlan *plan,
      * float, then the divisor, the alpha ratio (two more roundings: sum
      * |k a| is at least the smallest alpha times sum |k| away from 0,
      * so the ratio's rounding stays relative) and the offset. */
-    clfx_tol_sum (tol, "the window's float sum, the divisor, the offset",
-                  st->n * st->n + 5, gain + fabs ((double) st->offset),
-                  max_abs > 1.0 ? max_abs : 1.0);
+    {
+      /* Values of at least 1 count (alpha, the offset): the bound for
+       * values up to max (max|v|, 1) is that for max|v| (which grows with
+       * the window's values) plus that for 1 (which does not). */
+      double w = gain + fabs ((double) st->offset);
+      int    terms = st->n * st->n + 5;
+      clfx_tol_sum (tol, "the window's float sum, the divisor, the offset",
+                    terms, w, max_abs);
+      tol->abs_tol += (double) terms * CLFX_FLOAT_EPS * w;
+      clfx_tol_clause (tol, "the same for values up to 1");
+    }
   if (plan->decode)
     clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
   clfx_tol_store (tol, dst->depth, false);

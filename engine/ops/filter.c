@@ -911,14 +911,18 @@ filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
   (void) p;
   (void) dev;
   clfx_tol_init (tol);
+  /* A FIR, box or Sobel result reads its halo only; an IIR pass carries
+   * every value of its row or column into each pixel. */
+  if (! st->x.iir && ! st->y.iir)
+    clfx_tol_magnitude (tol, max_abs, 2.0 * max_abs);
   clfx_tol_read (tol, max_abs);
   if (st->variant == CLFX_FILTER_SOBEL)
     {
       /* Two 6-term sums of weights up to 2 (sum |w| 8), scaled by at most
-       * 1/4, and sqrt (OpenCL C: 3 ulp) of up to twice the range. */
+       * 1/4, and hypot (OpenCL C: 4 ulp) of up to twice the range. */
       clfx_tol_sum (tol, "Sobel: two 6-term sums, then the scale", 13,
                     8.0 / 4.0, max_abs);
-      clfx_tol_builtin (tol, "sqrt", 3.0, 2.0 * max_abs);
+      clfx_tol_builtin (tol, "hypot", 4.0, 2.0 * max_abs);
       if (plan->decode)
         clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
       clfx_tol_store (tol, dst->depth, false);
@@ -936,7 +940,7 @@ filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
         wy = fmin (wy, inside_weight (&st->y, y, src->height));
       clfx_tol_init (&blur);
       clfx_gauss_tolerance (&blur, &st->x, &st->y, max_abs);
-      tol->abs_tol += blur.abs_tol / (wx * wy);
+      clfx_tol_scaled (tol, blur.abs_tol / (wx * wy));
       clfx_tol_clause (tol, "edge handling none: the sums' float error "
                             "(%.3g) over the smallest weight inside (%.3g)",
                        blur.abs_tol, wx * wy);

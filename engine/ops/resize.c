@@ -942,6 +942,8 @@ resize_tolerance (const ClfxParams *p, const ClfxPlan *plan,
   (void) dev;
   value_range (src, st->decode, &max_abs, &range);
   clfx_tol_init (tol);
+  /* Every term below grows with the values read (source_rect's texels). */
+  clfx_tol_magnitude (tol, max_abs, range);
   switch (st->filter)
     {
     case CLFX_RESAMPLE_NEAREST:
@@ -977,6 +979,7 @@ resize_tolerance (const ClfxParams *p, const ClfxPlan *plan,
               double n_tex = src->width > src->height ? src->width
                                                       : src->height;
               tol->abs_tol += 8.0 * n_tex * CLFX_FLOAT_EPS * range;
+              tol->abs_range += 8.0 * n_tex * CLFX_FLOAT_EPS * range;
               clfx_tol_clause (tol, "weights of a wrapped coordinate: 8 x "
                                "size x u x texel range");
             }

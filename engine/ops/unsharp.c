@@ -264,10 +264,14 @@ unsharp_tolerance (const ClfxParams *p, const ClfxPlan *plan,
    * alpha, at most 1): errors grow by up to 1 / that alpha. */
   f = 1.0 / (min_alpha > 1.0 / 255.0 ? min_alpha : 1.0 / 255.0);
   clfx_tol_init (tol);
+  /* A FIR blur reads its halo only (1 / the smallest alpha is a constant
+   * factor); an IIR pass carries every value of its row or column. */
+  if (! st->x.iir && ! st->y.iir)
+    clfx_tol_magnitude (tol, max_abs, 2.0 * max_abs);
   clfx_tol_read (tol, max_abs);
   clfx_tol_init (&blur);
   clfx_gauss_tolerance (&blur, &st->x, &st->y, max_abs);
-  tol->abs_tol += blur.abs_tol * (1.0 + k) * f;
+  clfx_tol_scaled (tol, blur.abs_tol * (1.0 + k) * f);
   clfx_tol_clause (tol, "the blur's float error (%.3g) times 1 + amount, "
                         "over the smallest alpha (%g)",
                    blur.abs_tol, 1.0 / f);
@@ -281,8 +285,8 @@ unsharp_tolerance (const ClfxParams *p, const ClfxPlan *plan,
        * amount |d|. */
       clfx_tol_init (&blur);
       clfx_gauss_tolerance (&blur, &st->mask, &st->mask, 1.0);
-      tol->abs_tol += (blur.abs_tol + 2.0 * CLFX_FLOAT_EPS) * f * f * k
-                      * 2.0 * max_abs;
+      clfx_tol_scaled (tol, (blur.abs_tol + 2.0 * CLFX_FLOAT_EPS) * f * f
+                            * k * 2.0 * max_abs);
       clfx_tol_clause (tol, "the threshold mask's blur times amount |d|");
     }
   if (plan->decode)

@@ -16,6 +16,7 @@
 #include "clfx-run.h"
 #include "clfx-json.h"
 #include "clfx-validate.h"
+#include "clfx-graph.h"
 
 static ClfxImage row4;  /* 4x1 gray float: 10 20 30 40 */
 static ClfxImage quad;  /* 2x2 RGBA u8 */
@@ -449,6 +450,71 @@ test_validation_can_fail (void)
   clfx_host_image_free (&act);
 }
 
+/* The bound per pixel: an outlier widens it only where it is read.  A
+ * 32x1 float row with 1e30 at x = 8, linear resize to 16x1 (each result
+ * reads two texels and one to spare per side: x 3..5 read texel 8), and
+ * a result 0.25 off at x 12: the image's bound (4 u x 1e30 and more)
+ * passes it, the per-pixel bound fails it and still passes the outlier's
+ * own neighbours. */
+static void
+test_local_bound (void)
+{
+  const ClfxVariant *var;
+  ClfxImage          src, ref, act, map = { 0 };
+  ClfxParams         p;
+  ClfxPlan           plan;
+  ClfxTolerance      tol;
+  ClfxError          e = { 0 };
+  ClfxValidation     v;
+  bool               made = false;
+
+  clfx_host_image_alloc (&src, 32, 1, 1, CLFX_DEPTH_FLOAT, &e);
+  for (int i = 0; i < 32; i++)
+    clfx_image_set (&src, i, 0, 0, i == 8 ? 1e30f : 0.5f + 0.01f * i);
+  clfx_params_defaults (&clfx_family_resize, &p);
+  clfx_params_set (&p, "width", "16", &e);
+  clfx_params_set (&p, "height", "1", &e);
+  clfx_params_set (&p, "filter", "linear", &e);
+  var = clfx_params_variant (&p);
+  clfx_host_image_alloc (&ref, 16, 1, 1, CLFX_DEPTH_FLOAT, &e);
+  clfx_host_image_alloc (&act, 16, 1, 1, CLFX_DEPTH_FLOAT, &e);
+  tap_ok (clfx_plan_make (&p, &src, &plan, &e)
+            && var->run_cpu (&p, &plan, &src, &ref, NULL, &e),
+          "linear resize reference: %s", e.message);
+  var->tolerance (&p, &plan, NULL, &src, &ref, &tol);
+  tap_ok (clfx_tol_local_map (var, &plan, &src, &tol, &map, &made, &e)
+            && made && map.width == 16,
+          "the per-pixel bound is made: %s", e.message);
+  tap_ok (made && clfx_image_get (&map, 4, 0, 0) >= tol.abs_tol * 0.999
+            && clfx_image_get (&map, 12, 0, 0) < 1e-5
+            && clfx_image_get (&map, 12, 0, 0) >= tol.abs_tol - tol.abs_mag
+                                                   - tol.abs_range,
+          "where texel 8 is read the bound is the image's (%g), elsewhere "
+          "that of values up to 1 (%g)", made ? clfx_image_get (&map, 4, 0, 0)
+                                              : 0.0,
+          made ? clfx_image_get (&map, 12, 0, 0) : 0.0);
+  memcpy (act.data, ref.data, 16 * sizeof (float));
+  clfx_image_set (&act, 12, 0, 0, clfx_image_get (&ref, 12, 0, 0) + 0.25f);
+  clfx_validate (&ref, &act, tol.abs_tol, tol.rel_tol, &v);
+  tap_ok (v.passed, "the image's bound (%g) lets 0.25 off pass", tol.abs_tol);
+  clfx_validate_per_pixel (&ref, NULL, NULL, &act, tol.abs_tol,
+                           made ? &map : NULL, tol.rel_tol, &v);
+  tap_ok (! v.passed && v.mismatches == 1 && v.worst.x == 12 && v.per_pixel
+            && v.worst.tol < 1e-5,
+          "the per-pixel bound fails it, at x 12 (bound there %g)",
+          v.worst.tol);
+  clfx_image_set (&act, 12, 0, 0, clfx_image_get (&ref, 12, 0, 0));
+  clfx_image_set (&act, 4, 0, 0, clfx_image_get (&ref, 4, 0, 0) * 1.0000001f);
+  clfx_validate_per_pixel (&ref, NULL, NULL, &act, tol.abs_tol,
+                           made ? &map : NULL, tol.rel_tol, &v);
+  tap_ok (v.passed, "a float rounding next to the outlier passes");
+  clfx_plan_clear (&plan);
+  clfx_host_image_free (&map);
+  clfx_host_image_free (&src);
+  clfx_host_image_free (&ref);
+  clfx_host_image_free (&act);
+}
+
 /* Machine-readable output must not follow the locale's decimal comma. */
 static void
 test_json_locale (void)
@@ -849,6 +915,7 @@ main (void)
   test_params ();
   test_half_and_rounding ();
   test_validation_can_fail ();
+  test_local_bound ();
   test_json_locale ();
   test_srgb_tables ();
   test_address ();

@@ -23,6 +23,45 @@ read_with (const char *name, const char *value, char *warning, size_t n)
   return t;
 }
 
+/* The tuning field a variable sets (0: the default). */
+typedef long long (*Field) (const ClfxTuning *t);
+
+static long long
+tile (const ClfxTuning *t)
+{
+  return (long long) t->tile_width + t->tile_height;
+}
+
+static long long
+budget (const ClfxTuning *t)
+{
+  return (long long) t->budget;
+}
+
+static long long
+rows (const ClfxTuning *t)
+{
+  return t->rows_per_item;
+}
+
+/* Each value must keep the default and be named in the warning (an
+ * empty value is unset: no warning). */
+static void
+rejected (const char *name, const char *const *values, size_t n, Field get)
+{
+  char       w[512];
+  ClfxTuning t;
+
+  for (size_t i = 0; i < n; i++)
+    {
+      t = read_with (name, values[i], w, sizeof w);
+      tap_ok (get (&t) == 0
+                && (! values[i][0] ? ! w[0] : strstr (w, name) != NULL),
+              "%s='%s' keeps the default and says so (%lld, '%s')", name,
+              values[i], get (&t), w);
+    }
+}
+
 int
 main (void)
 {
@@ -47,40 +86,16 @@ main (void)
   tap_ok (t.tile_width == 1048576 && t.tile_height == 1 && ! w[0],
           "CLFX_TILE=1048576x1, the largest side, is taken (%dx%d)",
           t.tile_width, t.tile_height);
-  for (size_t i = 0; i < sizeof bad_tiles / sizeof *bad_tiles; i++)
-    {
-      t = read_with ("CLFX_TILE", bad_tiles[i], w, sizeof w);
-      /* An empty value is unset: no tiles, no warning. */
-      tap_ok (t.tile_width == 0 && t.tile_height == 0
-                && (! bad_tiles[i][0] ? ! w[0]
-                                      : strstr (w, "CLFX_TILE") != NULL),
-              "CLFX_TILE='%s' keeps the default and says so (%dx%d, '%s')",
-              bad_tiles[i], t.tile_width, t.tile_height, w);
-    }
+  rejected ("CLFX_TILE", bad_tiles, sizeof bad_tiles / sizeof *bad_tiles,
+            tile);
   t = read_with ("CLFX_BAND_BYTES", "300", w, sizeof w);
   tap_ok (t.band_bytes == 300 && ! w[0], "CLFX_BAND_BYTES=300 is 300");
-  for (size_t i = 0; i < sizeof bad_sizes / sizeof *bad_sizes; i++)
-    {
-      t = read_with ("CLFX_DEVICE_BUDGET", bad_sizes[i], w, sizeof w);
-      tap_ok (t.budget == 0
-                && (! bad_sizes[i][0] ? ! w[0]
-                                      : strstr (w, "CLFX_DEVICE_BUDGET")
-                                          != NULL),
-              "CLFX_DEVICE_BUDGET='%s' keeps the default and says so "
-              "(%zu, '%s')", bad_sizes[i], t.budget, w);
-    }
+  rejected ("CLFX_DEVICE_BUDGET", bad_sizes,
+            sizeof bad_sizes / sizeof *bad_sizes, budget);
   t = read_with ("CLFX_ROWS_PER_ITEM", "16", w, sizeof w);
   tap_ok (t.rows_per_item == 16 && ! w[0], "CLFX_ROWS_PER_ITEM=16 is 16");
-  for (size_t i = 0; i < sizeof bad_rows / sizeof *bad_rows; i++)
-    {
-      t = read_with ("CLFX_ROWS_PER_ITEM", bad_rows[i], w, sizeof w);
-      tap_ok (t.rows_per_item == 0
-                && (! bad_rows[i][0] ? ! w[0]
-                                     : strstr (w, "CLFX_ROWS_PER_ITEM")
-                                         != NULL),
-              "CLFX_ROWS_PER_ITEM='%s' keeps the default and says so "
-              "(%d, '%s')", bad_rows[i], t.rows_per_item, w);
-    }
+  rejected ("CLFX_ROWS_PER_ITEM", bad_rows, sizeof bad_rows / sizeof *bad_rows,
+            rows);
   {
     long long   a = 0, b = 0;
     const char *end = clfx_parse_wxh ("99999999999999999999x3:u8", 65536,

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""test-outlier.py: validation cannot be made vacuous by one outlier.
+
+    test-outlier.py CLFX_BENCH WORK_DIR
+
+The kernels are built from a copy of the sources ($CLFX_KERNEL_SRC) in
+which every result store adds 0.25 to channel 0 (CLFX_KERNEL_DIR), and
+run on a 16x12 float image whose one texel is 1e30.  A bound built from
+the image's largest value (4 u x 1e30 = 2.4e23) would let that kernel
+pass; the per-pixel bound widens only where the outlier is read, so every
+case must fail validation.  The same cases with the unbroken copy must
+pass (the bound is not just tight everywhere), and the report says the
+bound was per pixel and how small it got.  Device: $CLFX_TEST_DEVICE
+(default auto); without an OpenCL device the test is skipped, or fails
+when CLFX_REQUIRE_DEVICE=1.  TAP output."""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+
+# tests/taplib.py
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+import taplib  # noqa: E402
+
+bench, work = sys.argv[1], sys.argv[2]
+src_dir = os.environ["CLFX_KERNEL_SRC"]
+device = os.environ.get("CLFX_TEST_DEVICE", "auto")
+
+W, H, OUTLIER = 16, 12, (5, 4)
+
+
+def ok(cond, what, detail=""):
+    return taplib.ok(cond, what, detail, last_lines=8)
+
+
+def write_pfm(path, outlier):
+    """Smooth values in [0.1, 0.9] (no texel equal to a neighbour), and
+    1e30 in channel 0 at OUTLIER when outlier is set.  PFM rows run
+    bottom to top; the texel's place does not matter here."""
+    data = bytearray()
+    for y in range(H):
+        for x in range(W):
+            for c in range(3):
+                v = 0.1 + 0.8 * ((x * 7 + y * 13 + c * 5) % 29) / 28.0
+                if outlier and (x, y) == OUTLIER and c == 0:
+                    v = 1e30
+                data += struct.pack("<f", v)
+    with open(path, "wb") as f:
+        f.write(b"PF\n%d %d\n-1.0\n" % (W, H) + bytes(data))
+
+
+def kernel_copy(name, broken):
+    d = os.path.join(work, name)
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(src_dir, d)
+    if broken:
+        path = os.path.join(d, "clfx-io.h")
+        text = open(path).read()
+        old = "  v = clfx_unpremul (v);\n"
+        assert text.count(old) == 1, "clfx_store changed: update the test"
+        open(path, "w").write(text.replace(old, old + "  v.x += 0.25f;\n"))
+    return d
+
+
+def run(kernels, image, args, report):
+    env = dict(os.environ, CLFX_KERNEL_DIR=kernels, CLFX_CACHE_DIR="off")
+    p = subprocess.run([bench, "--device", device, "--validate", "--input",
+                        image, "--report", report] + args,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       env=env, timeout=300)
+    try:
+        r = json.load(open(report))
+    except (OSError, ValueError):
+        r = None
+    return p.returncode, p.stdout.decode("utf-8", "replace"), r
+
+
+CASES = [
+    ("resize nearest", ["resize", "--width", "24", "--height", "18",
+                        "--filter", "nearest"]),
+    ("resize linear", ["resize", "--width", "24", "--height", "18",
+                       "--filter", "linear"]),
+    ("resize lanczos3", ["resize", "--width", "11", "--height", "9",
+                         "--filter", "lanczos3"]),
+    ("resize cubic, repeat", ["resize", "--width", "20", "--height", "10",
+                              "--filter", "cubic", "--addressing", "repeat"]),
+    ("box", ["filter", "--filter", "box", "--radius", "1"]),
+    ("gaussian fir", ["filter", "--filter", "gaussian", "--method", "fir",
+                      "--std-dev-x", "1", "--std-dev-y", "0.7"]),
+    ("sobel", ["filter", "--filter", "sobel"]),
+    ("convolve", ["filter", "--filter", "convolve", "--matrix",
+                  "0,1,0,1,4,1,0,1,0"]),
+    ("bilateral", ["filter", "--filter", "bilateral", "--blur-radius", "2"]),
+    ("unsharp fir", ["filter", "--filter", "unsharp", "--std-dev", "0.8"]),
+]
+
+os.makedirs(work, exist_ok=True)
+outlier = os.path.join(work, "outlier.pfm")
+plain = os.path.join(work, "plain.pfm")
+write_pfm(outlier, True)
+write_pfm(plain, False)
+good = kernel_copy("kernels-good", False)
+bad = kernel_copy("kernels-broken", True)
+
+rc, out, r = run(good, plain, CASES[0][1], os.path.join(work, "probe.json"))
+if r is None or r.get("fallback") is not None or rc != 0:
+    if os.environ.get("CLFX_REQUIRE_DEVICE") == "1":
+        print("1..1")
+        print("not ok 1 - an OpenCL device '%s' runs (CLFX_REQUIRE_DEVICE=1)"
+              % device)
+        for line in out.splitlines()[-8:]:
+            print("# " + line)
+        sys.exit(1)
+    print("1..0 # SKIP no OpenCL device '%s'" % device)
+    sys.exit(0)
+
+for i, (name, args) in enumerate(CASES):
+    rep = os.path.join(work, "case%d" % i)
+    rc, out, r = run(good, outlier, args, rep + "-good.json")
+    v = r and r.get("validation")
+    ok(rc == 0 and v and v["passed"],
+       "%s: the kernels as they are pass on the outlier image" % name, out)
+    if v:
+        # Far from the outlier the bound is that of an ordinary image
+        # (the sampler's linear filter: 4 x 2^-8 of values up to 1),
+        # far below the 0.25 the broken kernel adds.
+        ok(v.get("per_pixel") is True and v["abs_tol"] > 1e20
+           and v["abs_tol_min"] < 0.05,
+           "%s: the bound is per pixel, %.3g where the outlier is read, "
+           "%.3g elsewhere" % (name, v["abs_tol"], v["abs_tol_min"]),
+           json.dumps(v)[:600])
+    rc, out, r = run(bad, outlier, args, rep + "-bad.json")
+    v = r and r.get("validation")
+    ok(rc == 2 and v and not v["passed"] and v["mismatches"] > 0,
+       "%s: a kernel that adds 0.25 fails on the outlier image (%s "
+       "mismatches)" % (name, v and v["mismatches"]), out)
+    rc, out, r = run(bad, plain, args, rep + "-plain.json")
+    v = r and r.get("validation")
+    ok(rc == 2 and v and not v["passed"],
+       "%s: ... and on the image without it" % name, out)
+
+taplib.done()
