@@ -77,6 +77,34 @@ clfx_plan_source_rect (const ClfxVariant *v, const ClfxPlan *plan,
   in->height = out->height + plan->halo[1] + plan->halo[3];
 }
 
+bool
+clfx_plan_read_rect (const ClfxParams *p, const ClfxImage *header,
+                     const ClfxRect *out, ClfxRect *read, ClfxError *error)
+{
+  ClfxPlan plan;
+  int      x0, y0, x1, y1;
+
+  if (! clfx_plan_make (p, header, &plan, error))
+    return false;
+  x0 = out->x - (plan.halo[0] > 0 ? plan.halo[0] : 0);
+  y0 = out->y - (plan.halo[1] > 0 ? plan.halo[1] : 0);
+  x1 = out->x + out->width + (plan.halo[2] > 0 ? plan.halo[2] : 0);
+  y1 = out->y + out->height + (plan.halo[3] > 0 ? plan.halo[3] : 0);
+  x0 = x0 < 0 ? 0 : x0;
+  y0 = y0 < 0 ? 0 : y0;
+  x1 = x1 > header->width ? header->width : x1;
+  y1 = y1 > header->height ? header->height : y1;
+  if (plan.whole_image_stats)
+    {
+      x0 = y0 = 0;
+      x1 = header->width;
+      y1 = header->height;
+    }
+  clfx_plan_clear (&plan);
+  *read = (ClfxRect) { x0, y0, x1 - x0, y1 - y0 };
+  return true;
+}
+
 /* ---- the graph ------------------------------------------------------------ */
 
 bool

@@ -309,6 +309,17 @@ void clfx_plan_source_rect (const ClfxVariant *v, const ClfxPlan *plan,
                             const ClfxImage *src, const ClfxRect *out,
                             ClfxRect *in);
 
+/* For a variant whose result has the source's size: the part of the
+ * source (rect, in source coordinates) that result pixels in `out` read,
+ * clamped to the source: out grown by the plan's halo, or the whole
+ * source for a variant that runs in one piece (a recursion along whole
+ * lines, whole-image statistics).  Beyond the source's edge the variant's
+ * addressing decides, as it does for the whole source, so a run on that
+ * part gives the whole run's result inside out. */
+bool clfx_plan_read_rect (const ClfxParams *p, const ClfxImage *header,
+                          const ClfxRect *out, ClfxRect *read,
+                          ClfxError *error);
+
 /* The absolute part of tol per result pixel (plan->width x height, float
  * gray, into map): its fixed part, plus abs_mag x min(1, m / magnitude)
  * and abs_range x min(1, 2 m / range), where m is the largest |value| of

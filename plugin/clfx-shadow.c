@@ -26,31 +26,21 @@ static gboolean
 clfx_shadow_region (ClfxJob *job,
                     GError **error)
 {
-  gint      dw = gimp_drawable_get_width (job->drawable);
-  gint      dh = gimp_drawable_get_height (job->drawable);
   ClfxImage header;
-  ClfxPlan  plan;
   ClfxError e = { 0 };
-  gint      x0, y0, x1, y1;
+  ClfxRect  out = { job->write.x, job->write.y, job->write.width,
+                    job->write.height }, read;
 
-  clfx_pixel_format_header (&job->format, dw, dh, &header);
-  if (! clfx_plan_make (&job->params, &header, &plan, &e))
+  clfx_pixel_format_header (&job->format,
+                            gimp_drawable_get_width (job->drawable),
+                            gimp_drawable_get_height (job->drawable),
+                            &header);
+  if (! clfx_plan_read_rect (&job->params, &header, &out, &read, &e))
     {
       clfx_set_gerror (error, &e);
       return FALSE;
     }
-  x0 = MAX (0, job->write.x - MAX (0, plan.halo[0]));
-  y0 = MAX (0, job->write.y - MAX (0, plan.halo[1]));
-  x1 = MIN (dw, job->write.x + job->write.width + MAX (0, plan.halo[2]));
-  y1 = MIN (dh, job->write.y + job->write.height + MAX (0, plan.halo[3]));
-  if (plan.whole_image_stats)
-    {
-      x0 = y0 = 0;
-      x1 = dw;
-      y1 = dh;
-    }
-  clfx_plan_clear (&plan);
-  job->read = *GEGL_RECTANGLE (x0, y0, x1 - x0, y1 - y0);
+  job->read = *GEGL_RECTANGLE (read.x, read.y, read.width, read.height);
   return TRUE;
 }
 

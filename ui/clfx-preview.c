@@ -5,9 +5,18 @@
  * new one arrives.
  *
  * The preview belongs to the family's apply kind.  GEOMETRY: the result
- * at the output's aspect, fitted to the preview size.  SHADOW: the same
- * small copy with distances scaled to it (clfx_ui_submit), until a 1:1
- * drawable preview comes with the first SHADOW family. */
+ * at the output's aspect, fitted to the preview size.  SHADOW on a
+ * drawable: the drawable at 1:1 in GIMP's scrollable drawable preview,
+ * the engine run on the part of it that the view reads, parameters as
+ * given (a blur of 1.5 pixels looks like one); without a drawable, the
+ * small copy with distances scaled to it (clfx_ui_submit).
+ *
+ * CLFX_PREVIEW_DUMP=FOLDER writes each 1:1 picture shown to
+ * FOLDER/<family>.pam (8-bit, the drawable's layout, its place on the
+ * drawable in a comment): what the user saw, for bug reports and the
+ * dialog test. */
+#include <stdio.h>
+
 #include "clfx-ui.h"
 
 /* Long enough to let a spin button's auto-repeat settle. */
@@ -37,20 +46,112 @@ clfx_preview_caption_text (const ClfxRunResult *r,
                           r->timings.total_ms);
 }
 
+/* The widget that shows the picture. */
+static GtkWidget *
+clfx_preview_picture (ClfxUi *ui)
+{
+  return ui->view ? gimp_preview_get_area (GIMP_PREVIEW (ui->view))
+                  : ui->preview_image;
+}
+
+static void
+clfx_preview_dump (ClfxUi              *ui,
+                   const GeglRectangle *view,
+                   const guchar        *buf,
+                   gint                 bpp)
+{
+  const gchar *dir = g_getenv ("CLFX_PREVIEW_DUMP");
+  static const gchar *const types[] = { "GRAYSCALE", "GRAYSCALE_ALPHA",
+                                        "RGB", "RGB_ALPHA" };
+  gchar       *path;
+  FILE        *f;
+
+  if (! dir || ! *dir)
+    return;
+  path = g_strdup_printf ("%s/%s.pam", dir, ui->family->name);
+  if ((f = fopen (path, "wb")))
+    {
+      fprintf (f, "P7\n# view %d %d\nWIDTH %d\nHEIGHT %d\nDEPTH %d\n"
+               "MAXVAL 255\nTUPLTYPE %s\nENDHDR\n", view->x, view->y,
+               view->width, view->height, bpp, types[bpp - 1]);
+      fwrite (buf, (gsize) bpp, (gsize) view->width * view->height, f);
+      if (fclose (f) != 0)
+        g_warning ("CLFX_PREVIEW_DUMP: cannot write %s", path);
+    }
+  else
+    g_warning ("CLFX_PREVIEW_DUMP: cannot write %s", path);
+  g_free (path);
+}
+
+/* The 1:1 view out of the engine's result (which covers the part of the
+ * drawable the view read), in 8 bits and the drawable's layout, as
+ * GimpDrawablePreview draws it.  FALSE when the result does not cover
+ * the view (it always should) or memory ran out. */
+static gboolean
+clfx_preview_draw_view (ClfxUi          *ui,
+                        const ClfxImage *dst)
+{
+  const GeglRectangle *v = &ui->view_rect[CLFX_WORK_PREVIEW];
+  gint                 ox = v->x - ui->view_origin[CLFX_WORK_PREVIEW][0];
+  gint                 oy = v->y - ui->view_origin[CLFX_WORK_PREVIEW][1];
+  gboolean             rgb = gimp_drawable_is_rgb (ui->drawable);
+  gboolean             alpha = gimp_drawable_has_alpha (ui->drawable);
+  const Babl          *to, *fish;
+  gint                 bpp;
+  guchar              *buf;
+
+  if (ox < 0 || oy < 0 || ox + v->width > dst->width
+      || oy + v->height > dst->height)
+    return FALSE;
+  to = babl_format_with_space (rgb ? (alpha ? "R'G'B'A u8" : "R'G'B' u8")
+                                   : (alpha ? "Y'A u8" : "Y' u8"),
+                               babl_format_get_space (ui->format.format));
+  fish = babl_fish (ui->format.format, to);
+  bpp = babl_format_get_bytes_per_pixel (to);
+  if (! (buf = g_try_malloc ((gsize) v->width * v->height * bpp)))
+    return FALSE;
+  for (gint y = 0; y < v->height; y++)
+    babl_process (fish,
+                  (const guchar *) dst->data
+                    + (gsize) (oy + y) * dst->stride
+                    + (gsize) ox * clfx_image_pixel_size (dst),
+                  buf + (gsize) y * v->width * bpp, v->width);
+  gimp_preview_draw_buffer (GIMP_PREVIEW (ui->view), buf, v->width * bpp);
+  clfx_preview_dump (ui, v, buf, bpp);
+  g_debug ("preview: 1:1 at %d,%d, %d x %d, from a run on %d x %d", v->x,
+           v->y, v->width, v->height, dst->width, dst->height);
+  g_free (buf);
+  return TRUE;
+}
+
 static void
 clfx_preview_show (ClfxUi              *ui,
                    const ClfxImage     *dst,
                    const ClfxRunResult *r)
 {
-  GdkPixbuf *pixbuf = clfx_ui_pixbuf (dst);
-  gchar     *caption = clfx_preview_caption_text (r, dst);
+  GdkPixbuf *pixbuf = NULL;
+  gboolean   shown;
+  gchar     *caption;
 
-  if (pixbuf)
+  if (ui->view)
     {
-      gtk_image_set_from_pixbuf (GTK_IMAGE (ui->preview_image), pixbuf);
-      g_object_unref (pixbuf);
+      const GeglRectangle *v = &ui->view_rect[CLFX_WORK_PREVIEW];
+      shown = clfx_preview_draw_view (ui, dst);
+      caption = g_strdup_printf (_("%d × %d at 1:1 (the engine ran on %d × "
+                                   "%d) on %s, %.1f ms"), v->width,
+                                 v->height, dst->width, dst->height,
+                                 clfx_ui_ran_on (r), r->timings.total_ms);
     }
-  gtk_widget_set_sensitive (ui->preview_image, pixbuf != NULL);
+  else
+    {
+      pixbuf = clfx_ui_pixbuf (dst);
+      shown = pixbuf != NULL;
+      if (pixbuf)
+        gtk_image_set_from_pixbuf (GTK_IMAGE (ui->preview_image), pixbuf);
+      g_clear_object (&pixbuf);
+      caption = clfx_preview_caption_text (r, dst);
+    }
+  gtk_widget_set_sensitive (clfx_preview_picture (ui), shown);
   gtk_label_set_text (GTK_LABEL (ui->preview_caption), caption);
   /* The engine's reason already says that the CPU path ran, and why. */
   clfx_preview_notice (ui, r->fallback[0] ? r->fallback : ui->thumb_note);
@@ -63,7 +164,7 @@ clfx_preview_failed (ClfxUi      *ui,
 {
   gchar *text = g_strdup_printf (_("The preview failed: %s"), message);
 
-  gtk_widget_set_sensitive (ui->preview_image, FALSE);
+  gtk_widget_set_sensitive (clfx_preview_picture (ui), FALSE);
   gtk_label_set_text (GTK_LABEL (ui->preview_caption), "");
   clfx_preview_notice (ui, text);
   g_free (text);
@@ -101,11 +202,14 @@ clfx_preview_update (ClfxUi *ui)
   /* The check's notice already says why; an old picture would mislead. */
   if (ui->refused)
     {
-      gtk_widget_set_sensitive (ui->preview_image, FALSE);
+      gtk_widget_set_sensitive (clfx_preview_picture (ui), FALSE);
       gtk_label_set_text (GTK_LABEL (ui->preview_caption), "");
       clfx_preview_notice (ui, NULL);
       return;
     }
+  /* The drawable preview's own switch: off, it shows the drawable. */
+  if (ui->view && ! gimp_preview_get_update (GIMP_PREVIEW (ui->view)))
+    return;
   if (! clfx_ui_submit (ui, CLFX_WORK_PREVIEW, &error))
     {
       clfx_preview_failed (ui, error->message);
@@ -169,21 +273,37 @@ clfx_preview_new (ClfxUi *ui)
 {
   GtkWidget *frame = gimp_frame_new (_("Preview"));
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *picture;
 
-  ui->preview_image = gtk_image_new ();
-  gtk_widget_set_size_request (ui->preview_image, CLFX_UI_PREVIEW_SIZE,
-                               CLFX_UI_PREVIEW_SIZE);
+  if (ui->family->apply == CLFX_APPLY_SHADOW && ui->drawable
+      && ui->have_format)
+    {
+      /* Scrolling asks for a new run on the part now in view. */
+      ui->view = gimp_drawable_preview_new_from_drawable (ui->drawable);
+      gtk_widget_set_size_request (ui->view, CLFX_UI_PREVIEW_SIZE,
+                                   CLFX_UI_PREVIEW_SIZE);
+      g_signal_connect_swapped (ui->view, "invalidated",
+                                G_CALLBACK (clfx_preview_queue), ui);
+      picture = ui->view;
+    }
+  else
+    {
+      ui->preview_image = gtk_image_new ();
+      gtk_widget_set_size_request (ui->preview_image, CLFX_UI_PREVIEW_SIZE,
+                                   CLFX_UI_PREVIEW_SIZE);
+      picture = ui->preview_image;
+    }
   ui->preview_caption = gtk_label_new (NULL);
   gimp_label_set_attributes (GTK_LABEL (ui->preview_caption),
                              PANGO_ATTR_SCALE, PANGO_SCALE_SMALL, -1);
   gtk_label_set_line_wrap (GTK_LABEL (ui->preview_caption), TRUE);
   gtk_label_set_max_width_chars (GTK_LABEL (ui->preview_caption), 36);
-  gtk_box_pack_start (GTK_BOX (box), ui->preview_image, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), picture, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), ui->preview_caption, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (box), clfx_preview_notice_new (ui), FALSE,
                       FALSE, 0);
   gtk_container_add (GTK_CONTAINER (frame), box);
-  gtk_widget_show (ui->preview_image);
+  gtk_widget_show (picture);
   gtk_widget_show (ui->preview_caption);
   gtk_widget_show (box);
   gtk_widget_show (frame);

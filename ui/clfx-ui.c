@@ -68,6 +68,7 @@ clfx_ui_new (GimpProcedureDialog *dialog,
   ui->dialog = dialog;
   ui->config = config;
   ui->family = family;
+  ui->drawable = drawable;
   /* A failed enumeration leaves the list empty: the chooser then offers
    * auto and the reference, and Diagnostics says why. */
   if (! clfx_device_list (&ui->devices, &e))
@@ -113,6 +114,7 @@ clfx_ui_free (ClfxUi *ui)
   /* First: the worker reads the thumbnail until it has stopped. */
   clfx_worker_stop (ui->worker);
   clfx_host_image_free (&ui->thumb);
+  clfx_source_unref (ui->view_source);
   clfx_device_list_free (&ui->devices);
   g_free (ui->thumb_note);
   g_free (ui);
@@ -200,12 +202,88 @@ clfx_ui_fit_distances (ClfxUi     *ui,
     }
 }
 
+/* SHADOW at 1:1: the part of the drawable that the view's result reads,
+ * at the drawable's own precision, as the plug-in reads it for the
+ * selection's bounds.  The same part is read once: a variant that runs
+ * in one piece reads the whole drawable for every view, and scrolling
+ * then only runs the engine again. */
+static gboolean
+clfx_ui_view_source (ClfxUi          *ui,
+                     const ClfxParams *p,
+                     ClfxWorkKind     kind,
+                     GError         **error)
+{
+  GeglRectangle *view = &ui->view_rect[kind];
+  ClfxRect       out, read;
+  ClfxError      e = { 0 };
+  ClfxSource    *s = ui->view_source;
+  GeglBuffer    *buffer;
+
+  gimp_preview_get_position (GIMP_PREVIEW (ui->view), &view->x, &view->y);
+  gimp_preview_get_size (GIMP_PREVIEW (ui->view), &view->width,
+                         &view->height);
+  gegl_rectangle_intersect (view, view,
+                            GEGL_RECTANGLE (0, 0, ui->source.width,
+                                            ui->source.height));
+  out = (ClfxRect) { view->x, view->y, view->width, view->height };
+  if (view->width < 1 || view->height < 1)
+    {
+      g_set_error_literal (error, CLFX_PLUGIN_ERROR, CLFX_ERR_INVALID,
+                           _("the preview shows no part of the drawable"));
+      return FALSE;
+    }
+  if (! clfx_plan_read_rect (p, &ui->source, &out, &read, &e))
+    {
+      clfx_set_gerror (error, &e);
+      return FALSE;
+    }
+  if (! s || s->x != read.x || s->y != read.y
+      || s->image.width != read.width || s->image.height != read.height)
+    {
+      s = clfx_source_new ();
+      s->x = read.x;
+      s->y = read.y;
+      if (! clfx_host_image_alloc (&s->image, read.width, read.height,
+                                   ui->format.channels, ui->format.depth,
+                                   &e))
+        {
+          clfx_source_unref (s);
+          clfx_set_gerror (error, &e);
+          return FALSE;
+        }
+      s->image.straight_alpha = ui->format.straight_alpha;
+      s->image.transfer = ui->format.transfer;
+      if ((gsize) babl_format_get_bytes_per_pixel (ui->format.format)
+          != clfx_image_pixel_size (&s->image))
+        {
+          /* A format mapping bug, which must not overrun the image. */
+          g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_UNSUPPORTED,
+                       "'%s' does not match the engine's pixel size",
+                       babl_get_name (ui->format.format));
+          clfx_source_unref (s);
+          return FALSE;
+        }
+      buffer = gimp_drawable_get_buffer (ui->drawable);
+      gegl_buffer_get (buffer, GEGL_RECTANGLE (read.x, read.y, read.width,
+                                               read.height),
+                       1.0, ui->format.format, s->image.data,
+                       (gint) s->image.stride, GEGL_ABYSS_NONE);
+      g_object_unref (buffer);
+      clfx_source_unref (ui->view_source);
+      ui->view_source = s;
+    }
+  ui->view_origin[kind][0] = s->x;
+  ui->view_origin[kind][1] = s->y;
+  return TRUE;
+}
+
 gboolean
 clfx_ui_submit (ClfxUi      *ui,
                 ClfxWorkKind kind,
                 GError     **error)
 {
-  ClfxArgs args;
+  ClfxArgs    args;
+  ClfxSource *source = NULL;
 
   if (! clfx_ui_read_args (ui, &args, error))
     {
@@ -218,11 +296,22 @@ clfx_ui_submit (ClfxUi      *ui,
       clfx_ui_fit_geometry (ui, &args.params);
       break;
     case CLFX_APPLY_SHADOW:
-      clfx_ui_fit_distances (ui, &args.params);
+      if (ui->view)
+        {
+          if (! clfx_ui_view_source (ui, &args.params, kind, error))
+            {
+              clfx_args_clear (&args);
+              return FALSE;
+            }
+          source = ui->view_source;
+        }
+      else
+        clfx_ui_fit_distances (ui, &args.params);
       break;
     }
   args.validate = kind == CLFX_WORK_DIAGNOSTICS;
-  clfx_worker_submit (ui->worker, kind, ++ui->generation[kind], &args);
+  clfx_worker_submit (ui->worker, kind, ++ui->generation[kind], &args,
+                      source);
   clfx_args_clear (&args);
   return TRUE;
 }

@@ -35,6 +35,16 @@ typedef struct
   const ClfxFamily    *family;
   ClfxImage            thumb;       /* the drawable, downscaled, RGBA u8
                                      * sRGB, straight alpha */
+  /* SHADOW families on a drawable: the preview shows the drawable at 1:1
+   * (GimpDrawablePreview, scrollable), and previews and diagnostics run
+   * on the part of it that its view reads (clfx_plan_read_rect), at the
+   * drawable's own precision, the parameters unscaled. */
+  GimpDrawable        *drawable;
+  GtkWidget           *view;
+  ClfxSource          *view_source;  /* the pixels the latest request read */
+  GeglRectangle        view_rect[CLFX_N_WORK];  /* what each kind's latest
+                                                 * request shows */
+  gint                 view_origin[CLFX_N_WORK][2]; /* its source's place */
   gdouble              thumb_scale; /* thumb pixels per drawable pixel */
   gchar               *thumb_note;  /* why the thumbnail is synthetic */
   /* How the drawable's pixels cross to the engine, and an image of its

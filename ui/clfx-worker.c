@@ -19,6 +19,7 @@ typedef struct
   gboolean     waiting;
   guint        generation;
   ClfxArgs     args;
+  ClfxSource  *source;     /* a reference, or NULL: the worker's own */
 } ClfxWorkRequest;
 
 struct _ClfxWorker
@@ -45,6 +46,40 @@ typedef struct
   ClfxWorker   *worker;
   ClfxWorkReply reply;
 } ClfxDelivery;
+
+ClfxSource *
+clfx_source_new (void)
+{
+  ClfxSource *s = g_new0 (ClfxSource, 1);
+
+  s->refs = 1;
+  return s;
+}
+
+ClfxSource *
+clfx_source_ref (ClfxSource *s)
+{
+  if (s)
+    g_atomic_int_inc (&s->refs);
+  return s;
+}
+
+void
+clfx_source_unref (ClfxSource *s)
+{
+  if (! s || ! g_atomic_int_dec_and_test (&s->refs))
+    return;
+  clfx_host_image_free (&s->image);
+  g_free (s);
+}
+
+static void
+clfx_request_clear (ClfxWorkRequest *req)
+{
+  clfx_args_clear (&req->args);
+  g_clear_pointer (&req->source, clfx_source_unref);
+  req->waiting = FALSE;
+}
 
 static void
 clfx_worker_unref (ClfxWorker *w)
@@ -142,6 +177,7 @@ clfx_worker_run (ClfxWorker            *w,
   ClfxRunOptions opt = { 0 };
   gchar         *key = clfx_worker_build_key (&req->args.params);
   ClfxError      e = { 0 };
+  const ClfxImage *source = req->source ? &req->source->image : w->source;
 
   /* A new device request gets a new context. */
   if (g_strcmp0 (w->context_device, req->args.device) != 0)
@@ -159,7 +195,7 @@ clfx_worker_run (ClfxWorker            *w,
   opt.device = req->args.device;
   opt.validate = req->args.validate != FALSE;
   opt.context = &w->context;
-  r->ok = clfx_run (&req->args.params, w->source, &r->result, &opt, &r->run,
+  r->ok = clfx_run (&req->args.params, source, &r->result, &opt, &r->run,
                     &r->error);
   /* A context a run failed on is gone (clfx_run freed it). */
   if (! w->context)
@@ -173,7 +209,7 @@ clfx_worker_run (ClfxWorker            *w,
       gchar **extra = clfx_args_report_extra (&req->args, -1);
 
       r->report = clfx_engine_text (clfx_report_json (&req->args.params,
-                                                      w->source, &opt,
+                                                      source, &opt,
                                                       &r->run,
                                                       (const char *const *)
                                                         extra),
@@ -218,7 +254,7 @@ clfx_worker_main (gpointer data)
       if (kind < 0)
         break;
       clfx_worker_run (w, (ClfxWorkKind) kind, &req);
-      clfx_args_clear (&req.args);
+      clfx_request_clear (&req);
     }
   clfx_worker_forget_context (w);
   g_free (w->context_device);
@@ -250,13 +286,15 @@ void
 clfx_worker_submit (ClfxWorker     *w,
                     ClfxWorkKind    kind,
                     guint           generation,
-                    const ClfxArgs *args)
+                    const ClfxArgs *args,
+                    ClfxSource     *source)
 {
   ClfxWorkRequest *req = &w->pending[kind];
 
   g_mutex_lock (&w->lock);
-  clfx_args_clear (&req->args);
+  clfx_request_clear (req);
   clfx_args_copy (&req->args, args);
+  req->source = clfx_source_ref (source);
   req->generation = generation;
   req->waiting = TRUE;
   g_cond_signal (&w->wake);
@@ -271,10 +309,7 @@ clfx_worker_stop (ClfxWorker *w)
   g_mutex_lock (&w->lock);
   w->quit = TRUE;
   for (gint k = 0; k < CLFX_N_WORK; k++)
-    {
-      clfx_args_clear (&w->pending[k].args);
-      w->pending[k].waiting = FALSE;
-    }
+    clfx_request_clear (&w->pending[k]);
   g_cond_signal (&w->wake);
   g_mutex_unlock (&w->lock);
   g_thread_join (w->thread);

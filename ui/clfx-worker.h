@@ -40,6 +40,21 @@ typedef struct
 typedef void (*ClfxWorkDone) (ClfxWorkReply *reply,
                               gpointer       data);
 
+/* A source a request runs on instead of the worker's own: pixels read
+ * from the drawable for one view (its rectangle there: x, y and the
+ * image's size), shared by the dialog, which keeps it for the next
+ * requests, and the runs that read it.  Reference counted (atomic). */
+typedef struct
+{
+  gint      refs;
+  gint      x, y;
+  ClfxImage image;
+} ClfxSource;
+
+ClfxSource *clfx_source_new    (void);
+ClfxSource *clfx_source_ref    (ClfxSource      *source);
+void        clfx_source_unref  (ClfxSource      *source);
+
 typedef struct _ClfxWorker ClfxWorker;
 
 /* The worker runs requests on source, which must not change until
@@ -49,11 +64,13 @@ ClfxWorker *clfx_worker_new    (const ClfxImage *source,
                                 ClfxWorkDone     done,
                                 gpointer         data);
 /* Replaces the waiting request of this kind, if any (only the latest
- * values matter). */
+ * values matter).  source (NULL: the worker's own) is referenced until
+ * the run is done. */
 void        clfx_worker_submit (ClfxWorker      *worker,
                                 ClfxWorkKind     kind,
                                 guint            generation,
-                                const ClfxArgs  *args);
+                                const ClfxArgs  *args,
+                                ClfxSource      *source);
 /* Drops waiting requests, waits for the running one (an engine run
  * cannot be interrupted) and ends the thread; replies not delivered yet
  * never are.  Frees the worker's side. */

@@ -1,14 +1,16 @@
 #!/bin/sh
-# run-ui-test.sh PLUGIN OUTDIR IMAGE -- open the clfx dialog in a real
-# GIMP 3 under Xvfb, screenshot both tabs and the sampler rule, press OK.
-# TAP on stdout.  Fails when the dialog never appears, when it does not
-# take keys while its first kernels build (cold caches), or when GIMP's
-# output has a CRITICAL or a plug-in crash.
+# run-ui-test.sh PLUGIN OUTDIR IMAGE CLFX_BENCH -- open the clfx dialog in
+# a real GIMP 3 under Xvfb, screenshot both tabs and the sampler rule,
+# press OK.  TAP on stdout.  Fails when the dialog never appears, when it
+# does not take keys while its first kernels build (cold caches), when
+# the filter's 1:1 preview differs from the CPU reference on the same
+# pixels, or when GIMP's output has a CRITICAL or a plug-in crash.
 set -u
 
 PLUGIN=$1
 OUTDIR=$2
 IMAGE=$3
+BENCH=$4
 
 skip_or_fail ()
 {
@@ -62,6 +64,9 @@ export CLFX_CACHE_DIR="$WORK/kernel-cache"
 # The order of the dialog's debug lines shows what ran when.
 export G_MESSAGES_DEBUG=clfx
 export NO_AT_BRIDGE=1
+# What the 1:1 previews showed (<family>.pam).
+export CLFX_PREVIEW_DUMP="$WORK/previews"
+mkdir -p "$CLFX_PREVIEW_DUMP"
 mkdir -p "$HOME" "$GIMP3_DIRECTORY/plug-ins/clfx" "$OUTDIR"
 "$(dirname "$0")/../../tools/install-plugin.sh" "$PLUGIN" \
   "$GIMP3_DIRECTORY/plug-ins"
@@ -94,7 +99,9 @@ cat > "$WORK/ui.scm" <<SCM
                                #:width 10 #:height 10))
         "$WORK/last-vals.json")
   ; A shadow-kind family's dialog: the filter with sobel chosen by the
-  ; call, OK pressed by the test.
+  ; call, OK pressed by the test.  The image it previews, for the check
+  ; of its 1:1 preview.
+  (gimp-file-save RUN-NONINTERACTIVE img "$WORK/before-filter.png" -1)
   (save (catch "cancelled or failed"
           (plug-in-clfx-filter #:run-mode RUN-INTERACTIVE #:image img
                                #:drawables (gimp-image-get-selected-drawables img)
@@ -124,7 +131,7 @@ gimp-3.0 -n --no-splash --batch-interpreter=plug-in-script-fu-eval \
   -b "(load \"$WORK/ui.scm\")" >"$LOG" 2>&1 &
 GIMP_PID=$!
 
-echo "1..16"
+echo "1..17"
 # Poll rather than `search --sync`: xdotool can exit on an X error when
 # one of GIMP's start-up windows vanishes while it is being searched.
 find_window ()  # find_window TITLE-REGEX TRIES: the window's id, or nothing
@@ -277,6 +284,53 @@ then
 else
   echo "not ok 15 - OK ran the tone mapper with the dialog's values (report)"
   sed 's/^/# /' "$WORK/check.log" "$WORK/tonemap.json" 2>/dev/null
+  FAILED=1
+fi
+
+# The filter's preview shows the drawable at 1:1: the picture it showed
+# (sobel, horizontal only) equals the CPU reference's result on the same
+# image at the same place, within one code (colour weighed by alpha).
+"$BENCH" --device reference --input "$WORK/before-filter.png" \
+  --output "$WORK/sobel-ref.png" \
+  filter --filter sobel --vertical false >"$WORK/bench.log" 2>&1
+if python3 - "$CLFX_PREVIEW_DUMP/filter.pam" "$WORK/sobel-ref.png" \
+     <<'PY' >"$WORK/check.log" 2>&1
+import sys
+import cv2
+import numpy as np
+with open(sys.argv[1], "rb") as f:
+    head = {}
+    while True:
+        line = f.readline().decode().strip()
+        if line == "ENDHDR":
+            break
+        if line.startswith("# view"):
+            vx, vy = map(int, line.split()[2:4])
+        elif line and not line.startswith(("#", "P7")):
+            k, v = line.split(None, 1)
+            head[k] = v
+    w, h, d = int(head["WIDTH"]), int(head["HEIGHT"]), int(head["DEPTH"])
+    shown = np.frombuffer(f.read(), np.uint8).reshape(h, w, d)
+ref = cv2.imread(sys.argv[2], cv2.IMREAD_UNCHANGED)
+ref = cv2.cvtColor(ref, cv2.COLOR_BGRA2RGBA)[vy:vy + h, vx:vx + w]
+assert d == 4 and ref.shape == shown.shape, (d, ref.shape, shown.shape)
+# The drawable is larger than the view: a 1:1 view of part of it.
+full = cv2.imread(sys.argv[2], cv2.IMREAD_UNCHANGED).shape
+assert w < full[1] and h < full[0] and w >= 64 and h >= 64, (w, h, full)
+a = shown.astype(np.int32)
+b = ref.astype(np.int32)
+pa = a[..., :3] * a[..., 3:] / 255.0
+pb = b[..., :3] * b[..., 3:] / 255.0
+da, dc = np.abs(a[..., 3] - b[..., 3]).max(), np.abs(pa - pb).max()
+print("view %d,%d %dx%d: max alpha diff %d, colour x alpha %.2f"
+      % (vx, vy, w, h, da, dc))
+assert da <= 1 and dc <= 1.01, (da, dc)
+PY
+then
+  echo "ok 17 - the filter's preview is 1:1 and equals the reference there ($(tail -1 "$WORK/check.log"))"
+else
+  echo "not ok 17 - the filter's preview is 1:1 and equals the reference there"
+  sed 's/^/# /' "$WORK/check.log" "$WORK/bench.log"
   FAILED=1
 fi
 
