@@ -398,8 +398,12 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
 /* ---- the maps ----------------------------------------------------------------- */
 
 /* reinhard05's photoreceptor, per channel, for a pixel of luminance Y > 0
- * (GEGL's: C / (C + (f Ia)^m), 0 where the denominator is 0; f Ia >= 0,
- * so powr, the power without pow's sign rules). */
+ * (GEGL's: C / (C + (f Ia)^m), 0 where the denominator is 0; f Ia >= 0).
+ * The power as exp2 (m log2 (f Ia)), as in fat_phi: PoCL's powr is a
+ * scalar library call, its exp2 and log2 are not (the range pass and the
+ * map each spent about 1.2 s of 3 s on powr at 4096², PoCL); f Ia = 0
+ * gives exp2 (-inf) = 0, as powr does (m >= 0.3).  The tolerance carries
+ * the larger error for large |log| (map_bound). */
 inline float3
 tm_r05 (float4 v, float Y, __global const float *p)
 {
@@ -410,14 +414,14 @@ tm_r05 (float4 v, float Y, __global const float *p)
       /* No chromatic adaptation (the default): Ia is the same for the
        * three channels, one power per pixel instead of three. */
       float ia = p[7] * Y + (1.0f - p[7]) * p[3];
-      d = c + powr (p[0] * ia, p[1]);
+      d = c + exp2 (p[1] * log2 (p[0] * ia));
     }
   else
     {
       float3 ig = (float3) (p[3], p[4], p[5]);
       float3 il = p[6] * c + (1.0f - p[6]) * Y;
       float3 ia = p[7] * il + (1.0f - p[7]) * ig;
-      d = c + powr (p[0] * ia, (float3) (p[1]));
+      d = c + exp2 (p[1] * log2 (p[0] * ia));
     }
 
   return (float3) (d.x > 0.0f ? c.x / d.x : 0.0f,
@@ -535,9 +539,10 @@ tm_map1 (float4 v, int op, __global const float *p)
   else
     {
       /* drago03: Ld = ln (Yw + 1) / ln (2 + 8 (Y / max Y)^b) / log10
-       * (Lmax' + 1), Yw = Y / Lavg; colour times Ld / Y (0 at Y = 0). */
+       * (Lmax' + 1), Yw = Y / Lavg; colour times Ld / Y (0 at Y = 0).
+       * The power as exp2 (b log2 t), as reinhard05's (tm_r05). */
       float ld = log1p (Y * p[0])
-                 / log (2.0f + 8.0f * powr (Y * p[1], p[3])) * p[2];
+                 / log (2.0f + 8.0f * exp2 (p[3] * log2 (Y * p[1]))) * p[2];
       v.xyz *= Y > 0.0f ? ld / Y : 0.0f;
     }
   return v;

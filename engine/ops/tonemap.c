@@ -1446,6 +1446,28 @@ keep_range (const ClfxImage *src, const ClfxPlan *plan, double scale,
     q->prm[14] = 0.0;
 }
 
+/* reinhard05: the largest |ln C| of a colour value C > 0 of a pixel the
+ * map gives a photoreceptor (Y > 0), for the power's bound (map_bound). */
+static double
+largest_log (const ClfxImage *src, const ClfxPlan *plan, double scale,
+             const Ref *base)
+{
+  double worst = 0.0;
+
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        double v[4];
+        ref_read (src, plan, base, x, y, scale, v);
+        if (luminance (v) <= 0.0)
+          continue;
+        for (int c = 0; c < 3; c++)
+          if (v[c] > 0.0 && isfinite (v[c]))
+            worst = fmax (worst, fabs (log (v[c])));
+      }
+  return worst;
+}
+
 /* What the device's map may differ by before its store.  The statistics
  * and constants are moved, one at a time, by their bounds (above; the
  * constants by their own float evaluation: divisions 2.5 ulp, exp and
@@ -1545,18 +1567,33 @@ map_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
                        "30 u relative");
       break;
     case CLFX_TONEMAP_DRAGO03:
+      /* t = (Y / max Y)^b as exp2 (b log2 t0): log2 and exp2 3 ulp and
+       * the product, 7 u |ln t| + 6 u relative in t; through ln (2 + 8 t)
+       * that is at most 8 t (7 u |ln t| + 6 u) / ((2 + 8 t) ln (2 + 8 t)),
+       * 17 u (t |ln t| <= 1 / e, t <= 1): inside powr's 32 u over ln 2,
+       * which this budget was made with. */
       tol->rel_tol += 80.0 * U + 3.0 * eta;
-      clfx_tol_clause (tol, "map: powr 32 u over ln 2, log 6 u, log1p 4 u, "
-                       "two divisions, Y 8 u: 80 u relative");
+      clfx_tol_clause (tol, "map: the power (exp2 of a log2) 17 u, log 6 u, "
+                       "log1p 4 u, two divisions, Y 8 u: 80 u relative");
       break;
     case CLFX_TONEMAP_REINHARD05:
       {
+        /* P = (f Ia)^m as exp2 (m log2 (f Ia)): log2 and exp2 3 ulp and
+         * the product, 7 u |ln P| + 6 u relative, and Ia's 8 u times m
+         * (<= 1).  C / (C + P) moves by r / (1 + r)^2 of that, r = P / C:
+         * with |ln P| <= |ln r| + |ln C|, r |ln r| / (1 + r)^2 <= 0.224
+         * and r / (1 + r)^2 <= 1/4, at most 7 u (0.224 + L / 4) + 14 u / 4,
+         * L the largest |ln C| of the image; a division and the
+         * normalisation's arithmetic 10 u. */
         double s = base.prm[14] > 0.0 ? base.prm[14] : 1.0;
-        tol->abs_tol += (20.0 * U + eta) * s;
+        double L = largest_log (src, plan, scale, &base);
+        double e = 7.0 * (0.224 + L / 4.0) + 14.0 / 4.0 + 10.0;
+        tol->abs_tol += (e * U + eta) * s;
         tol->rel_tol += 4.0 * U;
-        clfx_tol_clause (tol, "map: pow 32 u and Ia 8 u into C / (C + P) "
-                         "(slope 1/4), a division: 20 u, times the "
-                         "normalisation %.3g", s);
+        clfx_tol_clause (tol, "map: the power (exp2 of a log2) 7 u |ln P| "
+                         "+ 6 u and Ia 8 u into C / (C + P) (r / (1 + r)^2 "
+                         "of it, largest |ln C| %.3g), a division: %.3g u, "
+                         "times the normalisation %.3g", L, e, s);
       }
       break;
     default:
