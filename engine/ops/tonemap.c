@@ -1406,8 +1406,9 @@ ref_range (const ClfxImage *src, const ClfxPlan *plan, double scale, Ref *r)
  * (8 u): 18 u, plus each term's own error (Y: three products and two sums,
  * the exposure's product, the read: 8 u): 26 u of the sum.  The log sum's
  * terms have both signs: 18 u of the sum of |log|, plus each term's own
- * error, log's 3 ulp (6 u |log|) and Y's 8 u (8 u absolute after the log):
- * 24 u sum |log| + 8 u n.  A minimum or maximum of Y: 8 u of it. */
+ * error, ln as log2 times a float ln 2 (log2's 3 ulp: 6 u |ln|, the
+ * product's rounding and the constant's: 1.05 u |ln|) and Y's 8 u (8 u
+ * absolute after the log): 26 u sum |log| + 8 u n.  A minimum or maximum of Y: 8 u of it. */
 
 /* The largest change of any mapped value when the constants move from
  * base's to q's. */
@@ -1504,7 +1505,7 @@ map_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
           switch (k)
             {
             case 0:
-              q.sum_log += 24.0 * U * q.sum_abs_log + (8.0 + 6.0) * U * q.n;
+              q.sum_log += 26.0 * U * q.sum_abs_log + (8.0 + 6.0) * U * q.n;
               break;
             case 1:
               q.sum_y *= 1.0 + 26.0 * U;
@@ -1948,7 +1949,7 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
   {
     /* The log-average moves by the log sum's bound over n (in the
      * exponent) and exp's 3 ulp; the mean by 26 u. */
-    double dlog = (24.0 * U * r.sum_abs_log + 8.0 * U * r.n) / r.n;
+    double dlog = (26.0 * U * r.sum_abs_log + 8.0 * U * r.n) / r.n;
     double lum[2] = { r.prm[8], r.prm[9] }, mm[2] = { r.min_y, r.max_y };
     double rel = dlog + 6.0 * U + 26.0 * U;
     if (st->scan)
@@ -1960,7 +1961,7 @@ tonemap_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
     if (ok && st->op != CLFX_TONEMAP_ACES)
       ok = clfx_probes_add (probes, "log-average, mean Y", lum, 2, true, 0.0,
                             rel, "compensated block sums and trees: 26 u "
-                            "of a sum, 24 u sum |log| + 8 u n of the log sum, "
+                            "of a sum, 26 u sum |log| + 8 u n of the log sum, "
                             "exp 3 ulp")
            && clfx_probes_add (probes, "min Y, max Y", mm, 2, true, 0.0,
                                8.0 * U, "Y of one pixel: 8 u");
