@@ -1408,7 +1408,8 @@ ref_range (const ClfxImage *src, const ClfxPlan *plan, double scale, Ref *r)
  * terms have both signs: 18 u of the sum of |log|, plus each term's own
  * error, ln as log2 times a float ln 2 (log2's 3 ulp: 6 u |ln|, the
  * product's rounding and the constant's: 1.05 u |ln|) and Y's 8 u (8 u
- * absolute after the log): 26 u sum |log| + 8 u n.  A minimum or maximum of Y: 8 u of it. */
+ * absolute after the log): 26 u sum |log| + 8 u n.  A minimum or
+ * maximum of Y: 8 u of it. */
 
 /* The largest change of any mapped value when the constants move from
  * base's to q's. */
