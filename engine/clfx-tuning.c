@@ -24,8 +24,12 @@ clfx_parse_digits (const char *s, long long max, long long *v)
 
   if (*s < '0' || *s > '9')
     return NULL;
+  /* Past max the value stays max + 1: n * 10 + d is formed only where
+   * it cannot exceed max, so nothing overflows for any max below
+   * LLONG_MAX. */
   for (; *s >= '0' && *s <= '9'; s++)
-    n = n > max ? n : n * 10 + (*s - '0');
+    if (n <= max)
+      n = n > (max - (*s - '0')) / 10 ? max + 1 : n * 10 + (*s - '0');
   *v = n;
   return s;
 }

@@ -47,10 +47,10 @@ typedef struct
  * reported in *warning (empty when all were understood). */
 void clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len);
 
-/* A run of decimal digits at s (no sign, no space), saturating just above
- * max so that a huge number cannot wrap (sscanf's %d and strtol do, or
- * skip spaces and signs); NULL if s does not start with a digit.  Returns
- * the text after the digits. */
+/* A run of decimal digits at s (no sign, no space), saturating at max + 1
+ * (max below LLONG_MAX) so that a huge number cannot wrap (sscanf's %d
+ * and strtol do, or skip spaces and signs); NULL if s does not start with
+ * a digit.  Returns the text after the digits. */
 const char *clfx_parse_digits (const char *s, long long max, long long *v);
 /* "WxH" at s, each side by clfx_parse_digits; the text after, or NULL. */
 const char *clfx_parse_wxh (const char *s, long long max, long long *w,

@@ -100,9 +100,18 @@ main (void)
     long long   a = 0, b = 0;
     const char *end = clfx_parse_wxh ("99999999999999999999x3:u8", 65536,
                                       &a, &b);
-    tap_ok (end && ! strcmp (end, ":u8") && a > 65536 && b == 3,
-            "clfx_parse_wxh saturates above the bound rather than wrap "
+    tap_ok (end && ! strcmp (end, ":u8") && a == 65537 && b == 3,
+            "clfx_parse_wxh saturates at the bound + 1 rather than wrap "
             "(%lld x %lld, then '%s')", a, b, end ? end : "(null)");
+  }
+  {
+    /* Near LLONG_MAX: no product may overflow (UBSan checks it). */
+    long long   v = 0, top = 0x7ffffffffffffffeLL;
+    const char *end = clfx_parse_digits ("99999999999999999999999", top, &v);
+    tap_ok (end && ! *end && v == top + 1,
+            "digits past a bound near LLONG_MAX saturate (%lld)", v);
+    end = clfx_parse_digits ("4611686018427387904", 1LL << 62, &v);
+    tap_ok (end && v == 1LL << 62, "2^62 at the bound 2^62 is itself");
   }
   return tap_done ();
 }
