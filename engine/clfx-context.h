@@ -228,8 +228,6 @@ bool clfx_context_image_format (ClfxContext *ctx, int width, int height,
 bool clfx_context_fits_image (const ClfxContext *ctx, int width, int height,
                               size_t bytes);
 
-/* Pinned staging slot `slot` (0, 1) of direction `dir` (0 up, 1 down)
- * with at least `bytes`; valid until the slot grows. */
 /* After a failed unmap of ptr from buf: the unmap once more, waited for,
  * its outcome ignored (the first failure is the one reported).  A buffer
  * released while still mapped is never freed: the driver keeps it, and
@@ -241,6 +239,8 @@ void clfx_context_unmap_again (ClfxContext *ctx, cl_mem buf, void *ptr);
 void clfx_maps_opened (void);
 void clfx_maps_closed (void);
 long clfx_maps_open (void);
+/* Pinned staging slot `slot` (0, 1) of direction `dir` (0 up, 1 down)
+ * with at least `bytes`; valid until the slot grows. */
 void *clfx_context_staging (ClfxContext *ctx, int dir, int slot, size_t bytes,
                             ClfxError *error);
 cl_mem clfx_context_staging_buffer (ClfxContext *ctx, int dir, int slot);

@@ -61,17 +61,23 @@ static void
 line_max (const float *line, size_t lstride, int size, const Span *sp,
           int n, bool monotone, int *dq, float *out, size_t stride)
 {
-  float all = 0.0f;
+  float all = -1.0f; /* the whole line's, once a span needs it */
   int   head = 0, tail = 0, next = 0;
 
-  for (int k = 0; k < size; k++)
-    all = fmaxf (all, line[k * lstride]);
   for (int i = 0; i < n; i++)
     {
       float m = 0.0f;
 
       if (sp[i].whole)
-        m = all;
+        {
+          if (all < 0.0f)
+            {
+              all = 0.0f;
+              for (int k = 0; k < size; k++)
+                all = fmaxf (all, line[k * lstride]);
+            }
+          m = all;
+        }
       else if (! monotone)
         for (int k = sp[i].lo; k <= sp[i].hi; k++)
           m = fmaxf (m, line[k * lstride]);

@@ -42,6 +42,13 @@ clfx_tol_scaled (ClfxTolerance *t, double term)
 }
 
 void
+clfx_tol_ranged (ClfxTolerance *t, double term)
+{
+  t->abs_tol += term;
+  t->abs_range += term;
+}
+
+void
 clfx_tol_read (ClfxTolerance *t, double max_abs)
 {
   /* 1.5 ulp of the value, and the same again once the value enters a
@@ -71,8 +78,7 @@ clfx_tol_builtin (ClfxTolerance *t, const char *builtin, double ulps,
 void
 clfx_tol_sampler_linear (ClfxTolerance *t, double range)
 {
-  t->abs_tol += 2.0 * range / 256.0;
-  t->abs_range += 2.0 * range / 256.0;
+  clfx_tol_ranged (t, 2.0 * range / 256.0);
   clfx_tol_clause (t, "sampler linear filter: 2 x 2^-8 x texel range "
                    "(hardware weight precision)");
 }

@@ -61,6 +61,8 @@ void clfx_tol_magnitude (ClfxTolerance *t, double max_abs, double range);
 /* Adds a term proportional to the largest |value| read, as the helpers
  * below do: term is its size for the image's largest value. */
 void clfx_tol_scaled (ClfxTolerance *t, double term);
+/* The same for a term proportional to the range of the values read. */
+void clfx_tol_ranged (ClfxTolerance *t, double term);
 /* The texel read conversion to float (OpenCL C spec 8.3.1: within 1.5
  * ulp for unorm formats) on values up to max_abs. */
 void clfx_tol_read (ClfxTolerance *t, double max_abs);

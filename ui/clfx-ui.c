@@ -4,6 +4,7 @@
 
 #include <gegl.h>
 
+#include "clfx-drawable-io.h"
 #include "clfx-ui.h"
 
 /* ---- the preview image ------------------------------------------------- */
@@ -217,7 +218,6 @@ clfx_ui_view_source (ClfxUi          *ui,
   ClfxRect       out, read;
   ClfxError      e = { 0 };
   ClfxSource    *s = ui->view_source;
-  GeglBuffer    *buffer;
 
   gimp_preview_get_position (GIMP_PREVIEW (ui->view), &view->x, &view->y);
   gimp_preview_get_size (GIMP_PREVIEW (ui->view), &view->width,
@@ -243,32 +243,14 @@ clfx_ui_view_source (ClfxUi          *ui,
       s = clfx_source_new ();
       s->x = read.x;
       s->y = read.y;
-      if (! clfx_host_image_alloc (&s->image, read.width, read.height,
-                                   ui->format.channels, ui->format.depth,
-                                   &e))
+      if (! clfx_drawable_read (ui->drawable, &ui->format,
+                                GEGL_RECTANGLE (read.x, read.y, read.width,
+                                                read.height),
+                                NULL, &s->image, error))
         {
-          clfx_source_unref (s);
-          clfx_set_gerror (error, &e);
-          return FALSE;
-        }
-      s->image.straight_alpha = ui->format.straight_alpha;
-      s->image.transfer = ui->format.transfer;
-      if ((gsize) babl_format_get_bytes_per_pixel (ui->format.format)
-          != clfx_image_pixel_size (&s->image))
-        {
-          /* A format mapping bug, which must not overrun the image. */
-          g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_UNSUPPORTED,
-                       "'%s' does not match the engine's pixel size",
-                       babl_get_name (ui->format.format));
           clfx_source_unref (s);
           return FALSE;
         }
-      buffer = gimp_drawable_get_buffer (ui->drawable);
-      gegl_buffer_get (buffer, GEGL_RECTANGLE (read.x, read.y, read.width,
-                                               read.height),
-                       1.0, ui->format.format, s->image.data,
-                       (gint) s->image.stride, GEGL_ABYSS_NONE);
-      g_object_unref (buffer);
       clfx_source_unref (ui->view_source);
       ui->view_source = s;
     }

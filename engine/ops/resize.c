@@ -978,8 +978,7 @@ resize_tolerance (const ClfxParams *p, const ClfxPlan *plan,
                * coordinate in texels. */
               double n_tex = src->width > src->height ? src->width
                                                       : src->height;
-              tol->abs_tol += 8.0 * n_tex * CLFX_FLOAT_EPS * range;
-              tol->abs_range += 8.0 * n_tex * CLFX_FLOAT_EPS * range;
+              clfx_tol_ranged (tol, 8.0 * n_tex * CLFX_FLOAT_EPS * range);
               clfx_tol_clause (tol, "weights of a wrapped coordinate: 8 x "
                                "size x u x texel range");
             }

@@ -16,9 +16,12 @@
  * machine, where the freed tiles of one band are reused by the next. */
 #include <string.h>
 
+#include <libintl.h>
+
 #include "clfx-args.h"
 #include "clfx-drawable-io.h"
-#include "clfx-plugin.h"
+
+#define _(s) gettext (s)
 
 /* Rows per band: whole tile rows (a band never splits a tile, which
  * would be fetched twice), at least 8 MB of pixels so that narrow images

@@ -1,10 +1,12 @@
 /* clfx-drawable-io.h: GIMP drawables to and from the engine's ClfxImage,
- * in the format clfx_pixel_format_of chose. */
+ * in the format clfx_pixel_format_of chose (the plug-in's runs, and the
+ * dialog's 1:1 previews, which read as the plug-in reads). */
 #ifndef CLFX_DRAWABLE_IO_H
 #define CLFX_DRAWABLE_IO_H
 
 #include <libgimp/gimp.h>
 
+#include "clfx-context.h"
 #include "clfx-pixel-format.h"
 
 G_BEGIN_DECLS
