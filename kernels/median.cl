@@ -14,9 +14,10 @@
  * after +Inf and reaches only results whose order statistic is a NaN; 8-
  * and 16-bit data use their codes, which the store gives back exactly.
  *
- * Windows up to 49 texels go through a sorting network on registers (the
- * kernels built with MEDIAN_N, at the end of this file).  Larger ones,
- * and any window the network does not take, through a radix selection on
+ * Windows up to 49 texels whose texels all weigh the same go through a
+ * sorting network on registers (the kernels built with MEDIAN_N, at the
+ * end of this file).  Larger ones, and any window the network does not
+ * take, through a radix selection on
  * the keys, exact for any size: one pass per bit from the highest bit in
  * which the window's smallest and largest keys differ (a first pass finds
  * them; a window of one value needs no other), each pass counting the
@@ -290,24 +291,31 @@ median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
 }
 
 #ifdef MEDIAN_N
-/* Small windows (the host builds these kernels with the window's radius
- * MEDIAN_R, shape MEDIAN_SHAPE and size MEDIAN_N, up to 49 texels): the
- * window's keys go into registers once and a sorting network orders them
- * (Batcher's odd-even merge sort: all four channels at once, no branch);
- * each lane then takes its rank.  25 texels (5 x 5) cost 140 comparators
- * where the radix selection reads the window about 25 times.
+/* Small windows (the host builds these kernels for the window: radius
+ * MEDIAN_R, shape MEDIAN_SHAPE, size MEDIAN_N up to 49 texels, and the
+ * ranks MEDIAN_RC of colour and MEDIAN_RA of alpha, from 1, where every
+ * texel weighs the same).  The window's keys go into registers once and
+ * a sorting network orders them (all four channels at once, uint4 min /
+ * max, no branch); each lane takes its rank.  The network is written out
+ * (median-networks.h) and the ranks are constants, so every index is
+ * known to the compiler: the keys stay in registers (the loops that built
+ * the network before were not all unrolled by NVIDIA's compiler, and the
+ * window went to private memory: 5 x 5 took 155 ms for 8192 x 8192 on an
+ * H200) and the comparators that do not lead to the picked ranks are
+ * left out (25 texels: 140 comparators sort, fewer select the median).
  *
- * Where the window's weights are all equal (opaque regions; every texel of
- * an image without straight alpha) the network orders the keys alone
- * (uint4 min / max), and with weight w0 everywhere the colour's rank is
- * ceil (t / w0), t its target for the total weight N w0.  Unequal weights
- * travel with their keys (a compare and four selects per comparator, twice
- * the registers: windows up to MEDIAN_WNET_MAX texels), and a walk over
- * the sorted window finds where each lane's cumulative weight reaches its
- * target.  Larger windows with unequal weights take the radix
- * selection. */
-#define MEDIAN_WNET_MAX 25
+ * The ranks hold where every weight is the same: images without straight
+ * alpha (every texel weighs 1), and opaque windows of straight-alpha
+ * images (every weight MEDIAN_WFULL, the host's ranks for it).  A window
+ * of straight alpha that is transparent throughout (every weight 0) gives
+ * colour 0 and alpha's rank.  Other windows (their alpha varies, or is
+ * the same partial value throughout) take the radix selection, exact for
+ * any weights. */
+#include "median-networks.h"
+
 #define MEDIAN_SPAN (MEDIAN_T + 2 * MEDIAN_R)
+#define MEDIAN_NETWORK_OF_(n) MEDIAN_NETWORK_##n
+#define MEDIAN_NETWORK_OF(n) MEDIAN_NETWORK_OF_ (n)
 
 /* GEGL's windows: circle (r + 0.5)^2 >= di^2 + dj^2 in integers; the
  * host's half-widths say the same. */
@@ -319,140 +327,55 @@ median_in (int di, int dj)
                              : abs (di) + abs (dj) <= MEDIAN_R;
 }
 
-/* Batcher's odd-even merge sort of MEDIAN_N keys: the network of the next
- * power of two with the comparators that reach past MEDIAN_N left out
- * (the missing keys would be +Inf, which no comparator moves).  The loops
- * unroll to constant indices, so v stays in registers.  carry (constant
- * at each call): the weights w move with their keys. */
-inline void
-median_sort (uint4 *v, uint4 *w, bool carry)
-{
-#pragma unroll
-  for (int p = 1; p < MEDIAN_N; p += p)
-#pragma unroll
-    for (int k = p; k > 0; k /= 2)
-#pragma unroll
-      for (int j = k % p; j + k < MEDIAN_N; j += 2 * k)
-#pragma unroll
-        for (int i = 0; i < k && i + j + k < MEDIAN_N; i++)
-          if ((i + j) / (2 * p) == (i + j + k) / (2 * p))
-            {
-              uint4 a = v[i + j], b = v[i + j + k];
-              if (carry)
-                {
-                  int4  up = a > b;
-                  uint4 wa = w[i + j], wb = w[i + j + k];
-                  v[i + j] = select (a, b, up);
-                  v[i + j + k] = select (b, a, up);
-                  w[i + j] = select (wa, wb, up);
-                  w[i + j + k] = select (wb, wa, up);
-                }
-              else
-                {
-                  v[i + j] = min (a, b);
-                  v[i + j + k] = max (a, b);
-                }
-            }
-}
+/* A comparator of the network: the smaller key to a. */
+#define MEDIAN_CS(a, b)                                                      \
+  {                                                                          \
+    uint4 x_ = v[a], y_ = v[b];                                              \
+    v[a] = min (x_, y_);                                                     \
+    v[b] = max (x_, y_);                                                     \
+  }
 
-#if MEDIAN_N <= MEDIAN_WNET_MAX
-/* The sorted window's first entry per lane whose cumulative weight
- * reaches t. */
-inline float4
-median_walk (const uint4 *v, const uint4 *w, uint4 t)
-{
-  uint4 cum = (uint4) (0u), k = v[MEDIAN_N - 1];
-  int4  done = (int4) (0);
-
-#pragma unroll
-  for (int q = 0; q < MEDIAN_N; q++)
-    {
-      cum += w[q];
-      int4 hit = (cum >= t) & ~done;
-      k = select (k, v[q], hit);
-      done |= hit;
-    }
-  return median_value (k);
-}
-#endif
-
-/* The sorted window's entries of rank kc (colour) and ka (alpha), from 1;
- * zero: colour of no weight (0). */
-inline float4
-median_pick (const uint4 *v, uint kc, uint ka, bool zero)
-{
-  uint4 rank = MEDIAN_TVEC (kc, ka), k = v[0];
-
-#pragma unroll
-  for (int q = 1; q < MEDIAN_N; q++)
-    k = select (k, v[q], (uint4) (q + 1) == rank);
-
-  float4 res = median_value (k);
-  if (zero)
-    res.x = 0.0f;
-  if (zero && CLFX_CHANNELS == 4)
-    res.yz = (float2) (0.0f);
-  return res;
-}
-
-/* The colour's rank where every weight is w0 (weighted) or 1. */
-inline uint
-median_rank (int weighted, uint w0, uint tc, ulong pm, int ps)
-{
-  if (! weighted)
-    return tc;
-  if (w0 == 0u)
-    return 1u;
-  return (median_target (w0 * (uint) MEDIAN_N, pm, ps) + w0 - 1u) / w0;
-}
-
-/* The network's result over the window around texel o of a grid `stride`
- * texels wide (KEYS, WTS: its keys and weights): equal weights sort the
- * keys alone and pick the rank, unequal ones carry the weights through
- * the network (or select, past MEDIAN_WNET_MAX), KW the selection's
- * reader of (di, dj). */
-#if MEDIAN_N <= MEDIAN_WNET_MAX
-#define MEDIAN_WV_DECL uint4 wv[MEDIAN_N]
-#define MEDIAN_WV_SET(n, w) (wv[n] = MEDIAN_WVEC (w))
-#define MEDIAN_UNEQUAL(res, KW)                                              \
-  do                                                                         \
-    {                                                                        \
-      median_sort (v, wv, true);                                             \
-      res = median_walk (v, wv,                                              \
-                         MEDIAN_TVEC (median_target (wsum, pm, ps), ta));    \
-    }                                                                        \
-  while (0)
+/* The keys of ranks MEDIAN_RC (colour lanes) and MEDIAN_RA (alpha) of the
+ * sorted window. */
+#if CLFX_CHANNELS == 2
+#define MEDIAN_PICKED(v)                                                     \
+  ((uint4) ((v)[MEDIAN_RC - 1].x, (v)[MEDIAN_RA - 1].y, 0u, 0u))
 #else
-#define MEDIAN_WV_DECL int wv_unused
-#define MEDIAN_WV_SET(n, w) ((void) 0)
-#define MEDIAN_UNEQUAL(res, KW) MEDIAN_SELECT (res, KW, median_value)
+#define MEDIAN_PICKED(v)                                                     \
+  ((uint4) ((v)[MEDIAN_RC - 1].xyz, (v)[MEDIAN_RA - 1].w))
 #endif
+
+/* The result over the window around texel o of a grid `stride` texels
+ * wide (KEYS, WTS: its keys and weights); KW reads (di, dj) for the radix
+ * selection of the other windows. */
 #define MEDIAN_NET(res, KEYS, WTS, o, stride, KW)                            \
   do                                                                         \
     {                                                                        \
       uint4 v[MEDIAN_N];                                                     \
-      uint  wmin = 0xffffffffu, wmax = 0u, wsum = 0u;                        \
+      uint  wmin = 0xffffffffu, wmax = 0u;                                   \
       int   n = 0;                                                           \
-      MEDIAN_WV_DECL;                                                        \
       _Pragma ("unroll") for (int di = -MEDIAN_R; di <= MEDIAN_R; di++)      \
         _Pragma ("unroll") for (int dj = -MEDIAN_R; dj <= MEDIAN_R; dj++)    \
           if (median_in (di, dj))                                            \
             {                                                                \
               uint w = (WTS)[(o) + di * (stride) + dj];                      \
-              MEDIAN_WV_SET (n, w);                                          \
               v[n++] = (KEYS)[(o) + di * (stride) + dj];                     \
               wmin = min (wmin, w);                                          \
               wmax = max (wmax, w);                                          \
-              wsum += w;                                                     \
             }                                                                \
-      if (wmin != wmax)                                                      \
-        MEDIAN_UNEQUAL (res, KW);                                            \
-      else                                                                   \
+      if (! weighted                                                         \
+          || (wmin == wmax && (wmin == 0u || wmin == MEDIAN_WFULL)))         \
         {                                                                    \
-          median_sort (v, v, false);                                         \
-          res = median_pick (v, median_rank (weighted, wmin, tc, pm, ps),    \
-                             ta, weighted && wmin == 0u);                    \
+          MEDIAN_NETWORK_OF (MEDIAN_N) (MEDIAN_CS)                           \
+          res = median_value (MEDIAN_PICKED (v));                            \
+          /* No weight at all: GEGL's colour is 0. */                        \
+          if (weighted && wmin == 0u)                                        \
+            res.x = 0.0f;                                                    \
+          if (weighted && wmin == 0u && CLFX_CHANNELS == 4)                  \
+            res.yz = (float2) (0.0f);                                        \
         }                                                                    \
+      else                                                                   \
+        MEDIAN_SELECT (res, KW, median_value);                               \
     }                                                                        \
   while (0)
 

@@ -19,8 +19,9 @@
  *
  * The CPU reference gathers each window and sorts it (qsort, NaN last),
  * then walks the cumulative weights; the device sorts windows up to 49
- * texels with a sorting network and selects by radix on the values' bits
- * beyond (kernels/median.cl).  Both pick a value of the window, so the
+ * texels with a sorting network where the window's weights are equal,
+ * and selects by radix on the values' bits elsewhere
+ * (kernels/median.cl).  Both pick a value of the window, so the
  * result is exact. */
 #include <math.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include <string.h>
 
 #include "../../kernels/clfx-common.h"
+#include "../../kernels/median-networks.h"
 #include "../clfx-sampler-ref.h"
 #include "../clfx-tolerance.h"
 #include "clfx-params.h"
@@ -37,9 +39,6 @@
 #define MEDIAN_MAX_RADIUS 100
 /* GPU work-groups: MEDIAN_T x MEDIAN_T results (median.cl). */
 #define MEDIAN_T 16
-/* The largest window the sorting network takes (7 x 7; circle 3 is 37):
- * its keys stay in registers (4 per texel). */
-#define MEDIAN_NET_MAX 49
 /* The largest radius median_rl takes: its tile of (16 + 2r)^2 texels
  * costs 36 bytes a texel and 8 a sort slot (radius 8: 44 KiB). */
 #define MEDIAN_RANK_MAX 8
@@ -55,10 +54,11 @@ typedef struct
   unsigned tc, ta;    /* targets of unweighted colour and of alpha */
   cl_ulong pm;        /* p = pm 2^-ps */
   int      ps;
-  /* Windows up to MEDIAN_NET_MAX texels: the sorting network's kernels,
-   * built for this window (median.cl). */
+  /* Windows of a size kernels/median-networks.h has a network for (up
+   * to 49 texels): the network's kernels, built for this window and its
+   * ranks where every texel weighs the same (median.cl). */
   bool     net;
-  char     options[96];
+  char     options[160];
   /* GPUs, radius up to MEDIAN_RANK_MAX past the network: the radix
    * selection on the tile's ranks (median_rl), its local memory. */
   size_t   rank_local;
@@ -72,6 +72,18 @@ state_free (void *data)
 
   free (st->hw);
   free (st);
+}
+
+/* Whether median-networks.h has a network for n texels. */
+static bool
+has_network (int n)
+{
+  static const int sizes[] = { CLFX_MEDIAN_NET_SIZES };
+
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+    if (sizes[i] == n)
+      return true;
+  return false;
 }
 
 /* max (1, ceil (w p)) in double, as GEGL computes it. */
@@ -133,10 +145,19 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
       st->pm = (cl_ulong) ldexp (f, 53);
       st->ps = 53 - e;
     }
-  st->net = st->n <= MEDIAN_NET_MAX;
-  snprintf (st->options, sizeof st->options,
-            "-DMEDIAN_N=%d -DMEDIAN_R=%d -DMEDIAN_SHAPE=%d", st->n, r,
-            fp->neighborhood);
+  st->net = has_network (st->n);
+  {
+    /* The ranks where every weight is the same: 1 (no straight alpha),
+     * or an opaque texel's quantized alpha, whose colour target is
+     * max (1, ceil (w n p)) of the window's weight w n. */
+    unsigned wfull = st->weighted ? (unsigned) st->wscale : 1u;
+    unsigned rc = (target ((double) wfull * st->n, st->p) + wfull - 1)
+                  / wfull;
+    snprintf (st->options, sizeof st->options,
+              "-DMEDIAN_N=%d -DMEDIAN_R=%d -DMEDIAN_SHAPE=%d -DMEDIAN_RC=%u "
+              "-DMEDIAN_RA=%u -DMEDIAN_WFULL=%uu",
+              st->n, r, fp->neighborhood, rc, st->ta, wfull);
+  }
   if (! st->net && r <= MEDIAN_RANK_MAX)
     {
       size_t s2 = (size_t) (MEDIAN_T + 2 * r) * (size_t) (MEDIAN_T + 2 * r);

@@ -494,9 +494,54 @@ median_specials (ClfxImage *src)
       }
 }
 
+/* Opaque but for a transparent block (colour of no weight) and a block of
+ * alpha 0.5 throughout: the sorting networks' windows, where every texel
+ * weighs the same (opaque: the ranks the kernels are built with;
+ * transparent: colour 0), beside windows of one partial weight and of
+ * mixed weights (the radix selection). */
+static void
+median_opaque (ClfxImage *src)
+{
+  int alpha = src->channels - 1;
+
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      clfx_image_set (src, x, y, alpha,
+                      x >= 10 && x < 20 && y >= 5 && y < 15   ? 0.0f
+                      : x >= 40 && x < 55 && y >= 20 && y < 35 ? 0.5f
+                                                               : 1.0f);
+}
+
 static void
 medians (ClfxContext **ctx)
 {
+  /* Every size of network (kernels/median-networks.h) at a few
+   * percentiles. */
+  static const Case nets[] = {
+    { "median diamond 1, opaque", { "filter", "median", "radius", "1",
+                                    "neighborhood", "diamond", NULL } },
+    { "median square 1, percentile 20, opaque",
+      { "filter", "median", "radius", "1", "neighborhood", "square",
+        "percentile", "20", NULL } },
+    { "median diamond 2, percentile 90, opaque",
+      { "filter", "median", "radius", "2", "neighborhood", "diamond",
+        "percentile", "90", NULL } },
+    { "median circle 2, opaque", { "filter", "median", "radius", "2",
+                                   NULL } },
+    { "median square 2, opaque", { "filter", "median", "radius", "2",
+                                   "neighborhood", "square", NULL } },
+    { "median diamond 3, percentile 65, opaque",
+      { "filter", "median", "radius", "3", "neighborhood", "diamond",
+        "percentile", "65", NULL } },
+    { "median circle 3, percentile 35, opaque",
+      { "filter", "median", "radius", "3", "percentile", "35", NULL } },
+    { "median diamond 4, percentile 20, opaque",
+      { "filter", "median", "radius", "4", "neighborhood", "diamond",
+        "percentile", "20", NULL } },
+    { "median square 3, percentile 70, opaque",
+      { "filter", "median", "radius", "3", "neighborhood", "square",
+        "percentile", "70", NULL } },
+  };
   static const Case special[] = {
     { "median circle 2, specials", { "filter", "median", "radius", "2",
                                      NULL } },
@@ -511,6 +556,12 @@ medians (ClfxContext **ctx)
       for (int l = 0; l < 2; l++)
         one (ctx, &special[k], (d + k) % 2 ? "clamp" : "clamp-to-edge", 41,
              29, channels[l], (ClfxDepth) d, d < 2);
+  touch = median_opaque;
+  for (size_t k = 0; k < sizeof nets / sizeof *nets; k++)
+    for (int l = 0; l < 2; l++)
+      one (ctx, &nets[k], l ? "clamp" : "clamp-to-edge", 67, 45, channels[l],
+           (ClfxDepth) ((k + (size_t) l) % CLFX_N_DEPTHS),
+           (k + (size_t) l) % CLFX_N_DEPTHS < 2);
   touch = NULL;
 }
 
