@@ -292,8 +292,9 @@ program_slot (ClfxContext *ctx, const char *program, const char *options,
 
   /* Same arithmetic on both paths (kernels/clfx-common.h); argument info
    * lets every launch check its arguments against the declarations. */
-  snprintf (full, sizeof full, "-cl-std=CL1.2 -cl-kernel-arg-info %s",
-            options ? options : "");
+  snprintf (full, sizeof full, "-cl-std=CL1.2 -cl-kernel-arg-info %s%s%s",
+            options ? options : "", ctx->tuning.cl_options[0] ? " " : "",
+            ctx->tuning.cl_options);
   snprintf (key, sizeof key, "%s|%s", program, full);
   for (int i = 0; i < ctx->n_programs; i++)
     if (strcmp (ctx->programs[i].key, key) == 0)

@@ -118,4 +118,15 @@ clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
   if ((v = getenv ("CLFX_DEVICE_BUDGET")) && *v
       && ! parse_size (v, &t->budget))
     warn (warning, warning_len, "CLFX_DEVICE_BUDGET", v);
+  if ((v = getenv ("CLFX_CL_OPTIONS")) && *v)
+    {
+      /* Printable text that fits: a cut option could mean another one. */
+      bool ok = strlen (v) < sizeof t->cl_options;
+      for (const char *c = v; ok && *c; c++)
+        ok = *c >= 0x20 && *c < 0x7f;
+      if (ok)
+        snprintf (t->cl_options, sizeof t->cl_options, "%s", v);
+      else
+        warn (warning, warning_len, "CLFX_CL_OPTIONS", v);
+    }
 }

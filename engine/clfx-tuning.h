@@ -41,6 +41,10 @@ typedef struct
   /* CLFX_DEVICE_BUDGET: device memory a run may use, bytes (0: half the
    * device's global memory). */
   size_t            budget;
+  /* CLFX_CL_OPTIONS: appended to every program's build options (a
+   * driver's diagnostics such as NVIDIA's -cl-nv-verbose, whose register
+   * and spill counts then appear in the build log); empty: none. */
+  char              cl_options[160];
 } ClfxTuning;
 
 /* Reads the environment; an unparsable value keeps the default and is

@@ -96,6 +96,23 @@ main (void)
   tap_ok (t.rows_per_item == 16 && ! w[0], "CLFX_ROWS_PER_ITEM=16 is 16");
   rejected ("CLFX_ROWS_PER_ITEM", bad_rows, sizeof bad_rows / sizeof *bad_rows,
             rows);
+  t = read_with ("CLFX_CL_OPTIONS", "-cl-nv-verbose", w, sizeof w);
+  tap_ok (! strcmp (t.cl_options, "-cl-nv-verbose") && ! w[0],
+          "CLFX_CL_OPTIONS=-cl-nv-verbose is taken ('%s')", t.cl_options);
+  {
+    /* Too long to keep whole, or a control character: refused, not cut
+     * (a cut option could name another one). */
+    char long_opt[200];
+    memset (long_opt, 'x', sizeof long_opt - 1);
+    long_opt[0] = '-';
+    long_opt[sizeof long_opt - 1] = '\0';
+    t = read_with ("CLFX_CL_OPTIONS", long_opt, w, sizeof w);
+    tap_ok (! t.cl_options[0] && strstr (w, "CLFX_CL_OPTIONS"),
+            "a 199-character CLFX_CL_OPTIONS is refused and named");
+    t = read_with ("CLFX_CL_OPTIONS", "-DX=1\n-DY", w, sizeof w);
+    tap_ok (! t.cl_options[0] && strstr (w, "CLFX_CL_OPTIONS"),
+            "CLFX_CL_OPTIONS with a newline is refused and named");
+  }
   {
     long long   a = 0, b = 0;
     const char *end = clfx_parse_wxh ("99999999999999999999x3:u8", 65536,
