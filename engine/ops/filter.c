@@ -328,11 +328,13 @@ need_fp64 (ClfxGraph *g, ClfxError *error)
 }
 
 /* The IIR's forward values interleaved across lines (GPUs) or line by
- * line (CPU devices): filter.cl's IIR_FWD. */
+ * line (CPU devices): filter.cl's IIR_FWD.  Chosen with the source's
+ * form, as the other filters choose their GPU kernels, so that a CPU
+ * device told CLFX_SOURCE=image runs (and tests) the GPU form too. */
 static int
 iir_interleaved (ClfxGraph *g)
 {
-  return ! clfx_graph_device (g)->host_unified;
+  return ! clfx_graph_source_is_buffer (g);
 }
 
 /* Texels a work-item reads ahead of its recursion (filter.cl's
@@ -357,12 +359,15 @@ launch_iir_both (ClfxGraph *g, const State *st, int w, int h,
   cl_double4 cy = { { st->y.coef[0], st->y.coef[1], st->y.coef[2],
                       st->y.coef[3] } };
   cl_mem     rows, fwd, mx, my;
-  ClfxLaunch lr = { "filter_iir_rows", iir_options (g), NULL, 1,
-                    { (size_t) h, 0 }, { 0, 0 } };
+  int        inter = iir_interleaved (g);
+  /* GPUs: the rows a work-item per channel (filter.cl says why); CPU
+   * devices run a work-item's loop on one core, where four channels in
+   * one double4 are the better form.  Both take the same arguments. */
+  ClfxLaunch lr = { inter ? "filter_iir_rows_lanes" : "filter_iir_rows",
+                    iir_options (g), NULL, 1,
+                    { (size_t) h * (inter ? 4 : 1), 0 }, { 0, 0 } };
   ClfxLaunch lc = { "filter_iir_cols", iir_options (g), NULL, 1,
                     { (size_t) w, 0 }, { 0, 0 } };
-
-  int        inter = iir_interleaved (g);
 
   return need_fp64 (g, error)
          && (rows = clfx_graph_buffer (g, "iir rows", bytes, error))
