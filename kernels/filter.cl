@@ -18,7 +18,8 @@
  * filter_iir: GEGL's IIR gaussian along the rows (vertical = 0) or the
  * columns (vertical = 1) of a float RGBA image: Young and van Vliet's
  * third-order recursion forwards, Triggs and Sdika's right boundary, the
- * same recursion backwards.  One work-item per line, sequential along it.
+ * same recursion backwards.  One work-item per line, sequential along it
+ * (on GPUs the rows take one per channel of a row: filter_iir_rows_lanes).
  * The recursion runs in double, as GEGL's does: with sigma 50 its gain for
  * a rounding error is 1 / B, about 3e4, which float state would turn into
  * errors of 1e-3 of the signal.  The forward values are kept as float (one
