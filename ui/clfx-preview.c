@@ -120,7 +120,11 @@ clfx_preview_draw_view (ClfxUi          *ui,
   clfx_preview_dump (ui, v, buf, bpp);
   g_debug ("preview: 1:1 at %d,%d, %d x %d, from a run on %d x %d", v->x,
            v->y, v->width, v->height, dst->width, dst->height);
-  g_free (buf);
+  /* Kept for an identical request (clfx_ui_submit). */
+  g_free (ui->preview_pixels);
+  ui->preview_pixels = buf;
+  ui->preview_rowstride = v->width * bpp;
+  ui->preview_view = *v;
   return TRUE;
 }
 
@@ -164,6 +168,9 @@ clfx_preview_failed (ClfxUi      *ui,
 {
   gchar *text = g_strdup_printf (_("The preview failed: %s"), message);
 
+  /* The same values may run well later (device memory freed). */
+  clfx_ui_preview_forget (ui);
+
   gtk_widget_set_sensitive (clfx_preview_picture (ui), FALSE);
   gtk_label_set_text (GTK_LABEL (ui->preview_caption), "");
   clfx_preview_notice (ui, text);
@@ -185,6 +192,7 @@ clfx_preview_reply (ClfxUi        *ui,
     }
   else if (reply->ok)
     {
+      ui->preview_pending = FALSE;
       g_debug ("preview: shown (%.1f ms)", reply->run.timings.total_ms);
       clfx_preview_show (ui, &reply->result, &reply->run);
     }
@@ -202,6 +210,9 @@ clfx_preview_update (ClfxUi *ui)
   /* The check's notice already says why; an old picture would mislead. */
   if (ui->refused)
     {
+      /* The picture goes insensitive and its caption empty: values
+       * taken again later must run again to restore them. */
+      clfx_ui_preview_forget (ui);
       gtk_widget_set_sensitive (clfx_preview_picture (ui), FALSE);
       gtk_label_set_text (GTK_LABEL (ui->preview_caption), "");
       clfx_preview_notice (ui, NULL);

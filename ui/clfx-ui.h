@@ -65,6 +65,20 @@ typedef struct
   GtkWidget           *preview_notice;
   GtkWidget           *preview_notice_label;
   guint                preview_source;
+  /* The latest 1:1 preview request (its values and the pixels it read)
+   * and the 8-bit picture drawn from its result (preview_view: where):
+   * GimpDrawablePreview says "invalidated" several times while the
+   * dialog opens.  The same request again waits for the run in flight
+   * (its reply draws the view as it is then) or redraws that picture
+   * where the view has not moved, rather than running the engine
+   * again. */
+  gboolean             preview_sent;
+  gboolean             preview_pending; /* its reply has not come */
+  ClfxArgs             preview_args;
+  ClfxSource          *preview_read;
+  guchar              *preview_pixels;  /* NULL until a picture is drawn */
+  gint                 preview_rowstride;
+  GeglRectangle        preview_view;
 
   ClfxDiagnostics     *diagnostics;
 } ClfxUi;
@@ -90,6 +104,9 @@ gboolean   clfx_ui_check            (ClfxUi              *ui,
 gboolean   clfx_ui_submit           (ClfxUi              *ui,
                                      ClfxWorkKind         kind,
                                      GError             **error);
+/* Forgets the latest 1:1 preview request, so that the next one runs even
+ * when it asks for the same (after a refusal or a failure). */
+void       clfx_ui_preview_forget   (ClfxUi              *ui);
 /* An RGBA u8 image over a checkerboard, so transparent border colour
  * (addressing clamp) is visible; NULL when memory ran out. */
 GdkPixbuf *clfx_ui_pixbuf           (const ClfxImage     *image);
