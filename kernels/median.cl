@@ -308,9 +308,16 @@ median_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
  * alpha (every texel weighs 1), and opaque windows of straight-alpha
  * images (every weight MEDIAN_WFULL, the host's ranks for it).  A window
  * of straight alpha that is transparent throughout (every weight 0) gives
- * colour 0 and alpha's rank.  Other windows (their alpha varies, or is
- * the same partial value throughout) take the radix selection, exact for
- * any weights. */
+ * colour 0 and alpha's rank.  In other windows (their alpha varies, or is
+ * the same partial value throughout), on CPU devices (median_nb), the
+ * weights travel with their keys through the same network (a compare and
+ * four selects per comparator: windows up to MEDIAN_WNET_MAX texels) and
+ * a walk over the sorted window finds where each lane's cumulative weight
+ * reaches its target; larger windows, and every such window on GPUs
+ * (median_nl), take the radix selection, exact for any weights.  On PoCL
+ * the radix selection cost 7 times the carried network (5 x 5, 2048^2);
+ * on the H200 the carried network's registers (255 against 122) made
+ * every window slower, opaque 5 x 5 from 5.9 to 8.1 ms. */
 #include "median-networks.h"
 
 #define MEDIAN_SPAN (MEDIAN_T + 2 * MEDIAN_R)
@@ -335,6 +342,39 @@ median_in (int di, int dj)
     v[b] = max (x_, y_);                                                     \
   }
 
+/* A comparator that carries the weights wv with their keys. */
+#define MEDIAN_CSW(a, b)                                                     \
+  {                                                                          \
+    uint4 x_ = v[a], y_ = v[b], p_ = wv[a], q_ = wv[b];                      \
+    int4  up_ = x_ > y_;                                                     \
+    v[a] = select (x_, y_, up_);                                             \
+    v[b] = select (y_, x_, up_);                                             \
+    wv[a] = select (p_, q_, up_);                                            \
+    wv[b] = select (q_, p_, up_);                                            \
+  }
+
+#define MEDIAN_WNET_MAX 25
+
+/* The sorted window's first entry per lane whose cumulative weight
+ * reaches t. */
+inline float4
+median_walk (const uint4 *v, const uint4 *w, uint4 t)
+{
+  uint4 cum = (uint4) (0u), k = v[MEDIAN_N - 1];
+  int4  done = (int4) (0);
+
+  /* Unrolled, so that v and w stay in registers. */
+#pragma unroll
+  for (int q = 0; q < MEDIAN_N; q++)
+    {
+      cum += w[q];
+      int4 hit = (cum >= t) & ~done;
+      k = select (k, v[q], hit);
+      done |= hit;
+    }
+  return median_value (k);
+}
+
 /* The keys of ranks MEDIAN_RC (colour lanes) and MEDIAN_RA (alpha) of the
  * sorted window. */
 #if CLFX_CHANNELS == 2
@@ -347,21 +387,24 @@ median_in (int di, int dj)
 
 /* The result over the window around texel o of a grid `stride` texels
  * wide (KEYS, WTS: its keys and weights); KW reads (di, dj) for the radix
- * selection of the other windows. */
-#define MEDIAN_NET(res, KEYS, WTS, o, stride, KW)                            \
+ * selection of the other windows; CARRY (a constant): unequal weights
+ * through the network. */
+#define MEDIAN_NET(res, KEYS, WTS, o, stride, KW, CARRY)                     \
   do                                                                         \
     {                                                                        \
-      uint4 v[MEDIAN_N];                                                     \
-      uint  wmin = 0xffffffffu, wmax = 0u;                                   \
+      uint4 v[MEDIAN_N], wv[MEDIAN_N];                                       \
+      uint  wmin = 0xffffffffu, wmax = 0u, wsum = 0u;                        \
       int   n = 0;                                                           \
       _Pragma ("unroll") for (int di = -MEDIAN_R; di <= MEDIAN_R; di++)      \
         _Pragma ("unroll") for (int dj = -MEDIAN_R; dj <= MEDIAN_R; dj++)    \
           if (median_in (di, dj))                                            \
             {                                                                \
               uint w = (WTS)[(o) + di * (stride) + dj];                      \
+              wv[n] = MEDIAN_WVEC (w);                                       \
               v[n++] = (KEYS)[(o) + di * (stride) + dj];                     \
               wmin = min (wmin, w);                                          \
               wmax = max (wmax, w);                                          \
+              wsum += w;                                                     \
             }                                                                \
       if (! weighted                                                         \
           || (wmin == wmax && (wmin == 0u || wmin == MEDIAN_WFULL)))         \
@@ -373,6 +416,13 @@ median_in (int di, int dj)
             res.x = 0.0f;                                                    \
           if (weighted && wmin == 0u && CLFX_CHANNELS == 4)                  \
             res.yz = (float2) (0.0f);                                        \
+        }                                                                    \
+      else if ((CARRY) && MEDIAN_N <= MEDIAN_WNET_MAX)                       \
+        {                                                                    \
+          MEDIAN_NETWORK_OF (MEDIAN_N) (MEDIAN_CSW)                          \
+          res = median_walk (v, wv, MEDIAN_TVEC (median_target (wsum, pm,    \
+                                                                ps),         \
+                                                 ta));                       \
         }                                                                    \
       else                                                                   \
         MEDIAN_SELECT (res, KW, median_value);                               \
@@ -391,7 +441,7 @@ median_nb (__global const uint4 *keys, __global const uint *wts, int4 rect,
   int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
   long   o = (long) (y - rect.y) * rect.z + (x - rect.x);
   float4 res;
-  MEDIAN_NET (res, keys, wts, o, (long) rect.z, KW_B);
+  MEDIAN_NET (res, keys, wts, o, (long) rect.z, KW_B, 1);
   CLFX_STORE (x, y, res);
 }
 
@@ -410,7 +460,7 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
       int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
       int    o = (ly + MEDIAN_R) * MEDIAN_SPAN + lx + MEDIAN_R;
       float4 res;
-      MEDIAN_NET (res, keys, wts, o, span, KW_L);
+      MEDIAN_NET (res, keys, wts, o, span, KW_L, 0);
       CLFX_STORE (x, y, res);
     }
 }
