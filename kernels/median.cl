@@ -14,10 +14,11 @@
  * after +Inf and reaches only results whose order statistic is a NaN; 8-
  * and 16-bit data use their codes, which the store gives back exactly.
  *
- * Windows up to 49 texels whose texels all weigh the same go through a
- * sorting network on registers (the kernels built with MEDIAN_N, at the
- * end of this file).  Larger ones, and any window the network does not
- * take, through a radix selection on
+ * Windows up to 49 texels whose texels all weigh the same (and, on CPU
+ * devices, up to 25 whatever their weights) go through a sorting network
+ * on registers (the kernels built with MEDIAN_N, at the end of this
+ * file).  Larger ones, and any window the network does not take, through
+ * a radix selection on
  * the keys, exact for any size: one pass per bit from the highest bit in
  * which the window's smallest and largest keys differ (a first pass finds
  * them; a window of one value needs no other), each pass counting the
