@@ -263,12 +263,10 @@ clfx_ui_view_source (ClfxUi          *ui,
 void
 clfx_ui_preview_forget (ClfxUi *ui)
 {
-  if (ui->preview_sent)
-    clfx_args_clear (&ui->preview_args);
+  clfx_args_clear (&ui->preview_args);
   clfx_source_unref (ui->preview_read);
   ui->preview_read = NULL;
   g_clear_pointer (&ui->preview_pixels, g_free);
-  ui->preview_sent = FALSE;
   ui->preview_pending = FALSE;
 }
 
@@ -283,7 +281,7 @@ clfx_ui_same_preview (ClfxUi         *ui,
 {
   const ClfxArgs *last = &ui->preview_args;
 
-  return ui->preview_sent && source == ui->preview_read
+  return ui->preview_read && source == ui->preview_read
          && ! memcmp (&last->params, &args->params, sizeof args->params)
          && ! g_strcmp0 (last->device, args->device)
          && last->validate == args->validate
@@ -344,7 +342,6 @@ clfx_ui_submit (ClfxUi      *ui,
       clfx_ui_preview_forget (ui);
       clfx_args_copy (&ui->preview_args, &args);
       ui->preview_read = clfx_source_ref (source);
-      ui->preview_sent = TRUE;
       ui->preview_pending = TRUE;
       g_debug ("preview: run %u asked for (view %d,%d %d x %d)",
                ui->generation[kind] + 1, v->x, v->y, v->width, v->height);

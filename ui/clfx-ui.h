@@ -72,10 +72,9 @@ typedef struct
    * (its reply draws the view as it is then) or redraws that picture
    * where the view has not moved, rather than running the engine
    * again. */
-  gboolean             preview_sent;
+  ClfxSource          *preview_read;    /* NULL: no request to repeat */
   gboolean             preview_pending; /* its reply has not come */
   ClfxArgs             preview_args;
-  ClfxSource          *preview_read;
   guchar              *preview_pixels;  /* NULL until a picture is drawn */
   gint                 preview_rowstride;
   GeglRectangle        preview_view;
