@@ -122,6 +122,17 @@ median_target (uint w, ulong m, int s)
   return max ((uint) t, 1u);
 }
 
+/* A window of no weight at all (zero): GEGL's colour is 0; alpha stays. */
+inline float4
+median_no_weight (float4 res, bool zero)
+{
+  if (zero)
+    res.x = 0.0f;
+  if (zero && CLFX_CHANNELS == 4)
+    res.yz = (float2) (0.0f);
+  return res;
+}
+
 /* The window of the pixel: rows di in [-r, r], columns dj in [-hw[di + r],
  * hw[di + r]]; KW (di, dj, k, w) gives the keys k (uint4) and the colour
  * weight w (uint) of a texel; VAL (k) the value (float4) of keys k.  res:
@@ -169,12 +180,7 @@ median_target (uint w, ulong m, int s)
             }                                                                \
           pre_ |= select ((uint4) (1u << b_), (uint4) (0u), cnt_ >= t_);     \
         }                                                                    \
-      res = VAL (pre_);                                                      \
-      /* No weight at all: GEGL's colour is 0. */                            \
-      if (wsum_ == 0u)                                                       \
-        res.x = 0.0f;                                                        \
-      if (wsum_ == 0u && CLFX_CHANNELS == 4)                                 \
-        res.yz = (float2) (0.0f);                                            \
+      res = median_no_weight (VAL (pre_), wsum_ == 0u);                      \
     }                                                                        \
   while (0)
 
@@ -411,12 +417,8 @@ median_walk (const uint4 *v, const uint4 *w, uint4 t)
           || (wmin == wmax && (wmin == 0u || wmin == MEDIAN_WFULL)))         \
         {                                                                    \
           MEDIAN_NETWORK_OF (MEDIAN_N) (MEDIAN_CS)                           \
-          res = median_value (MEDIAN_PICKED (v));                            \
-          /* No weight at all: GEGL's colour is 0. */                        \
-          if (weighted && wmin == 0u)                                        \
-            res.x = 0.0f;                                                    \
-          if (weighted && wmin == 0u && CLFX_CHANNELS == 4)                  \
-            res.yz = (float2) (0.0f);                                        \
+          res = median_no_weight (median_value (MEDIAN_PICKED (v)),          \
+                                  weighted && wmin == 0u);                   \
         }                                                                    \
       else if ((CARRY) && MEDIAN_N <= MEDIAN_WNET_MAX)                       \
         {                                                                    \

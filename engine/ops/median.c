@@ -21,8 +21,8 @@
  * then walks the cumulative weights; the device sorts windows up to 49
  * texels with a sorting network where the window's weights are equal
  * (CPU devices: up to 25 texels whatever the weights), and selects by
- * radix on the values' bits elsewhere (kernels/median.cl).  Both pick a value of the window, so the
- * result is exact. */
+ * radix on the values' bits elsewhere (kernels/median.cl).  Both pick a
+ * value of the window, so the result is exact. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
