@@ -336,8 +336,7 @@ filter_sobel_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, int mode)
  * Sdika's 3x3 matrix, row-major; edge_zero: the outside is 0 (GEGL's abyss none), else the
  * line's end texels (GEGL's clamp). */
 /* The recursion's types: IIR_D (double4: four channels at once, or
- * double: one), IIR_F its float, IIR_TO_D / IIR_TO_F the conversions;
- * each kernel sets them around IIR_LINE. */
+ * double: one), IIR_F its float, IIR_TO_D / IIR_TO_F the conversions. */
 /* Texels read ahead of the recursion (the host sets it per device). */
 #ifndef IIR_CHUNK
 #define IIR_CHUNK 8
@@ -406,6 +405,8 @@ filter_sobel_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, int mode)
     }                                                                        \
   while (0)
 
+/* The double4 forms (four channels at once) first; the lanes kernel at
+ * the end switches them to double. */
 #define IIR_D double4
 #define IIR_F float4
 #define IIR_TO_D convert_double4
@@ -468,6 +469,31 @@ filter_iir_rows (CLFX_SRC_ARGS (src), __global float4 *rows,
 #undef WRITE_ROW
 }
 
+__kernel void
+filter_iir_cols (__global const float4 *rows, __global float4 *forward,
+                 int width, int height, CLFX_DST_ARGS, double4 coef,
+                 __global const double *m, int edge_zero, int interleaved)
+{
+  int l = get_global_id (0), len = height, lines = width;
+
+  if (l >= width)
+    return;
+
+#define READ_COL(i) rows[(long) (i) * width + l]
+#define WRITE_DST(i, v)                                                      \
+  do                                                                         \
+    {                                                                        \
+      int x = CLFX_DST_X (l), y = CLFX_DST_Y (i);                            \
+      CLFX_STORE (x, y, convert_float4 (v));                                 \
+    }                                                                        \
+  while (0)
+#define FWD IIR_FWD
+  IIR_LINE (READ_COL, WRITE_DST);
+#undef FWD
+#undef READ_COL
+#undef WRITE_DST
+}
+
 /* The rows on GPUs: a work-item per channel of a row (global size 4
  * height), the recursion in double rather than double4.  One per row left
  * 8192 work-items for an 8192-row image, too few to keep the GPU's memory
@@ -513,39 +539,5 @@ filter_iir_rows_lanes (CLFX_SRC_ARGS (src), __global float *rows,
 #undef FWD
 #undef READ_LANE
 #undef WRITE_LANE
-}
-
-#undef IIR_D
-#undef IIR_F
-#undef IIR_TO_D
-#undef IIR_TO_F
-#define IIR_D double4
-#define IIR_F float4
-#define IIR_TO_D convert_double4
-#define IIR_TO_F convert_float4
-
-__kernel void
-filter_iir_cols (__global const float4 *rows, __global float4 *forward,
-                 int width, int height, CLFX_DST_ARGS, double4 coef,
-                 __global const double *m, int edge_zero, int interleaved)
-{
-  int l = get_global_id (0), len = height, lines = width;
-
-  if (l >= width)
-    return;
-
-#define READ_COL(i) rows[(long) (i) * width + l]
-#define WRITE_DST(i, v)                                                      \
-  do                                                                         \
-    {                                                                        \
-      int x = CLFX_DST_X (l), y = CLFX_DST_Y (i);                            \
-      CLFX_STORE (x, y, convert_float4 (v));                                 \
-    }                                                                        \
-  while (0)
-#define FWD IIR_FWD
-  IIR_LINE (READ_COL, WRITE_DST);
-#undef FWD
-#undef READ_COL
-#undef WRITE_DST
 }
 #endif
