@@ -215,6 +215,12 @@ clfx_graph_force_two_pass (const ClfxGraph *g)
   return g->ctx->tuning.two_pass;
 }
 
+size_t
+clfx_graph_band_bytes (const ClfxGraph *g)
+{
+  return g->ctx->tuning.band_bytes;
+}
+
 cl_sampler
 clfx_graph_sampler (ClfxGraph *g, bool normalized, bool linear,
                     ClfxError *error)

@@ -36,7 +36,8 @@ typedef struct
   /* CLFX_TILE=WxH: run in tiles of at most W x H result pixels even when
    * the image fits (tests compare that with the untiled result). */
   int               tile_width, tile_height;
-  /* CLFX_BAND_BYTES: bytes per streamed band (0: the default). */
+  /* CLFX_BAND_BYTES: bytes per streamed band, and per band of a
+   * variant's banded intermediate (0: the defaults). */
   size_t            band_bytes;
   /* CLFX_DEVICE_BUDGET: device memory a run may use, bytes (0: half the
    * device's global memory). */

@@ -346,8 +346,10 @@ clfx_store (__global uchar *dst, long offset, long pitch, int x, int y,
  * store; kernels loop over work-items with these. */
 #define CLFX_DST_X(gx) (dst_rect.x + (gx))
 #define CLFX_DST_Y(gy) (dst_rect.y + (gy))
-#define CLFX_STORE(x, y, v)                                                  \
-  clfx_store (dst, dst_offset, dst_pitch, (x) - dst_rect.x, (y) - dst_rect.y, \
-              (v))
+/* (The parameters are not named x and y: the macro's own dst_rect.x would
+ * take the argument's text.) */
+#define CLFX_STORE(px, py, v)                                                \
+  clfx_store (dst, dst_offset, dst_pitch, (px) - dst_rect.x,                 \
+              (py) - dst_rect.y, (v))
 
 #endif

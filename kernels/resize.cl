@@ -12,8 +12,8 @@
  *   passes, each tap one texel from clfx_fetch.  Tap positions and weights
  *   come from the host, already widened for antialiasing.
  * resize_filter_hb / resize_filter_vb: the same through a buffer, for CPU
- *   devices; resize_filter_fb: both in one kernel per result pixel, for
- *   linear shrinks there.
+ *   devices (linear too there), launched band by band (the vertical pass
+ *   makes the result rows `rows` of its launch).
  * resize_filter_tile: both passes in one launch where a 16 x 16 tile's
  *   source footprint fits in local memory.
  *
@@ -154,6 +154,12 @@ resize_filter_v (read_only image2d_t inter, CLFX_DST_ARGS,
  * through a format switch, and the vertical pass's loads of consecutive
  * result columns become one vector load.  Taps inside the source skip the
  * addressing. */
+/* Each work-item makes CLFX_HB_ROWS rows of one result column: its tap
+ * positions and weights are loaded once for all of them.  Where every tap
+ * is inside the source the rows are the inner loop, so that their sums
+ * are independent chains of additions a CPU runs side by side (one row
+ * after another, each tap's addition waits for the one before: 4 cycles a
+ * tap on the CPUs measured); each row's sum is still its taps in order. */
 __kernel void
 resize_filter_hb (CLFX_SRC_ARGS (src), __global float4 *inter,
                   __global const int *start, __global const float *weights,
@@ -170,8 +176,26 @@ resize_filter_hb (CLFX_SRC_ARGS (src), __global float4 *inter,
   bool inside = (src_flags & CLFX_SRC_TILED)
                 || (i0 >= 0 && i0 + ntaps <= src_view.z && span.y + r0 >= 0
                     && span.y + r1 <= src_view.w);
-  /* Each work-item makes CLFX_HB_ROWS rows of one column: its tap
-   * positions and weights are loaded once for all of them. */
+
+  if (inside && i0 != INT_MIN && r1 - r0 == CLFX_HB_ROWS)
+    {
+      float4 acc[CLFX_HB_ROWS];
+#pragma unroll
+      for (int r = 0; r < CLFX_HB_ROWS; r++)
+        acc[r] = (float4) (0.0f);
+      for (int k = 0; k < ntaps; k++)
+        {
+          float w = weights[(long) k * dst_w + x];
+#pragma unroll
+          for (int r = 0; r < CLFX_HB_ROWS; r++)
+            acc[r] += w * clfx_fetch_inside (CLFX_SRC (src), i0 + k,
+                                             span.y + r0 + r);
+        }
+#pragma unroll
+      for (int r = 0; r < CLFX_HB_ROWS; r++)
+        inter[(long) (r0 + r) * span.z + gx] = acc[r];
+      return;
+    }
   for (int r = r0; r < r1; r++)
     {
       int    j = span.y + r;
@@ -188,65 +212,50 @@ resize_filter_hb (CLFX_SRC_ARGS (src), __global float4 *inter,
     }
 }
 
+/* Each work-item makes four consecutive result pixels of a row: they
+ * share their taps' rows and weights, so one float16 holds the four sums
+ * and each tap is one wide load and multiply-add on a CPU (one sum per
+ * work-item waits 4 cycles a tap for the addition before it).  Each
+ * pixel's sum is still its taps in order. */
 __kernel void
 resize_filter_vb (__global const float4 *inter, CLFX_DST_ARGS,
                   __global const int *start, __global const float *weights,
-                  int ntaps, int dst_h, int in_y)
+                  int ntaps, int dst_h, int in_y, int2 rows)
 {
-  int gx = get_global_id (0), gy = get_global_id (1);
-  int x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  int gx = get_global_id (0) * 4, gy = rows.x + (int) get_global_id (1);
+  int y = CLFX_DST_Y (gy);
 
-  if (gx >= dst_rect.z || gy >= dst_rect.w)
+  if (gx >= dst_rect.z || gy >= rows.y)
     return;
 
-  int    j0 = start[y];
-  float4 acc = (float4) (0.0f);
-  if (j0 != INT_MIN)
+  int     j0 = start[y];
+  int     n = min (4, dst_rect.z - gx);
+  float16 acc = (float16) (0.0f);
+  if (j0 != INT_MIN && n == 4)
     for (int k = 0; k < ntaps; k++)
       acc += weights[(long) k * dst_h + y]
-             * inter[(long) (j0 + k - in_y) * dst_rect.z + gx];
-  CLFX_STORE (x, y, acc);
-}
-
-/* Both passes in one kernel, per result pixel, for CPU devices when
- * shrinking with few taps: the two-pass form writes and reads back an
- * intermediate half as large as the source, which on PoCL costs more than
- * reading each texel a few times.  The same sums in the same order as
- * filter_hb/filter_vb: each row's taps, then the rows. */
-__kernel void
-resize_filter_fb (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
-                  __global const int *start_x, __global const float *wx,
-                  int ntx, __global const int *start_y,
-                  __global const float *wy, int nty, int dst_w, int dst_h)
-{
-  int gx = get_global_id (0), gy = get_global_id (1);
-  int x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-
-  if (gx >= dst_rect.z || gy >= dst_rect.w)
-    return;
-
-  int    i0 = start_x[x], j0 = start_y[y];
-  float4 acc = (float4) (0.0f);
-  if (i0 != INT_MIN && j0 != INT_MIN)
-    {
-      bool inside = (src_flags & CLFX_SRC_TILED)
-                    || (i0 >= 0 && i0 + ntx <= src_view.z && j0 >= 0
-                        && j0 + nty <= src_view.w);
-      for (int ky = 0; ky < nty; ky++)
-        {
-          float4 row = (float4) (0.0f);
-          if (inside)
-            for (int kx = 0; kx < ntx; kx++)
-              row += wx[(long) kx * dst_w + x]
-                     * clfx_fetch_inside (CLFX_SRC (src), i0 + kx, j0 + ky);
-          else
-            for (int kx = 0; kx < ntx; kx++)
-              row += wx[(long) kx * dst_w + x]
-                     * clfx_fetch (CLFX_SRC (src), i0 + kx, j0 + ky);
-          acc += wy[(long) ky * dst_h + y] * row;
-        }
-    }
-  CLFX_STORE (x, y, acc);
+             * vload16 (0, (__global const float *)
+                             (inter + (long) (j0 + k - in_y) * dst_rect.z
+                              + gx));
+  else if (j0 != INT_MIN)
+    for (int k = 0; k < ntaps; k++)
+      {
+        float                   w = weights[(long) k * dst_h + y];
+        __global const float4 *row = inter + (long) (j0 + k - in_y)
+                                               * dst_rect.z + gx;
+        acc.s0123 += w * row[0];
+        if (n > 1)
+          acc.s4567 += w * row[1];
+        if (n > 2)
+          acc.s89ab += w * row[2];
+      }
+  CLFX_STORE (CLFX_DST_X (gx), y, acc.s0123);
+  if (n > 1)
+    CLFX_STORE (CLFX_DST_X (gx + 1), y, acc.s4567);
+  if (n > 2)
+    CLFX_STORE (CLFX_DST_X (gx + 2), y, acc.s89ab);
+  if (n > 3)
+    CLFX_STORE (CLFX_DST_X (gx + 3), y, acc.scdef);
 }
 
 /* Both passes in one launch, for when a 16 x 16 tile's source footprint

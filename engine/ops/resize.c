@@ -703,30 +703,20 @@ tables_upload (ClfxGraph *g, const State *st, int dw, int dh, Tables *t,
                                        error));
 }
 
-/* The two passes with an intermediate between them: a float image (the
- * texture path), or on CPU devices (`buffer`) a buffer, whose horizontal
- * pass makes four rows per work-item (CLFX_HB_ROWS). */
+/* The two passes with a float image between them (the texture path). */
 static bool
 launch_filter (ClfxGraph *g, const State *st, const Tables *tb, int dw,
-               int dh, bool buffer, ClfxError *error)
+               int dh, ClfxError *error)
 {
   const ClfxTile *t = clfx_graph_tile (g);
   cl_int4         span = { { t->out.x, t->in.y, t->out.width,
                              t->in.height } };
-  cl_mem          inter
-    = buffer ? clfx_graph_buffer (g, "intermediate rows",
-                                  (size_t) t->out.width
-                                    * (size_t) t->in.height * 16, error)
-             : clfx_graph_image (g, "intermediate", t->out.width,
-                                 t->in.height, error);
-  ClfxLaunch      lh = { buffer ? "resize_filter_hb" : "resize_filter_h",
-                         NULL, NULL, 2,
-                         { (size_t) t->out.width,
-                           (size_t) (buffer ? (t->in.height + 3) / 4
-                                            : t->in.height) },
+  cl_mem          inter = clfx_graph_image (g, "intermediate", t->out.width,
+                                            t->in.height, error);
+  ClfxLaunch      lh = { "resize_filter_h", NULL, NULL, 2,
+                         { (size_t) t->out.width, (size_t) t->in.height },
                          { 0, 0 } };
-  ClfxLaunch      lv = { buffer ? "resize_filter_vb" : "resize_filter_v",
-                         NULL, NULL, 2,
+  ClfxLaunch      lv = { "resize_filter_v", NULL, NULL, 2,
                          { (size_t) t->out.width, (size_t) t->out.height },
                          { 0, 0 } };
 
@@ -741,21 +731,90 @@ launch_filter (ClfxGraph *g, const State *st, const Tables *tb, int dw,
                          CLFX_INT (t->in.y));
 }
 
-/* Both passes in one kernel, per result pixel (CPU devices, linear
- * shrinks: see resize_cl). */
+/* The result rows [a, *b) of a band of the buffer form: as many as keep
+ * the source rows they read within `bytes` of intermediate (at least
+ * one row).  Returns those source rows ([*lo, *hi]; *lo > *hi when the
+ * band reads none: every row outside the source under guard). */
+static void
+next_band (const Axis *y, int a, int end, size_t row_bytes, size_t bytes,
+           int *b, int *lo, int *hi)
+{
+  *lo = INT_MAX;
+  *hi = INT_MIN;
+  for (*b = a; *b < end; (*b)++)
+    {
+      int s = y->start[*b];
+      if (s == INT_MIN)
+        continue;
+      int nlo = s < *lo ? s : *lo;
+      int nhi = s + y->ntaps - 1 > *hi ? s + y->ntaps - 1 : *hi;
+      if (*b > a && (size_t) (nhi - nlo + 1) * row_bytes > bytes)
+        break;
+      *lo = nlo;
+      *hi = nhi;
+    }
+}
+
+/* CPU devices: the two passes through a buffer, band by band, one
+ * intermediate reused by every band.  One intermediate for the whole
+ * tile (half the source's size for a 2x shrink) is memory the process
+ * touches for the first time on every run: PoCL, 4096x4096 RGBA float to
+ * half with cubic, its page faults cost as much as the horizontal pass's
+ * arithmetic.  A band's rows stay in the cache for the vertical pass.  The
+ * horizontal pass makes four rows per work-item (CLFX_HB_ROWS), in groups
+ * of 256 along a row, so that a group streams along the source's rows. */
 static bool
-launch_fused (ClfxGraph *g, const State *st, const Tables *tb, int dw, int dh,
-              ClfxError *error)
+launch_filter_bands (ClfxGraph *g, const State *st, const Tables *tb, int dw,
+                     int dh, ClfxError *error)
 {
   const ClfxTile *t = clfx_graph_tile (g);
-  ClfxLaunch      l = { "resize_filter_fb", NULL, NULL, 2,
-                        { (size_t) t->out.width, (size_t) t->out.height },
-                        { 0, 0 } };
+  size_t          row_bytes = (size_t) t->out.width * 16;
+  /* 8 MiB unless CLFX_BAND_BYTES says otherwise: 4-32 MiB bands ran
+   * alike (46-55 ms in the case above; 1 MiB: 96 ms, a band's launches
+   * cost more than they save). */
+  size_t          bytes = clfx_graph_band_bytes (g)
+                            ? clfx_graph_band_bytes (g)
+                            : (size_t) 8 << 20;
+  int             most = 1;
+  cl_mem          inter;
 
-  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_ARG (tb->sx),
-                      CLFX_ARG (tb->wx), CLFX_INT (st->x.ntaps),
-                      CLFX_ARG (tb->sy), CLFX_ARG (tb->wy),
-                      CLFX_INT (st->y.ntaps), CLFX_INT (dw), CLFX_INT (dh));
+  for (int a = 0, b, lo, hi; a < t->out.height; a = b)
+    {
+      next_band (&st->y, t->out.y + a, t->out.y + t->out.height, row_bytes,
+                 bytes, &b, &lo, &hi);
+      b -= t->out.y;
+      most = hi - lo + 1 > most ? hi - lo + 1 : most;
+    }
+  if (! (inter = clfx_graph_buffer (g, "intermediate rows",
+                                    row_bytes * (size_t) most, error)))
+    return false;
+  for (int a = 0, b, lo, hi; a < t->out.height; a = b)
+    {
+      next_band (&st->y, t->out.y + a, t->out.y + t->out.height, row_bytes,
+                 bytes, &b, &lo, &hi);
+      b -= t->out.y;
+      cl_int4    span = { { t->out.x, lo, t->out.width, hi - lo + 1 } };
+      cl_int2    rows = { { a, b } };
+      ClfxLaunch lh = { "resize_filter_hb", NULL, NULL, 2,
+                        { (size_t) t->out.width,
+                          (size_t) (hi - lo + 1 + 3) / 4 },
+                        { 256, 1 } };
+      ClfxLaunch lv = { "resize_filter_vb", NULL, NULL, 2,
+                        { (size_t) (t->out.width + 3) / 4, (size_t) (b - a) },
+                        { 0, 0 } };
+      if (lo <= hi
+          && ! CLFX_LAUNCH (g, &lh, error, CLFX_SRC, CLFX_ARG (inter),
+                            CLFX_ARG (tb->sx), CLFX_ARG (tb->wx),
+                            CLFX_INT (st->x.ntaps), CLFX_INT (dw),
+                            CLFX_ARG (span)))
+        return false;
+      if (! CLFX_LAUNCH (g, &lv, error, CLFX_ARG (inter), CLFX_DST,
+                         CLFX_ARG (tb->sy), CLFX_ARG (tb->wy),
+                         CLFX_INT (st->y.ntaps), CLFX_INT (dh),
+                         CLFX_INT (lo), CLFX_ARG (rows)))
+        return false;
+    }
+  return true;
 }
 
 /* The source footprint of groups of `run` results along an axis, over
@@ -880,25 +939,18 @@ resize_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
     return launch_sample (g, st, error);
   if (! tables_upload (g, st, rp->width, rp->height, &tb, error))
     return false;
-  /* CPU devices, shrinking rows: the tiled kernel's local-memory tile
-   * and barriers are only copies and loop splits there (4096x4096 RGBA
-   * float to half on PoCL: 125 ms linear, 284 ms cubic).  Cubic and
-   * lanczos3 run in two passes through a buffer (92 ms), linear in one
-   * kernel per result pixel, whose few taps cost less than the
-   * intermediate (20 ms; two passes: 65 ms).  Cubic's taps per pixel grow
-   * with the square of the shrink factor: one kernel took 1.4-2.5x the
-   * two passes' time at every shrink measured.  Enlarging, the
-   * intermediate would be twice the source, written and read again (and
-   * first touched): the tiled kernel is faster there, and than one kernel
-   * per pixel (linear 4096 to 8192: 259 ms, 291 ms so). */
-  if (clfx_graph_source_is_buffer (g)
-      && (double) rp->width * st->y.size <= (double) st->x.size * st->y.size)
-    return st->filter == CLFX_RESAMPLE_LINEAR
-             ? launch_fused (g, st, &tb, rp->width, rp->height, error)
-             : launch_filter (g, st, &tb, rp->width, rp->height, true, error);
+  /* CPU devices: two passes through a buffer, band by band, for every
+   * filter and scale.  The tiled kernel's local-memory tile and barriers
+   * are only copies and loop splits there, and one kernel per result
+   * pixel reads each texel once per result row that needs it.  4096x4096
+   * RGBA float on PoCL (docs/PERFORMANCE.md): to half, linear 20 ms (one
+   * kernel per pixel: 30 ms), cubic 39 ms (the tiled kernel: 284 ms);
+   * to double, linear 118 ms and cubic 222 ms (tiled: 382 and 434 ms). */
+  if (clfx_graph_source_is_buffer (g))
+    return launch_filter_bands (g, st, &tb, rp->width, rp->height, error);
   if ((bands = tile_bands (g, st, rp->width, rp->height, &local_bytes)))
     return launch_tile (g, st, &tb, rp->width, rp->height, bands, error);
-  return launch_filter (g, st, &tb, rp->width, rp->height, false, error);
+  return launch_filter (g, st, &tb, rp->width, rp->height, error);
 }
 
 /* ---- tolerance ----------------------------------------------------------- */
