@@ -216,6 +216,8 @@ clfx_context_free (ClfxContext *ctx)
       for (int c = 0; c < 2; c++)
         if (ctx->samplers[a][b][c])
           clReleaseSampler (ctx->samplers[a][b][c]);
+  if (ctx->srgb_u16_lut)
+    clReleaseMemObject (ctx->srgb_u16_lut);
   if (ctx->queue)
     for (int d = 0; d < 2; d++)
       for (int s = 0; s < 2; s++)

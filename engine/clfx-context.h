@@ -151,6 +151,8 @@ struct ClfxContext
 
   /* Samplers by (normalized, addressing, linear), made on first use. */
   cl_sampler samplers[2][5][2];
+  /* The 16-bit sRGB decode table (65536 floats), made on first use. */
+  cl_mem     srgb_u16_lut;
 
   /* Staging: two slots for each direction, so that the host fills one
    * while the device copies the other. */

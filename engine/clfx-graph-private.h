@@ -30,6 +30,9 @@ struct ClfxGraph
   cl_int             src_flags;
   cl_long            src_pitch;   /* buffer form: bytes per row */
   bool               src_buffer;  /* the source is a buffer, not an image */
+  /* Kernels decode 16-bit sRGB codes through the context's table
+   * (clfx-io.h, CLFX_DECODED_AT_LOAD): the source's fifth argument. */
+  bool               src_lut;
   /* The current result buffer and its CLFX_DST_ARGS (rect = tile.out). */
   cl_mem             dst_mem;
   cl_long            dst_offset, dst_pitch;

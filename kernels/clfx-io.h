@@ -10,7 +10,9 @@
  *
  * Sources come as CLFX_SRC_ARGS (name): the pixels, their view (x, y of
  * the first texel in source coordinates, then the source's full width and
- * height), flags (addressing mode, tiled) and the row pitch in bytes.
+ * height), flags (addressing mode, tiled), the row pitch in bytes and a
+ * decode table (16-bit sRGB codes from a buffer: 65536 floats, the
+ * curve's value of each code; else NULL).
  * The pixels are an image (read_imagef; GPUs, where the texture cache and
  * the hardware sampler are the fast path) or, with CLFX_SRC_BUFFER, a plain
  * buffer in the image's own layout (CPU devices, where an image read is a
@@ -56,9 +58,10 @@
 #else
 #define CLFX_SRC_T read_only image2d_t
 #endif
-#define CLFX_SRC_ARGS(name) \
-  CLFX_SRC_T name, int4 name##_view, int name##_flags, long name##_pitch
-#define CLFX_SRC(name) name, name##_view, name##_flags, name##_pitch
+#define CLFX_SRC_ARGS(name)                                                  \
+  CLFX_SRC_T name, int4 name##_view, int name##_flags, long name##_pitch,     \
+    __global const float *name##_lut
+#define CLFX_SRC(name) name, name##_view, name##_flags, name##_pitch, name##_lut
 #define CLFX_DST_ARGS \
   __global uchar *dst, long dst_offset, long dst_pitch, int4 dst_rect
 
@@ -105,10 +108,13 @@ clfx_from_rgba (float4 v)
 #endif
 }
 
-/* 8-bit sRGB codes read from a buffer are decoded where they are loaded,
- * straight from the integer code into the table (clfx_texel). */
+/* 8- and 16-bit sRGB codes read from a buffer are decoded where they are
+ * loaded, straight from the integer code into a table (clfx_texel): the
+ * 8-bit one in the program, the 16-bit one (256 KiB) a buffer the host
+ * makes once per context.  On PoCL the curve's power cost 60 ns a call,
+ * once per tap: a 16-bit sRGB gaussian took 20x its linear-light time. */
 #if CLFX_SRC_BUFFER && CLFX_SRGB && CLFX_SRGB_TABLES \
-  && CLFX_DEPTH == CLFX_DEPTH_CODE_U8
+  && (CLFX_DEPTH == CLFX_DEPTH_CODE_U8 || CLFX_DEPTH == CLFX_DEPTH_CODE_U16)
 #define CLFX_DECODED_AT_LOAD 1
 #else
 #define CLFX_DECODED_AT_LOAD 0
@@ -166,10 +172,24 @@ clfx_unpremul (float4 v)
  * straight from the code (clfx_decode then leaves it). */
 #if CLFX_SRC_BUFFER
 inline float4
-clfx_texel (__global const uchar *p, long pitch, int i, int j)
+clfx_texel (__global const uchar *p, long pitch, __global const float *lut,
+            int i, int j)
 {
   __global const uchar *row = p + (long) j * pitch;
-#if CLFX_DECODED_AT_LOAD
+#if CLFX_DECODED_AT_LOAD && CLFX_DEPTH == CLFX_DEPTH_CODE_U16
+  __global const ushort *r16 = (__global const ushort *) row;
+#if CLFX_CHANNELS == 4
+  ushort4 c = vload4 (i, r16);
+  float4  v = (float4) (lut[c.x], lut[c.y], lut[c.z],
+                        (float) c.w * (1.0f / 65535.0f));
+#elif CLFX_CHANNELS == 2
+  ushort2 c = vload2 (i, r16);
+  float4  v = (float4) (lut[c.x], (float) c.y * (1.0f / 65535.0f), 0.0f,
+                        1.0f);
+#else
+  float4 v = (float4) (lut[r16[i]], 0.0f, 0.0f, 1.0f);
+#endif
+#elif CLFX_DECODED_AT_LOAD
 #if CLFX_CHANNELS == 4
   uchar4 c = vload4 (i, row);
   float4 v = (float4) (clfx_srgb_decode_u8[c.x], clfx_srgb_decode_u8[c.y],
@@ -225,16 +245,22 @@ clfx_texel (__global const uchar *p, long pitch, int i, int j)
 }
 #else
 inline float4
-clfx_texel (read_only image2d_t img, long pitch, int i, int j)
+clfx_texel (read_only image2d_t img, long pitch, __global const float *lut,
+            int i, int j)
 {
   (void) pitch;
+  (void) lut;
   return clfx_canonical (read_imagef (img, (int2) (i, j)));
 }
 #endif
 
+/* The arguments of a source (CLFX_SRC) as the helpers below take them. */
+#define CLFX_SRC_PARAMS                                                      \
+  CLFX_SRC_T img, int4 view, int flags, long pitch, __global const float *lut
+
 /* A texel as stored (after addressing; the border colour is 0). */
 inline float4
-clfx_load (CLFX_SRC_T img, int4 view, int flags, long pitch, int i, int j)
+clfx_load (CLFX_SRC_PARAMS, int i, int j)
 {
   if (! (flags & CLFX_SRC_TILED))
     {
@@ -244,33 +270,31 @@ clfx_load (CLFX_SRC_T img, int4 view, int flags, long pitch, int i, int j)
       if (i < 0 || j < 0)
         return (float4) (0.0f);
     }
-  return clfx_texel (img, pitch, i - view.x, j - view.y);
+  return clfx_texel (img, pitch, lut, i - view.x, j - view.y);
 }
 
 /* A texel inside the source, with no addressing to apply (the caller
  * knows 0 <= i < width and 0 <= j < height, or reads a tile). */
 inline float4
-clfx_load_inside (CLFX_SRC_T img, int4 view, int flags, long pitch, int i,
-                  int j)
+clfx_load_inside (CLFX_SRC_PARAMS, int i, int j)
 {
   (void) flags;
-  return clfx_texel (img, pitch, i - view.x, j - view.y);
+  return clfx_texel (img, pitch, lut, i - view.x, j - view.y);
 }
 
 /* A texel as the mixing kernels use it: linear light, premultiplied. */
 inline float4
-clfx_fetch (CLFX_SRC_T img, int4 view, int flags, long pitch, int i, int j)
+clfx_fetch (CLFX_SRC_PARAMS, int i, int j)
 {
-  return clfx_premul (clfx_decode (clfx_load (img, view, flags, pitch, i,
-                                              j)));
+  return clfx_premul (clfx_decode (clfx_load (img, view, flags, pitch, lut,
+                                              i, j)));
 }
 
 inline float4
-clfx_fetch_inside (CLFX_SRC_T img, int4 view, int flags, long pitch, int i,
-                   int j)
+clfx_fetch_inside (CLFX_SRC_PARAMS, int i, int j)
 {
   return clfx_premul (clfx_decode (clfx_load_inside (img, view, flags, pitch,
-                                                     i, j)));
+                                                     lut, i, j)));
 }
 
 /* The host lays out the result so that every pixel is aligned to its size
