@@ -44,8 +44,18 @@ typedef struct
   int    launches;
 } ClfxKernelTime;
 
-/* Timings of one operation.  kernels is owned: clfx_timings_clear frees
- * it, clfx_timings_copy duplicates it. */
+/* One command of a run on the device's clock (CL_PROFILING_COMMAND_START
+ * and _END, ns; every queue of a context reads the same clock). */
+typedef struct
+{
+  char     tag[64];
+  char     kind;        /* 'u' upload, 'k' kernel, 'd' download */
+  int      device;      /* which device of the run (0: the first) */
+  cl_ulong start, end;
+} ClfxEventTime;
+
+/* Timings of one operation.  kernels and events are owned:
+ * clfx_timings_clear frees them, clfx_timings_copy duplicates them. */
 typedef struct
 {
   double          upload_ms;    /* device time of host-to-device copies;
@@ -59,6 +69,8 @@ typedef struct
   size_t          download_bytes;
   ClfxKernelTime *kernels;
   int             n_kernels;
+  ClfxEventTime  *events;       /* every command, in the order enqueued */
+  int             n_events;
   bool            zero_copy;    /* the device used host memory in place */
   bool            pinned;       /* source and result were pinned memory of
                                  * the context: no staging copies */

@@ -22,6 +22,7 @@ void
 clfx_timings_clear (ClfxTimings *t)
 {
   free (t->kernels);
+  free (t->events);
   memset (t, 0, sizeof *t);
 }
 
@@ -30,16 +31,48 @@ clfx_timings_copy (ClfxTimings *dst, const ClfxTimings *src)
 {
   *dst = *src;
   dst->kernels = NULL;
-  if (! src->n_kernels)
-    return true;
-  dst->kernels = malloc ((size_t) src->n_kernels * sizeof *dst->kernels);
-  if (! dst->kernels)
+  dst->events = NULL;
+  if (src->n_kernels
+      && ! (dst->kernels = malloc ((size_t) src->n_kernels
+                                   * sizeof *dst->kernels)))
     {
-      dst->n_kernels = 0;
+      dst->n_kernels = dst->n_events = 0;
       return false;
     }
-  memcpy (dst->kernels, src->kernels,
-          (size_t) src->n_kernels * sizeof *dst->kernels);
+  if (src->n_events
+      && ! (dst->events = malloc ((size_t) src->n_events
+                                  * sizeof *dst->events)))
+    {
+      free (dst->kernels);
+      dst->kernels = NULL;
+      dst->n_kernels = dst->n_events = 0;
+      return false;
+    }
+  if (src->n_kernels)
+    memcpy (dst->kernels, src->kernels,
+            (size_t) src->n_kernels * sizeof *dst->kernels);
+  if (src->n_events)
+    memcpy (dst->events, src->events,
+            (size_t) src->n_events * sizeof *dst->events);
+  return true;
+}
+
+/* Appends n commands to t's timeline, under device `device`. */
+static bool
+add_events (ClfxTimings *t, const ClfxEventTime *e, int n, int device)
+{
+  ClfxEventTime *grown;
+
+  if (n <= 0)
+    return true;
+  grown = realloc (t->events, (size_t) (t->n_events + n) * sizeof *grown);
+  if (! grown)
+    return false;
+  t->events = grown;
+  memcpy (t->events + t->n_events, e, (size_t) n * sizeof *e);
+  for (int i = 0; i < n; i++)
+    t->events[t->n_events + i].device = device;
+  t->n_events += n;
   return true;
 }
 
@@ -89,6 +122,8 @@ clfx_timings_merge (ClfxTimings *a, const ClfxTimings *b)
   a->sampler |= b->sampler;
   a->zero_copy |= b->zero_copy;
   a->pinned |= b->pinned;
+  if (! add_events (a, b->events, b->n_events, a->devices))
+    return false;
   a->devices += b->devices;
   for (int i = 0; i < b->n_kernels; i++)
     {
@@ -167,6 +202,17 @@ clfx_context_finish (ClfxContext *ctx, ClfxTimings *t, ClfxError *error)
       ms = (double) (end - start) * 1e-6;
       if (! t)
         continue;
+      ClfxEventTime et = { "", e->kind == CLFX_EV_UPLOAD     ? 'u'
+                               : e->kind == CLFX_EV_DOWNLOAD ? 'd'
+                                                             : 'k',
+                           0, start, end };
+      snprintf (et.tag, sizeof et.tag, "%s", e->tag);
+      if (! add_events (t, &et, 1, 0))
+        {
+          clfx_error_set (error, CLFX_ERR_NOMEM,
+                          "out of memory for the timeline");
+          goto out;
+        }
       if (e->kind == CLFX_EV_UPLOAD)
         t->upload_ms += ms;
       else if (e->kind == CLFX_EV_DOWNLOAD)

@@ -19,7 +19,7 @@ typedef struct
 {
   const char *device;
   int         repeat, warmup;
-  bool        validate, roofline, list, straight, pinned;
+  bool        validate, roofline, list, straight, pinned, timeline;
   const char *report, *input, *output, *synthetic, *transfer;
   int         channels;
   size_t      guard;
@@ -32,7 +32,7 @@ usage (FILE *f)
     "usage: clfx-bench --list-devices\n"
     "       clfx-bench [--device D] [--repeat N] [--warmup N] [--validate]\n"
     "                  [--report FILE] [--guard BYTES] [--no-roofline]\n"
-    "                  [--pinned]\n"
+    "                  [--pinned] [--timeline]\n"
     "                  (--input FILE | --synthetic WxH[:u8|u16|half|float])\n"
     "                  [--channels 1|2|4] [--straight-alpha]\n"
     "                  [--transfer srgb|linear]\n"
@@ -47,6 +47,8 @@ usage (FILE *f)
     "linear light.\n"
     "--pinned: the images live in the device's pinned memory, as the\n"
     "plug-in's do, so transfers need no staging copy.\n"
+    "--timeline: every upload, kernel and download of the last run on the\n"
+    "device's clock, to see what waited for what.\n"
     "families and their options:\n");
   for (const ClfxFamily *const *fp = clfx_families (); *fp; fp++)
     {
@@ -410,6 +412,34 @@ print_series (const Series *s, const ClfxRunResult *r)
           s->last.sampler ? "hardware" : "in-kernel");
 }
 
+/* The last run's commands on the device's clock, in ms from the first
+ * one's start: which waited for which (a device's own clock; several
+ * devices each start at 0). */
+static void
+print_timeline (const ClfxTimings *t)
+{
+  printf ("  timeline of the last run (ms; u upload, k kernel, d download):"
+          "\n");
+  for (int dev = 0; dev < (t->devices > 0 ? t->devices : 1); dev++)
+    {
+      cl_ulong t0 = 0;
+      bool     any = false;
+      for (int i = 0; i < t->n_events; i++)
+        if (t->events[i].device == dev && (! any || t->events[i].start < t0))
+          {
+            t0 = t->events[i].start;
+            any = true;
+          }
+      for (int i = 0; i < t->n_events; i++)
+        if (t->events[i].device == dev)
+          printf ("    dev %d %c %9.3f %9.3f %8.3f  %s\n", dev,
+                  t->events[i].kind, (double) (t->events[i].start - t0) * 1e-6,
+                  (double) (t->events[i].end - t0) * 1e-6,
+                  (double) (t->events[i].end - t->events[i].start) * 1e-6,
+                  t->events[i].tag);
+    }
+}
+
 /* The copy kernel on the same device and input: the roofline. */
 static bool
 roofline (ClfxContext *ctx, const ClfxImage *src, const Options *o,
@@ -495,6 +525,8 @@ run_device (const Options *o, const ClfxParams *p, ClfxImage *src,
     goto out;
   r->path = CLFX_PATH_OPENCL;
   print_series (&s, r);
+  if (o->timeline)
+    print_timeline (&s.last);
   {
     size_t in_b = r->timings.upload_bytes;
     size_t out_b = r->timings.download_bytes;
@@ -703,6 +735,8 @@ parse_options (int argc, char **argv, Options *o, const ClfxFamily **fam)
         o->straight = true;
       else if (! strcmp (a, "--pinned"))
         o->pinned = true;
+      else if (! strcmp (a, "--timeline"))
+        o->timeline = true;
       else if (! strcmp (a, "--repeat") || ! strcmp (a, "--warmup")
                || ! strcmp (a, "--channels") || ! strcmp (a, "--guard"))
         {
@@ -748,7 +782,7 @@ parse_options (int argc, char **argv, Options *o, const ClfxFamily **fam)
 int
 main (int argc, char **argv)
 {
-  Options           o = { "auto", 10, 1, false, true, false, false, false,
+  Options           o = { "auto", 10, 1, false, true, false, false, false, false,
                           NULL, NULL, NULL, NULL, NULL, 4, 0 };
   const ClfxFamily *fam = NULL;
   ClfxParams        p;
