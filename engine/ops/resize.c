@@ -14,6 +14,8 @@
  * colour weighed by straight alpha (clfx-io.h); nearest copies texels. */
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,30 +129,40 @@ axis_transpose (Axis *a, int dst)
 }
 
 /* cubic and lanczos3: taps widened by the shrink factor. */
-static bool
-axis_kernel_taps (Axis *a, int src, int dst, const State *st,
-                  ClfxError *error)
+typedef struct
 {
-  double f = a->texels_per_px;
-  double support = st->filter == CLFX_RESAMPLE_CUBIC ? 2.0 : 3.0;
-  double fs = f > 1.0 ? f : 1.0; /* widen the kernel when shrinking */
-  double radius = support * fs;
-  double *wd;
+  Axis        *a;
+  const State *st;
+  int          src;
+  double       radius, fs;
+  atomic_bool  failed;
+} TapJob;
 
-  a->ntaps = (int) ceil (2.0 * radius) + 1;
-  if (! axis_alloc (a, dst, error)
-      || ! (wd = malloc ((size_t) a->ntaps * sizeof *wd)))
-    return clfx_error_set (error, CLFX_ERR_NOMEM,
-                           "out of memory for filter tables");
-  for (int d = 0; d < dst; d++)
+/* The taps of result pixels [d0, d1): each pixel's weights depend on its
+ * position only, so the rows of the table are made on several threads
+ * (lanczos3 takes two sines a tap: 3.3 ms on one thread for an 8192 to
+ * 4096 resize, a third of the H200's whole run). */
+static void
+kernel_taps_rows (void *data, int d0, int d1)
+{
+  TapJob *job = data;
+  Axis   *a = job->a;
+  double *wd = malloc ((size_t) a->ntaps * sizeof *wd);
+
+  if (! wd)
     {
-      float   s = clfx_resize_pos (d, a->scale, a->offset);
-      float   u = s * (float) src;
-      double  centre = (double) u - 0.5, sum = 0.0, abs_sum = 0.0;
-      int     first = (int) ceil (centre - radius);
-      float  *w = a->weights + (size_t) d * (size_t) a->ntaps;
+      atomic_store (&job->failed, true);
+      return;
+    }
+  for (int d = d0; d < d1; d++)
+    {
+      float  s = clfx_resize_pos (d, a->scale, a->offset);
+      float  u = s * (float) job->src;
+      double centre = (double) u - 0.5, sum = 0.0;
+      int    first = (int) ceil (centre - job->radius);
+      float *w = a->weights + (size_t) d * (size_t) a->ntaps;
 
-      if (st->guard && (u < 0.0f || u >= (float) src))
+      if (job->st->guard && (u < 0.0f || u >= (float) job->src))
         {
           a->start[d] = INT_MIN;
           continue;
@@ -158,21 +170,45 @@ axis_kernel_taps (Axis *a, int src, int dst, const State *st,
       a->start[d] = first;
       for (int k = 0; k < a->ntaps; k++)
         {
-          double t = ((double) (first + k) - centre) / fs;
-          wd[k] = st->filter == CLFX_RESAMPLE_CUBIC
+          double t = ((double) (first + k) - centre) / job->fs;
+          wd[k] = job->st->filter == CLFX_RESAMPLE_CUBIC
                     ? clfx_cubic_weight ((float) t)
                     : clfx_lanczos3_weight ((float) t);
           sum += wd[k];
         }
       for (int k = 0; k < a->ntaps; k++)
-        {
-          w[k] = (float) (wd[k] / sum);
-          abs_sum += fabs ((double) w[k]);
-        }
+        w[k] = (float) (wd[k] / sum);
+    }
+  free (wd);
+}
+
+static bool
+axis_kernel_taps (Axis *a, int src, int dst, const State *st,
+                  ClfxError *error)
+{
+  double f = a->texels_per_px;
+  double support = st->filter == CLFX_RESAMPLE_CUBIC ? 2.0 : 3.0;
+  double fs = f > 1.0 ? f : 1.0; /* widen the kernel when shrinking */
+  TapJob job = { a, st, src, support * fs, fs, false };
+
+  a->ntaps = (int) ceil (2.0 * job.radius) + 1;
+  if (! axis_alloc (a, dst, error))
+    return false;
+  clfx_parallel_rows (dst, kernel_taps_rows, &job);
+  if (atomic_load (&job.failed))
+    return clfx_error_set (error, CLFX_ERR_NOMEM,
+                           "out of memory for filter tables");
+  for (int d = 0; d < dst; d++)
+    {
+      const float *w = a->weights + (size_t) d * (size_t) a->ntaps;
+      double       abs_sum = 0.0;
+      if (a->start[d] == INT_MIN)
+        continue;
+      for (int k = 0; k < a->ntaps; k++)
+        abs_sum += fabs ((double) w[k]);
       if (abs_sum > a->weight_abs_sum)
         a->weight_abs_sum = abs_sum;
     }
-  free (wd);
   axis_transpose (a, dst);
   return true;
 }
