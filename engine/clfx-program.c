@@ -201,18 +201,25 @@ inline_file (Text *t, const char *name, int depth, ClfxError *error)
 }
 
 char *
-clfx_program_source (const char *name, ClfxError *error)
+clfx_kernel_source (const char *file, ClfxError *error)
 {
   Text t = { 0 };
-  char file[80];
 
-  snprintf (file, sizeof file, "%s.cl", name);
   if (! inline_file (&t, file, 0, error))
     {
       free (t.buf);
       return NULL;
     }
   return t.buf;
+}
+
+char *
+clfx_program_source (const char *name, ClfxError *error)
+{
+  char file[80];
+
+  snprintf (file, sizeof file, "%s.cl", name);
+  return clfx_kernel_source (file, error);
 }
 
 typedef struct

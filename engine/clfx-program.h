@@ -26,6 +26,9 @@ extern const ClfxKernelFile clfx_kernel_files[];
  * replaced by the file's text (each file once).  Read from
  * $CLFX_KERNEL_DIR when set, else from the embedded copy.  free() it. */
 char *clfx_program_source (const char *name, ClfxError *error);
+/* The same for one kernel file by its file name ("clfx-srgb.h"): for a
+ * tool that builds a kernel of its own around the kernels' helpers. */
+char *clfx_kernel_source (const char *file, ClfxError *error);
 
 /* 64-bit FNV-1a, chained: pass the previous value as `h` (start with
  * CLFX_HASH_INIT). */
