@@ -26,34 +26,34 @@ clfx_timings_clear (ClfxTimings *t)
   memset (t, 0, sizeof *t);
 }
 
+/* A copy of n bytes at p (NULL when n is 0 or memory runs out). */
+static void *
+copy_bytes (const void *p, size_t n)
+{
+  void *d = n ? malloc (n) : NULL;
+
+  if (d)
+    memcpy (d, p, n);
+  return d;
+}
+
 bool
 clfx_timings_copy (ClfxTimings *dst, const ClfxTimings *src)
 {
   *dst = *src;
-  dst->kernels = NULL;
-  dst->events = NULL;
-  if (src->n_kernels
-      && ! (dst->kernels = malloc ((size_t) src->n_kernels
-                                   * sizeof *dst->kernels)))
-    {
-      dst->n_kernels = dst->n_events = 0;
-      return false;
-    }
-  if (src->n_events
-      && ! (dst->events = malloc ((size_t) src->n_events
-                                  * sizeof *dst->events)))
+  dst->kernels = copy_bytes (src->kernels,
+                             (size_t) src->n_kernels * sizeof *src->kernels);
+  dst->events = copy_bytes (src->events,
+                            (size_t) src->n_events * sizeof *src->events);
+  if ((src->n_kernels && ! dst->kernels) || (src->n_events && ! dst->events))
     {
       free (dst->kernels);
+      free (dst->events);
       dst->kernels = NULL;
+      dst->events = NULL;
       dst->n_kernels = dst->n_events = 0;
       return false;
     }
-  if (src->n_kernels)
-    memcpy (dst->kernels, src->kernels,
-            (size_t) src->n_kernels * sizeof *dst->kernels);
-  if (src->n_events)
-    memcpy (dst->events, src->events,
-            (size_t) src->n_events * sizeof *dst->events);
   return true;
 }
 
