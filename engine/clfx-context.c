@@ -222,6 +222,9 @@ clfx_context_free (ClfxContext *ctx)
     for (int d = 0; d < 2; d++)
       for (int s = 0; s < 2; s++)
         release_pinned (ctx, &ctx->staging[d][s]);
+  /* Every run's memory objects are gone by now (graphs release theirs
+   * when a run ends), so no command reads the blocks any more. */
+  clfx_scratch_free_all (ctx);
   if (ctx->download_queue)
     clReleaseCommandQueue (ctx->download_queue);
   if (ctx->upload_queue)

@@ -131,6 +131,15 @@ typedef struct
   size_t size;
 } ClfxPinned;
 
+/* A block of host memory for a CPU device's intermediates
+ * (clfx-scratch.c). */
+typedef struct
+{
+  void  *ptr;
+  size_t bytes;
+  bool   busy;  /* wrapped by a memory object of a run */
+} ClfxScratch;
+
 typedef struct ClfxContext ClfxContext;
 struct ClfxContext
 {
@@ -177,6 +186,10 @@ struct ClfxContext
   bool   zero_copy;
   double zero_copy_ms;     /* wall time of creating such images, this op */
 
+  /* CPU devices: host memory kept between runs for intermediates. */
+  ClfxScratch *scratch;
+  int          n_scratch, cap_scratch;
+
   /* Test hook: bytes of magic values around every output buffer. */
   size_t guard_bytes;
 
@@ -213,6 +226,18 @@ const ClfxKernelSlot *clfx_context_kernel (ClfxContext *ctx,
                                            const char *options,
                                            const char *kernel,
                                            ClfxError *error);
+
+/* ---- clfx-scratch.c -------------------------------------------------------- */
+
+/* A block of at least `bytes` of host memory for an intermediate of a CPU
+ * device (whole 2 MiB pages, huge pages asked for), reused between runs;
+ * NULL where the pool is off (CLFX_HOST_SCRATCH=off) or memory ran out,
+ * and the caller lets the driver allocate.  Given back with
+ * clfx_scratch_give once nothing queued uses it any more; all of it is
+ * freed with the context. */
+void *clfx_scratch_take (ClfxContext *ctx, size_t bytes);
+void  clfx_scratch_give (ClfxContext *ctx, void *ptr);
+void  clfx_scratch_free_all (ClfxContext *ctx);
 
 /* ---- clfx-profile.c -------------------------------------------------------- */
 

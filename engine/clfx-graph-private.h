@@ -47,6 +47,10 @@ struct ClfxGraph
    * stall the stream). */
   cl_mem            *retired;
   int                n_retired, cap_retired;
+  /* CPU devices: the context's host blocks under this run's memory
+   * objects (clfx_scratch_take), given back when the run ends. */
+  void             **scratch;
+  int                n_scratch, cap_scratch;
   ClfxProbes        *probes; /* NULL: probes are not recorded */
   /* Passes over the tiles (clfx_graph_pass): -1 in one piece. */
   int                pass;

@@ -157,16 +157,49 @@ clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
 void
 clfx_graph_release (ClfxGraph *g)
 {
+  /* Host blocks go back to the context only once no queued command can
+   * touch them: a run that failed may have left commands behind.  Plain
+   * calls, as at every teardown (nobody to tell; an injected fault counts
+   * the calls of runs).  Should a queue not finish, the blocks stay
+   * taken: a later run must not get memory a lost command may write. */
+  bool idle = g->n_scratch == 0
+              || (clFinish (g->ctx->queue) == CL_SUCCESS
+                  && clFinish (g->ctx->upload_queue) == CL_SUCCESS
+                  && clFinish (g->ctx->download_queue) == CL_SUCCESS);
+
   for (int i = 0; i < g->n_mems; i++)
     if (g->mems[i].mem)
       clReleaseMemObject (g->mems[i].mem);
   for (int i = 0; i < g->n_retired; i++)
     clReleaseMemObject (g->retired[i]);
+  for (int i = 0; idle && i < g->n_scratch; i++)
+    clfx_scratch_give (g->ctx, g->scratch[i]);
   free (g->mems);
   free (g->retired);
+  free (g->scratch);
   g->mems = NULL;
   g->retired = NULL;
+  g->scratch = NULL;
   g->n_mems = g->cap_mems = g->n_retired = g->cap_retired = 0;
+  g->n_scratch = g->cap_scratch = 0;
+}
+
+/* Intermediates of a CPU device from 1 MiB up come from the context's
+ * host blocks (clfx-scratch.c says why); smaller ones, other devices and
+ * a pool that is off or out of memory leave the allocation to the
+ * driver (NULL). */
+static void *
+host_block (ClfxGraph *g, size_t bytes)
+{
+  void *ptr;
+
+  if (! g->ctx->device.host_unified || bytes < ((size_t) 1 << 20)
+      || ! clfx_array_reserve (&g->scratch, &g->cap_scratch,
+                               g->n_scratch + 1, sizeof *g->scratch)
+      || ! (ptr = clfx_scratch_take (g->ctx, bytes)))
+    return NULL;
+  g->scratch[g->n_scratch++] = ptr;
+  return ptr;
 }
 
 const ClfxDeviceInfo *
@@ -469,6 +502,7 @@ clfx_graph_image (ClfxGraph *g, const char *name, int width, int height,
   cl_image_format fmt = { CL_RGBA, CL_FLOAT };
   cl_image_desc   desc = { .image_type = CL_MEM_OBJECT_IMAGE2D };
   cl_mem          mem;
+  void           *host;
 
   width = width > 0 ? width : 1;
   height = height > 0 ? height : 1;
@@ -486,8 +520,10 @@ clfx_graph_image (ClfxGraph *g, const char *name, int width, int height,
     return NULL;
   desc.image_width = (size_t) width;
   desc.image_height = (size_t) height;
+  host = host_block (g, (size_t) width * (size_t) height * 16);
   CLFX_CREATE (mem, error, fail, name, clCreateImage, g->ctx->context,
-               CL_MEM_READ_WRITE, &fmt, &desc, NULL);
+               CL_MEM_READ_WRITE | (host ? CL_MEM_USE_HOST_PTR : 0), &fmt,
+               &desc, host);
   m->mem = mem;
   m->width = width;
   m->height = height;
@@ -546,13 +582,16 @@ clfx_graph_buffer (ClfxGraph *g, const char *name, size_t bytes,
 {
   ClfxGraphMem *m = find_mem (g, name);
   cl_mem        mem;
+  void         *host;
 
   if (m && m->mem && m->bytes >= bytes)
     return m->mem;
   if (! (m = new_mem (g, name, error)))
     return NULL;
+  host = host_block (g, bytes);
   CLFX_CREATE (mem, error, fail, name, clCreateBuffer, g->ctx->context,
-               CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL);
+               CL_MEM_READ_WRITE | (host ? CL_MEM_USE_HOST_PTR : 0),
+               bytes ? bytes : 1, host);
   m->mem = mem;
   m->bytes = bytes;
   return mem;

@@ -90,6 +90,8 @@ clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
     }
   v = getenv ("CLFX_ZERO_COPY");
   t->zero_copy_off = v && ! strcmp (v, "off");
+  v = getenv ("CLFX_HOST_SCRATCH");
+  t->scratch_off = v && ! strcmp (v, "off");
   v = getenv ("CLFX_RESIZE_TWO_PASS");
   t->two_pass = v && *v == '1';
   t->sampler = (ClfxSamplerPolicy) parse_choice (

@@ -30,6 +30,9 @@ typedef struct
 {
   int               rows_per_item; /* CLFX_ROWS_PER_ITEM (1-16), 0: auto */
   bool              zero_copy_off; /* CLFX_ZERO_COPY=off */
+  /* CLFX_HOST_SCRATCH=off: CPU devices' intermediates allocated by the
+   * driver for each run rather than kept by the context (clfx-scratch.c) */
+  bool              scratch_off;
   bool              two_pass;      /* CLFX_RESIZE_TWO_PASS=1 */
   ClfxSamplerPolicy sampler;       /* CLFX_SAMPLER=auto|hardware|kernel */
   ClfxSourceForm    source;        /* CLFX_SOURCE=auto|image|buffer */
