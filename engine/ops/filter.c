@@ -347,31 +347,48 @@ iir_options (ClfxGraph *g)
   return clfx_graph_device (g)->host_unified ? NULL : "-DIIR_CHUNK=16";
 }
 
-/* Both axes IIR: the rows straight from the source, the columns straight
- * to the result, through buffers (filter_iir_rows / _cols). */
+/* Both axes IIR, through buffers: the rows straight from the source, the
+ * columns straight to the result (filter_iir_rows / _cols).  CPU devices
+ * keep a line's forward values in local memory where they fit, a
+ * work-group per line (filter.cl's IIR_FWD_AT); elsewhere they go to a
+ * buffer of the image's size. */
 static bool
 launch_iir_both (ClfxGraph *g, const State *st, int w, int h,
                  ClfxError *error)
 {
-  size_t     bytes = (size_t) w * (size_t) h * 16;
+  const ClfxDeviceInfo *dev = clfx_graph_device (g);
+  size_t                bytes = (size_t) w * (size_t) h * 16;
+  size_t                line = (size_t) (w > h ? w : h) * 16;
   cl_double4 cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
                       st->x.coef[3] } };
   cl_double4 cy = { { st->y.coef[0], st->y.coef[1], st->y.coef[2],
                       st->y.coef[3] } };
   cl_mem     rows, fwd, mx, my;
   int        inter = iir_interleaved (g);
+  /* 1 KiB left for the kernel's own, as the FIR's check. */
+  int        local = ! inter && dev->host_unified
+                     && line + 1024 <= dev->local_mem;
   /* GPUs: the rows a work-item per channel (filter.cl says why); CPU
    * devices run a work-item's loop on one core, where four channels in
    * one double4 are the better form.  Both take the same arguments. */
   ClfxLaunch lr = { inter ? "filter_iir_rows_lanes" : "filter_iir_rows",
                     iir_options (g), NULL, 1,
-                    { (size_t) h * (inter ? 4 : 1), 0 }, { 0, 0 } };
+                    { (size_t) h * (inter ? 4 : 1), 0 },
+                    { local ? 1 : 0, 0 } };
   ClfxLaunch lc = { "filter_iir_cols", iir_options (g), NULL, 1,
-                    { (size_t) w, 0 }, { 0, 0 } };
+                    { (size_t) w, 0 }, { local ? 1 : 0, 0 } };
+  /* CPU devices: four columns a work-group where their forward values
+   * fit. */
+  int        four = local && (size_t) h * 64 + 1024 <= dev->local_mem;
+  ClfxLaunch l4 = { "filter_iir_cols4", iir_options (g), NULL, 1,
+                    { ((size_t) w + 3) / 4, 0 }, { 1, 0 } };
 
   return need_fp64 (g, error)
          && (rows = clfx_graph_buffer (g, "iir rows", bytes, error))
-         && (fwd = clfx_graph_buffer (g, "iir forward", bytes, error))
+         /* With local forward values `rows` stands in, never touched. */
+         && (fwd = local ? rows
+                         : clfx_graph_buffer (g, "iir forward", bytes,
+                                              error))
          && (mx = clfx_graph_table (g, "iir matrix x", st->x.m,
                                     sizeof st->x.m, error))
          && (my = clfx_graph_table (g, "iir matrix y", st->y.m,
@@ -379,11 +396,19 @@ launch_iir_both (ClfxGraph *g, const State *st, int w, int h,
          && CLFX_LAUNCH (g, &lr, error, CLFX_SRC, CLFX_ARG (rows),
                          CLFX_ARG (fwd), CLFX_INT (w), CLFX_INT (h),
                          CLFX_ARG (cx), CLFX_ARG (mx),
-                         CLFX_INT (st->edge_zero), CLFX_INT (inter))
-         && CLFX_LAUNCH (g, &lc, error, CLFX_ARG (rows), CLFX_ARG (fwd),
-                         CLFX_INT (w), CLFX_INT (h), CLFX_DST, CLFX_ARG (cy),
-                         CLFX_ARG (my), CLFX_INT (st->edge_zero),
-                         CLFX_INT (inter));
+                         CLFX_INT (st->edge_zero), CLFX_INT (inter),
+                         CLFX_LOCAL (local ? (size_t) w * 16 : 16),
+                         CLFX_INT (local))
+         && (four ? CLFX_LAUNCH (g, &l4, error, CLFX_ARG (rows), CLFX_INT (w),
+                                 CLFX_INT (h), CLFX_DST, CLFX_ARG (cy),
+                                 CLFX_ARG (my), CLFX_INT (st->edge_zero),
+                                 CLFX_LOCAL ((size_t) h * 64))
+                  : CLFX_LAUNCH (g, &lc, error, CLFX_ARG (rows),
+                                 CLFX_ARG (fwd), CLFX_INT (w), CLFX_INT (h),
+                                 CLFX_DST, CLFX_ARG (cy), CLFX_ARG (my),
+                                 CLFX_INT (st->edge_zero), CLFX_INT (inter),
+                                 CLFX_LOCAL (local ? (size_t) h * 16 : 16),
+                                 CLFX_INT (local)));
 }
 
 /* The IIR along the rows (or columns) of float image `in` into `out`;
