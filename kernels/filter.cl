@@ -192,6 +192,105 @@ filter_conv_vd (__global const float4 *inter, int w, CLFX_DST_ARGS,
   CLFX_STORE (x, y, acc);
 }
 
+/* The box on CPU devices: running sums, two additions per result and
+ * axis where the taps took n (radius 10, 4096x4096 float, PoCL: the rows
+ * 170 -> 47 ms, the columns 190 -> 46 ms).  A sum starts afresh, in
+ * order over its n texels, at every multiple of BOX_RUN of the image's
+ * own coordinates and then slides: result x is the start's sum plus
+ * (texel x + r - texel x - r - 1) for each step after it, all in double.
+ * So a result depends on its position and the source alone, and a tile
+ * or band gives the bytes of one piece (the plan's halo carries the
+ * BOX_RUN - 1 texels before a tile's first start: filter.c).  Rounding:
+ * the double sum is exact to far below float's half ulp; the result is k
+ * times it, rounded once to float, where the taps' float sum rounded at
+ * each tap. */
+#define BOX_RUN 64
+
+/* Rows of the source into `inter` (rect as filter_conv_hd's: the result's
+ * x and width, the first source row and the rows), a work-item per run
+ * (runs from x0, a multiple of BOX_RUN) and row. */
+__kernel void
+filter_box_hd (CLFX_SRC_ARGS (src), __global float4 *inter, int4 rect,
+               int x0, float k, int n)
+{
+  int run = get_global_id (0), gy = get_global_id (1);
+  int xs = x0 + run * BOX_RUN, r = n / 2, sy = rect.y + gy;
+  int end = min (xs + BOX_RUN, rect.x + rect.z);
+
+  if (gy >= rect.w || xs >= end)
+    return;
+
+  bool    inside = (src_flags & CLFX_SRC_TILED)
+                   || (xs - r >= 0 && end + r <= src_view.z && sy >= 0
+                       && sy < src_view.w);
+  double4 s = (double4) (0.0);
+  __global float4 *out = inter + (long) gy * rect.z - rect.x;
+#define BOX_TEXEL(i)                                                         \
+  convert_double4 (inside ? clfx_fetch_inside (CLFX_SRC (src), (i), sy)      \
+                          : clfx_fetch (CLFX_SRC (src), (i), sy))
+  for (int i = 0; i < n; i++)
+    s += BOX_TEXEL (xs - r + i);
+  for (int x = xs; x < end; x++)
+    {
+      if (x > xs)
+        s += BOX_TEXEL (x + r) - BOX_TEXEL (x - r - 1);
+      if (x >= rect.x)
+        out[x] = convert_float4 ((double) k * s);
+    }
+#undef BOX_TEXEL
+}
+
+/* Then the columns to the result: a work-item per four neighbouring
+ * columns (one float16 line, as filter_iir_cols4) and run (from y0, a
+ * multiple of BOX_RUN); inter's first row is the source's row iy0.
+ * renorm as filter_conv_v's. */
+__kernel void
+filter_box_vd (__global const float4 *inter, int w, int iy0, int y0,
+               CLFX_DST_ARGS, float k, int n, int4 renorm,
+               __constant float *kx, __constant float *ky)
+{
+  int c0 = get_global_id (0) * 4, run = get_global_id (1);
+  int ys = y0 + run * BOX_RUN, r = n / 2;
+  int end = min (ys + BOX_RUN, dst_rect.y + dst_rect.w);
+
+  if (c0 >= w || ys >= end)
+    return;
+
+  int  c1 = min (c0 + 1, w - 1), c2 = min (c0 + 2, w - 1);
+  int  c3 = min (c0 + 3, w - 1);
+  bool full = c0 + 3 < w;
+  double16 s = (double16) (0.0);
+#define BOX_ROW(y)                                                           \
+  convert_double16 (                                                         \
+    full ? vload16 (0, (__global const float *) (inter                       \
+                                                 + (long) ((y) - iy0) * w    \
+                                                 + c0))                      \
+         : (float16) (inter[(long) ((y) - iy0) * w + c0],                    \
+                      inter[(long) ((y) - iy0) * w + c1],                    \
+                      inter[(long) ((y) - iy0) * w + c2],                    \
+                      inter[(long) ((y) - iy0) * w + c3]))
+  for (int j = 0; j < n; j++)
+    s += BOX_ROW (ys - r + j);
+  for (int y = ys; y < end; y++)
+    {
+      if (y > ys)
+        s += BOX_ROW (y + r) - BOX_ROW (y - r - 1);
+      if (y < dst_rect.y)
+        continue;
+      float16 v = convert_float16 ((double) k * s);
+      float4  q[4] = { v.s0123, v.s4567, v.s89ab, v.scdef };
+      for (int c = 0; c < 4 && c0 + c < w; c++)
+        {
+          int x = dst_rect.x + c0 + c;
+          if (renorm.x)
+            q[c] /= fir_inside (kx, n, x, renorm.y)
+                    * fir_inside (ky, n, y, renorm.z);
+          CLFX_STORE (x, y, q[c]);
+        }
+    }
+#undef BOX_ROW
+}
+
 /* sampler-filter linear: `in` (float, with the taps' halo) through the
  * sampler's linear filter, unnormalized: pair j of (offset, weight) is one
  * fetch at offset past the first tap, between two texels whose weights
@@ -330,80 +429,7 @@ filter_sobel_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, int mode)
 #ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
-/* One line of len texels through the recursion: READ(i) gives texel i
- * (float4), WRITE(i, v) takes result i (double4); FWD(i) reads the line's
- * forward value i, FWD_PUT(i, v) writes it (IIR_FWD).  coef = (B, a1, a2, a3); m: Triggs and
- * Sdika's 3x3 matrix, row-major; edge_zero: the outside is 0 (GEGL's abyss none), else the
- * line's end texels (GEGL's clamp). */
-/* The recursion's types: IIR_D (double4: four channels at once, or
- * double: one), IIR_F its float, IIR_TO_D / IIR_TO_F the conversions. */
-/* Texels read ahead of the recursion (the host sets it per device). */
-#ifndef IIR_CHUNK
-#define IIR_CHUNK 8
-#endif
-#define IIR_FORWARD_STEP(x, j)                                               \
-  do                                                                         \
-    {                                                                        \
-      IIR_D v_ = coef.s0 * IIR_TO_D (x) + coef.s1 * w1 + coef.s2 * w2        \
-                 + coef.s3 * w3;                                             \
-      FWD_PUT (j, IIR_TO_F (v_));                                            \
-      w3 = w2;                                                               \
-      w2 = w1;                                                               \
-      w1 = v_;                                                               \
-    }                                                                        \
-  while (0)
-#define IIR_BACKWARD_STEP(WRITE, x, j)                                       \
-  do                                                                         \
-    {                                                                        \
-      IIR_D v_ = coef.s0 * IIR_TO_D (x) + coef.s1 * n1 + coef.s2 * n2        \
-                 + coef.s3 * n3;                                             \
-      WRITE (j, v_);                                                         \
-      n3 = n2;                                                               \
-      n2 = n1;                                                               \
-      n1 = v_;                                                               \
-    }                                                                        \
-  while (0)
-#define IIR_LINE(READ, WRITE)                                                \
-  do                                                                         \
-    {                                                                        \
-      IIR_D im_ = (IIR_D) (0.0), up_ = (IIR_D) (0.0);                        \
-      if (! edge_zero)                                                       \
-        {                                                                    \
-          im_ = IIR_TO_D (READ (0));                                         \
-          up_ = IIR_TO_D (READ (len - 1));                                   \
-        }                                                                    \
-      IIR_D w1 = im_, w2 = im_, w3 = im_;                                    \
-      int     i = 0;                                                         \
-      /* IIR_CHUNK texels read before they are used: one work-item per     \
-       * line leaves few in flight, and the reads, independent of the      \
-       * recursion, then overlap. */                                         \
-      for (; i + IIR_CHUNK <= len; i += IIR_CHUNK)                           \
-        {                                                                    \
-          IIR_F t_[IIR_CHUNK];                                               \
-          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
-            t_[k_] = READ (i + k_);                                          \
-          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
-            IIR_FORWARD_STEP (t_[k_], i + k_);                               \
-        }                                                                    \
-      for (; i < len; i++)                                                   \
-        IIR_FORWARD_STEP (READ (i), i);                                      \
-      /* The three values past the end, from the last three forward. */     \
-      IIR_D u0 = w1 - up_, u1 = w2 - up_, u2 = w3 - up_;                     \
-      IIR_D n1 = m[0] * u0 + m[1] * u1 + m[2] * u2 + up_;                    \
-      IIR_D n2 = m[3] * u0 + m[4] * u1 + m[5] * u2 + up_;                    \
-      IIR_D n3 = m[6] * u0 + m[7] * u1 + m[8] * u2 + up_;                    \
-      for (i = len - 1; i + 1 >= IIR_CHUNK; i -= IIR_CHUNK)                  \
-        {                                                                    \
-          IIR_F t_[IIR_CHUNK];                                               \
-          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
-            t_[k_] = FWD (i - k_);                                           \
-          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
-            IIR_BACKWARD_STEP (WRITE, t_[k_], i - k_);                       \
-        }                                                                    \
-      for (; i >= 0; i--)                                                    \
-        IIR_BACKWARD_STEP (WRITE, FWD (i), i);                               \
-    }                                                                        \
-  while (0)
+#include "iir.h"
 
 /* The double4 forms (four channels at once) first; the lanes kernel at
  * the end switches them to double. */
@@ -411,29 +437,6 @@ filter_sobel_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, int mode)
 #define IIR_F float4
 #define IIR_TO_D convert_double4
 #define IIR_TO_F convert_float4
-
-/* Forward value i of line l of `lines` lines of len: interleaved with the
- * other lines' (at i * lines + l) on GPUs, where neighbouring work-items
- * then touch neighbouring memory (coalesced), or each line in its own run
- * (at l * len + i) on CPU devices, which run a work-item's loop on one
- * core (interleaved, PoCL took 1.5x longer: 4096x4096 float).  */
-#define IIR_FWD(i)                                                           \
-  forward[interleaved ? (long) (i) * lines + l : (long) l * len + (i)]
-/* CPU devices, where the line's forward values fit in local memory (a
- * work-group per line): there, where they stay in the core's cache, rather
- * than in a buffer of the image's size that each run writes and reads
- * back (4096x4096 float, PoCL: the rows pass 867 -> 55 ms, with the
- * context's host blocks under `rows`).  lfwd is unused otherwise. */
-#define IIR_FWD_AT(i) (local_fwd ? lfwd[i] : IIR_FWD (i))
-#define IIR_FWD_PUT_AT(i, v)                                                 \
-  do                                                                         \
-    {                                                                        \
-      if (local_fwd)                                                         \
-        lfwd[i] = (v);                                                       \
-      else                                                                   \
-        IIR_FWD (i) = (v);                                                   \
-    }                                                                        \
-  while (0)
 
 /* Between float images (the mixed FIR / IIR cases): vertical = 0 runs the
  * rows, 1 the columns. */

@@ -49,6 +49,29 @@ cl_mem clfx_gauss_blur (ClfxGraph *g, const char *name,
                         cl_mem in, int w, int h, bool edge_zero,
                         ClfxError *error);
 
+/* Where an IIR's forward values live on the graph's device, for a
+ * w x h run in one piece. */
+typedef struct
+{
+  int interleaved; /* GPUs: interleaved across lines in a buffer, the rows
+                    * a work-item per channel */
+  int local;       /* CPU devices: a line's in local memory, a work-group
+                    * per line */
+  int four;        /* CPU devices: the columns four a work-item (their
+                    * forward values fit in local memory too) */
+  const char *options; /* build options of the kernels that run it */
+} ClfxIirForm;
+
+void clfx_iir_form (ClfxGraph *g, int w, int h, ClfxIirForm *f);
+
+/* The rows pass of both-axes IIR from the source (CLFX_SRC, w x h, one
+ * piece) into *rows (w x h float4); *forward: where the columns keep
+ * their forward values unless they are local (then `rows`, unused). */
+bool clfx_gauss_iir_rows (ClfxGraph *g, const ClfxGaussAxis *x,
+                          bool edge_zero, const ClfxIirForm *f, int w,
+                          int h, cl_mem *rows, cl_mem *forward,
+                          ClfxError *error);
+
 /* The reference: *d (*dw x *dh RGBA doubles, with the halos) blurred in
  * place, shrinking by the halos. */
 bool clfx_gauss_ref (double **d, int *dw, int *dh, const ClfxGaussAxis *x,

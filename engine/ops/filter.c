@@ -35,6 +35,9 @@
 
 typedef ClfxGaussAxis Axis;
 
+/* Results per running sum of the box on CPU devices (filter.cl's). */
+#define BOX_RUN 64
+
 typedef struct
 {
   int  variant;
@@ -305,6 +308,12 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->decode = clfx_plan_decodes (true, src);
   plan->halo[0] = plan->halo[2] = clfx_gauss_half (&st->x);
   plan->halo[1] = plan->halo[3] = clfx_gauss_half (&st->y);
+  /* The box's running sums on CPU devices start at multiples of BOX_RUN:
+   * a piece reads back to the start before its first result.  (The
+   * linear sampler's form reads a loaded source at the taps' halo.) */
+  if (fp->filter == CLFX_FILTER_BOX && ! st->linear)
+    for (int i = 0; i < 4; i++)
+      plan->halo[i] += BOX_RUN - 1;
   /* A recursion along whole lines: one piece (no bands, no tiles). */
   plan->whole_image_stats = st->x.iir || st->y.iir;
   /* The loaded source, the intermediate and the result as float RGBA,
@@ -347,68 +356,87 @@ iir_options (ClfxGraph *g)
   return clfx_graph_device (g)->host_unified ? NULL : "-DIIR_CHUNK=16";
 }
 
+void
+clfx_iir_form (ClfxGraph *g, int w, int h, ClfxIirForm *f)
+{
+  const ClfxDeviceInfo *dev = clfx_graph_device (g);
+  size_t                line = (size_t) (w > h ? w : h) * 16;
+
+  f->interleaved = iir_interleaved (g);
+  /* 1 KiB left for the kernel's own, as the FIR's check. */
+  f->local = ! f->interleaved && dev->host_unified
+             && line + 1024 <= dev->local_mem;
+  f->four = f->local && (size_t) h * 64 + 1024 <= dev->local_mem;
+  f->options = iir_options (g);
+}
+
+bool
+clfx_gauss_iir_rows (ClfxGraph *g, const ClfxGaussAxis *x, bool edge_zero,
+                     const ClfxIirForm *f, int w, int h, cl_mem *rows,
+                     cl_mem *forward, ClfxError *error)
+{
+  size_t     bytes = (size_t) w * (size_t) h * 16;
+  cl_double4 cx = { { x->coef[0], x->coef[1], x->coef[2], x->coef[3] } };
+  cl_mem     mx;
+  /* GPUs: the rows a work-item per channel (filter.cl says why); CPU
+   * devices run a work-item's loop on one core, where four channels in
+   * one double4 are the better form.  Both take the same arguments. */
+  ClfxLaunch lr = { f->interleaved ? "filter_iir_rows_lanes"
+                                   : "filter_iir_rows",
+                    f->options, FILTER, 1,
+                    { (size_t) h * (f->interleaved ? 4 : 1), 0 },
+                    { f->local ? 1 : 0, 0 } };
+
+  return need_fp64 (g, error)
+         && (*rows = clfx_graph_buffer (g, "iir rows", bytes, error))
+         /* With local forward values `rows` stands in, never touched. */
+         && (*forward = f->local ? *rows
+                                 : clfx_graph_buffer (g, "iir forward",
+                                                      bytes, error))
+         && (mx = clfx_graph_table (g, "iir matrix x", x->m, sizeof x->m,
+                                    error))
+         && CLFX_LAUNCH (g, &lr, error, CLFX_SRC, CLFX_ARG (*rows),
+                         CLFX_ARG (*forward), CLFX_INT (w), CLFX_INT (h),
+                         CLFX_ARG (cx), CLFX_ARG (mx), CLFX_INT (edge_zero),
+                         CLFX_INT (f->interleaved),
+                         CLFX_LOCAL (f->local ? (size_t) w * 16 : 16),
+                         CLFX_INT (f->local));
+}
+
 /* Both axes IIR, through buffers: the rows straight from the source, the
- * columns straight to the result (filter_iir_rows / _cols).  CPU devices
- * keep a line's forward values in local memory where they fit, a
- * work-group per line (filter.cl's IIR_FWD_AT); elsewhere they go to a
- * buffer of the image's size. */
+ * columns straight to the result (filter_iir_rows / _cols / _cols4). */
 static bool
 launch_iir_both (ClfxGraph *g, const State *st, int w, int h,
                  ClfxError *error)
 {
-  const ClfxDeviceInfo *dev = clfx_graph_device (g);
-  size_t                bytes = (size_t) w * (size_t) h * 16;
-  size_t                line = (size_t) (w > h ? w : h) * 16;
-  cl_double4 cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
-                      st->x.coef[3] } };
-  cl_double4 cy = { { st->y.coef[0], st->y.coef[1], st->y.coef[2],
-                      st->y.coef[3] } };
-  cl_mem     rows, fwd, mx, my;
-  int        inter = iir_interleaved (g);
-  /* 1 KiB left for the kernel's own, as the FIR's check. */
-  int        local = ! inter && dev->host_unified
-                     && line + 1024 <= dev->local_mem;
-  /* GPUs: the rows a work-item per channel (filter.cl says why); CPU
-   * devices run a work-item's loop on one core, where four channels in
-   * one double4 are the better form.  Both take the same arguments. */
-  ClfxLaunch lr = { inter ? "filter_iir_rows_lanes" : "filter_iir_rows",
-                    iir_options (g), NULL, 1,
-                    { (size_t) h * (inter ? 4 : 1), 0 },
-                    { local ? 1 : 0, 0 } };
-  ClfxLaunch lc = { "filter_iir_cols", iir_options (g), NULL, 1,
-                    { (size_t) w, 0 }, { local ? 1 : 0, 0 } };
-  /* CPU devices: four columns a work-group where their forward values
-   * fit. */
-  int        four = local && (size_t) h * 64 + 1024 <= dev->local_mem;
-  ClfxLaunch l4 = { "filter_iir_cols4", iir_options (g), NULL, 1,
-                    { ((size_t) w + 3) / 4, 0 }, { 1, 0 } };
+  cl_double4  cy = { { st->y.coef[0], st->y.coef[1], st->y.coef[2],
+                       st->y.coef[3] } };
+  cl_mem      rows, fwd, my;
+  ClfxIirForm f;
+  ClfxLaunch  lc = { "filter_iir_cols", NULL, NULL, 1, { (size_t) w, 0 },
+                     { 0, 0 } };
+  ClfxLaunch  l4 = { "filter_iir_cols4", NULL, NULL, 1,
+                     { ((size_t) w + 3) / 4, 0 }, { 1, 0 } };
 
-  return need_fp64 (g, error)
-         && (rows = clfx_graph_buffer (g, "iir rows", bytes, error))
-         /* With local forward values `rows` stands in, never touched. */
-         && (fwd = local ? rows
-                         : clfx_graph_buffer (g, "iir forward", bytes,
-                                              error))
-         && (mx = clfx_graph_table (g, "iir matrix x", st->x.m,
-                                    sizeof st->x.m, error))
-         && (my = clfx_graph_table (g, "iir matrix y", st->y.m,
-                                    sizeof st->y.m, error))
-         && CLFX_LAUNCH (g, &lr, error, CLFX_SRC, CLFX_ARG (rows),
-                         CLFX_ARG (fwd), CLFX_INT (w), CLFX_INT (h),
-                         CLFX_ARG (cx), CLFX_ARG (mx),
-                         CLFX_INT (st->edge_zero), CLFX_INT (inter),
-                         CLFX_LOCAL (local ? (size_t) w * 16 : 16),
-                         CLFX_INT (local))
-         && (four ? CLFX_LAUNCH (g, &l4, error, CLFX_ARG (rows), CLFX_INT (w),
-                                 CLFX_INT (h), CLFX_DST, CLFX_ARG (cy),
-                                 CLFX_ARG (my), CLFX_INT (st->edge_zero),
-                                 CLFX_LOCAL ((size_t) h * 64))
-                  : CLFX_LAUNCH (g, &lc, error, CLFX_ARG (rows),
-                                 CLFX_ARG (fwd), CLFX_INT (w), CLFX_INT (h),
-                                 CLFX_DST, CLFX_ARG (cy), CLFX_ARG (my),
-                                 CLFX_INT (st->edge_zero), CLFX_INT (inter),
-                                 CLFX_LOCAL (local ? (size_t) h * 16 : 16),
-                                 CLFX_INT (local)));
+  clfx_iir_form (g, w, h, &f);
+  lc.options = l4.options = f.options;
+  lc.local[0] = f.local ? 1 : 0;
+  if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, &f, w, h, &rows, &fwd,
+                             error)
+      || ! (my = clfx_graph_table (g, "iir matrix y", st->y.m,
+                                   sizeof st->y.m, error)))
+    return false;
+  if (f.four)
+    return CLFX_LAUNCH (g, &l4, error, CLFX_ARG (rows), CLFX_INT (w),
+                        CLFX_INT (h), CLFX_DST, CLFX_ARG (cy), CLFX_ARG (my),
+                        CLFX_INT (st->edge_zero),
+                        CLFX_LOCAL ((size_t) h * 64));
+  return CLFX_LAUNCH (g, &lc, error, CLFX_ARG (rows), CLFX_ARG (fwd),
+                      CLFX_INT (w), CLFX_INT (h), CLFX_DST, CLFX_ARG (cy),
+                      CLFX_ARG (my), CLFX_INT (st->edge_zero),
+                      CLFX_INT (f.interleaved),
+                      CLFX_LOCAL (f.local ? (size_t) h * 16 : 16),
+                      CLFX_INT (f.local));
 }
 
 /* The IIR along the rows (or columns) of float image `in` into `out`;
@@ -490,6 +518,54 @@ round_up (size_t n, size_t m)
   return (n + m - 1) / m * m;
 }
 
+/* A multiple of BOX_RUN at or below v (v may be negative: a halo). */
+static int
+run_start (int v)
+{
+  return (v >= 0 ? v / BOX_RUN : -((-v + BOX_RUN - 1) / BOX_RUN)) * BOX_RUN;
+}
+
+/* The box on CPU devices: running sums (filter_box_hd / _vd), restarted
+ * at multiples of BOX_RUN of the image's coordinates; the intermediate
+ * holds the rows from the first start's window on. */
+static bool
+launch_box (ClfxGraph *g, const State *st, ClfxError *error)
+{
+  const ClfxTile *t = clfx_graph_tile (g);
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  int             w = t->out.width, h = t->out.height, r = st->y.n / 2;
+  int             x0 = run_start (t->out.x), y0 = run_start (t->out.y);
+  int             iy0 = y0 - r, ih = t->out.y + h + r - iy0;
+  cl_int4         rect = { { t->out.x, iy0, w, ih } };
+  cl_int4         renorm = { { st->renorm, plan->width, plan->height, 0 } };
+  cl_mem          inter, kx, ky;
+  ClfxLaunch      l_h = { "filter_box_hd", NULL, NULL, 2,
+                          { (size_t) ((t->out.x + w - 1 - x0) / BOX_RUN + 1),
+                            (size_t) ih },
+                          { 0, 0 } };
+  ClfxLaunch      l_v = { "filter_box_vd", NULL, NULL, 2,
+                          { ((size_t) w + 3) / 4,
+                            (size_t) ((t->out.y + h - 1 - y0) / BOX_RUN
+                                      + 1) },
+                          { 0, 0 } };
+
+  return (inter = clfx_graph_buffer (g, "rows",
+                                     (size_t) w * (size_t) ih * 16, error))
+         && (kx = clfx_graph_table (g, "taps x", st->x.k,
+                                    sizeof (float) * (size_t) st->x.n,
+                                    error))
+         && (ky = clfx_graph_table (g, "taps y", st->y.k,
+                                    sizeof (float) * (size_t) st->y.n,
+                                    error))
+         && CLFX_LAUNCH (g, &l_h, error, CLFX_SRC, CLFX_ARG (inter),
+                         CLFX_ARG (rect), CLFX_INT (x0),
+                         CLFX_FLOAT (st->x.k[0]), CLFX_INT (st->x.n))
+         && CLFX_LAUNCH (g, &l_v, error, CLFX_ARG (inter), CLFX_INT (w),
+                         CLFX_INT (iy0), CLFX_INT (y0), CLFX_DST,
+                         CLFX_FLOAT (st->y.k[0]), CLFX_INT (st->y.n),
+                         CLFX_ARG (renorm), CLFX_ARG (kx), CLFX_ARG (ky));
+}
+
 /* Both FIR axes in two passes straight from the source to the result
  * (filter.cl), the taps' texels through local memory where the device
  * reads images (GPUs) and they fit; CPU devices read their buffers
@@ -527,6 +603,8 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
   ClfxLaunch            l_vd = { "filter_conv_vd", NULL, NULL, 2,
                                  { (size_t) w, (size_t) h }, { 0, 0 } };
 
+  if (! local && st->variant == CLFX_FILTER_BOX)
+    return launch_box (g, st, error);
   if (! (inter = clfx_graph_buffer (g, "rows", (size_t) w * (size_t) ih * 16,
                                     error))
       || ! (kx = clfx_graph_table (g, "taps x", st->x.k,

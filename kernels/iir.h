@@ -1,0 +1,110 @@
+/* iir.h: GEGL's IIR gaussian along one line (Young and van Vliet's
+ * recursion forwards, Triggs and Sdika's right boundary, the same
+ * recursion backwards), as the kernels that run it write it out: the
+ * gaussian's (filter.cl) and unsharp's, whose columns pass mixes the
+ * blurred value with the source as it stores (unsharp.cl).  Included
+ * where cl_khr_fp64 is enabled; the includer defines IIR_D, IIR_F,
+ * IIR_TO_D and IIR_TO_F (the recursion's double type, its float, the
+ * conversions). */
+#ifndef CLFX_IIR_H
+#define CLFX_IIR_H
+
+/* One line of len texels through the recursion: READ(i) gives texel i
+ * (float4), WRITE(i, v) takes result i (double4); FWD(i) reads the line's
+ * forward value i, FWD_PUT(i, v) writes it (IIR_FWD).  coef = (B, a1, a2, a3); m: Triggs and
+ * Sdika's 3x3 matrix, row-major; edge_zero: the outside is 0 (GEGL's abyss none), else the
+ * line's end texels (GEGL's clamp). */
+/* The recursion's types: IIR_D (double4: four channels at once, or
+ * double: one), IIR_F its float, IIR_TO_D / IIR_TO_F the conversions. */
+/* Texels read ahead of the recursion (the host sets it per device). */
+#ifndef IIR_CHUNK
+#define IIR_CHUNK 8
+#endif
+#define IIR_FORWARD_STEP(x, j)                                               \
+  do                                                                         \
+    {                                                                        \
+      IIR_D v_ = coef.s0 * IIR_TO_D (x) + coef.s1 * w1 + coef.s2 * w2        \
+                 + coef.s3 * w3;                                             \
+      FWD_PUT (j, IIR_TO_F (v_));                                            \
+      w3 = w2;                                                               \
+      w2 = w1;                                                               \
+      w1 = v_;                                                               \
+    }                                                                        \
+  while (0)
+#define IIR_BACKWARD_STEP(WRITE, x, j)                                       \
+  do                                                                         \
+    {                                                                        \
+      IIR_D v_ = coef.s0 * IIR_TO_D (x) + coef.s1 * n1 + coef.s2 * n2        \
+                 + coef.s3 * n3;                                             \
+      WRITE (j, v_);                                                         \
+      n3 = n2;                                                               \
+      n2 = n1;                                                               \
+      n1 = v_;                                                               \
+    }                                                                        \
+  while (0)
+#define IIR_LINE(READ, WRITE)                                                \
+  do                                                                         \
+    {                                                                        \
+      IIR_D im_ = (IIR_D) (0.0), up_ = (IIR_D) (0.0);                        \
+      if (! edge_zero)                                                       \
+        {                                                                    \
+          im_ = IIR_TO_D (READ (0));                                         \
+          up_ = IIR_TO_D (READ (len - 1));                                   \
+        }                                                                    \
+      IIR_D w1 = im_, w2 = im_, w3 = im_;                                    \
+      int     i = 0;                                                         \
+      /* IIR_CHUNK texels read before they are used: one work-item per     \
+       * line leaves few in flight, and the reads, independent of the      \
+       * recursion, then overlap. */                                         \
+      for (; i + IIR_CHUNK <= len; i += IIR_CHUNK)                           \
+        {                                                                    \
+          IIR_F t_[IIR_CHUNK];                                               \
+          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
+            t_[k_] = READ (i + k_);                                          \
+          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
+            IIR_FORWARD_STEP (t_[k_], i + k_);                               \
+        }                                                                    \
+      for (; i < len; i++)                                                   \
+        IIR_FORWARD_STEP (READ (i), i);                                      \
+      /* The three values past the end, from the last three forward. */     \
+      IIR_D u0 = w1 - up_, u1 = w2 - up_, u2 = w3 - up_;                     \
+      IIR_D n1 = m[0] * u0 + m[1] * u1 + m[2] * u2 + up_;                    \
+      IIR_D n2 = m[3] * u0 + m[4] * u1 + m[5] * u2 + up_;                    \
+      IIR_D n3 = m[6] * u0 + m[7] * u1 + m[8] * u2 + up_;                    \
+      for (i = len - 1; i + 1 >= IIR_CHUNK; i -= IIR_CHUNK)                  \
+        {                                                                    \
+          IIR_F t_[IIR_CHUNK];                                               \
+          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
+            t_[k_] = FWD (i - k_);                                           \
+          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
+            IIR_BACKWARD_STEP (WRITE, t_[k_], i - k_);                       \
+        }                                                                    \
+      for (; i >= 0; i--)                                                    \
+        IIR_BACKWARD_STEP (WRITE, FWD (i), i);                               \
+    }                                                                        \
+  while (0)
+
+/* Forward value i of line l of `lines` lines of len: interleaved with the
+ * other lines' (at i * lines + l) on GPUs, where neighbouring work-items
+ * then touch neighbouring memory (coalesced), or each line in its own run
+ * (at l * len + i) on CPU devices, which run a work-item's loop on one
+ * core (interleaved, PoCL took 1.5x longer: 4096x4096 float).  */
+#define IIR_FWD(i)                                                           \
+  forward[interleaved ? (long) (i) * lines + l : (long) l * len + (i)]
+/* CPU devices, where the line's forward values fit in local memory (a
+ * work-group per line): there, where they stay in the core's cache, rather
+ * than in a buffer of the image's size that each run writes and reads
+ * back (4096x4096 float, PoCL: the rows pass 867 -> 55 ms, with the
+ * context's host blocks under `rows`).  lfwd is unused otherwise. */
+#define IIR_FWD_AT(i) (local_fwd ? lfwd[i] : IIR_FWD (i))
+#define IIR_FWD_PUT_AT(i, v)                                                 \
+  do                                                                         \
+    {                                                                        \
+      if (local_fwd)                                                         \
+        lfwd[i] = (v);                                                       \
+      else                                                                   \
+        IIR_FWD (i) = (v);                                                   \
+    }                                                                        \
+  while (0)
+
+#endif
