@@ -98,6 +98,47 @@ unsharp_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   return true;
 }
 
+/* Both axes IIR and no threshold: the gaussian's rows pass from the
+ * source, then the columns.  CPU devices mix in the columns' store
+ * (unsharp_iir_cols4); GPUs, and CPU devices whose columns are too tall
+ * for their local memory, store the blurred columns and mix in a pass of
+ * their own (unsharp_iir_cols, unsharp_mix_b).  Either way no loaded
+ * source and no float images. */
+static bool
+unsharp_iir (ClfxGraph *g, const State *st, const ClfxIirForm *f, int w,
+             int h, ClfxError *error)
+{
+  cl_double4 cy = { { st->y.coef[0], st->y.coef[1], st->y.coef[2],
+                      st->y.coef[3] } };
+  cl_mem     rows, fwd, my, blur;
+  ClfxLaunch lc = { "unsharp_iir_cols", f->options, NULL, 1,
+                    { (size_t) w, 0 }, { 0, 0 } };
+  ClfxLaunch l4 = { "unsharp_iir_cols4", f->options, NULL, 1,
+                    { ((size_t) w + 3) / 4, 0 }, { 1, 0 } };
+  ClfxLaunch lm = { "unsharp_mix_b", NULL, NULL, 2,
+                    { (size_t) w, (size_t) h }, { 0, 0 } };
+
+  if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, f, w, h, &rows, &fwd,
+                             error)
+      || ! (my = clfx_graph_table (g, "iir matrix y", st->y.m,
+                                   sizeof st->y.m, error)))
+    return false;
+  if (f->four)
+    return CLFX_LAUNCH (g, &l4, error, CLFX_ARG (rows), CLFX_INT (w),
+                        CLFX_INT (h), CLFX_SRC, CLFX_DST, CLFX_ARG (cy),
+                        CLFX_ARG (my), CLFX_INT (st->edge_zero),
+                        CLFX_LOCAL ((size_t) h * 64),
+                        CLFX_FLOAT (st->amount));
+  return (blur = clfx_graph_buffer (g, "blurred",
+                                    (size_t) w * (size_t) h * 16, error))
+         && CLFX_LAUNCH (g, &lc, error, CLFX_ARG (rows), CLFX_ARG (fwd),
+                         CLFX_INT (w), CLFX_INT (h), CLFX_ARG (blur),
+                         CLFX_ARG (cy), CLFX_ARG (my),
+                         CLFX_INT (st->edge_zero))
+         && CLFX_LAUNCH (g, &lm, error, CLFX_SRC, CLFX_ARG (blur),
+                         CLFX_FLOAT (st->amount), CLFX_DST);
+}
+
 static bool
 unsharp_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
@@ -113,6 +154,16 @@ unsharp_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                          { (size_t) w, (size_t) h }, { 0, 0 } };
 
   (void) p;
+  if (st->x.iir && st->y.iir && ! st->use_mask)
+    {
+      ClfxIirForm f;
+      clfx_iir_form (g, w, h, &f);
+      /* CPU devices with columns too tall for four in local memory: the
+       * GPUs' columns, the forward values of both passes in a buffer. */
+      if (! f.four)
+        f.local = 0;
+      return unsharp_iir (g, st, &f, w, h, error);
+    }
   if (! (in = clfx_block_load (g, "source", &t->in, error))
       || ! (b = clfx_gauss_blur (g, "blurred", &st->x, &st->y, in, w, h,
                                  st->edge_zero, error)))
