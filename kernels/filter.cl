@@ -206,6 +206,12 @@ filter_conv_vd (__global const float4 *inter, int w, CLFX_DST_ARGS,
  * each tap. */
 #define BOX_RUN 64
 
+/* In double, so only where the device has it (the host says so). */
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+#include "iir.h"
+
 /* Rows of the source into `inter` (rect as filter_conv_hd's: the result's
  * x and width, the first source row and the rows), a work-item per run
  * (runs from x0, a multiple of BOX_RUN) and row. */
@@ -256,19 +262,8 @@ filter_box_vd (__global const float4 *inter, int w, int iy0, int y0,
   if (c0 >= w || ys >= end)
     return;
 
-  int  c1 = min (c0 + 1, w - 1), c2 = min (c0 + 2, w - 1);
-  int  c3 = min (c0 + 3, w - 1);
-  bool full = c0 + 3 < w;
   double16 s = (double16) (0.0);
-#define BOX_ROW(y)                                                           \
-  convert_double16 (                                                         \
-    full ? vload16 (0, (__global const float *) (inter                       \
-                                                 + (long) ((y) - iy0) * w    \
-                                                 + c0))                      \
-         : (float16) (inter[(long) ((y) - iy0) * w + c0],                    \
-                      inter[(long) ((y) - iy0) * w + c1],                    \
-                      inter[(long) ((y) - iy0) * w + c2],                    \
-                      inter[(long) ((y) - iy0) * w + c3]))
+#define BOX_ROW(y) convert_double16 (iir_cols4 (inter, w, c0, (y) - iy0))
   for (int j = 0; j < n; j++)
     s += BOX_ROW (ys - r + j);
   for (int y = ys; y < end; y++)
@@ -290,6 +285,7 @@ filter_box_vd (__global const float4 *inter, int w, int iy0, int y0,
     }
 #undef BOX_ROW
 }
+#endif
 
 /* sampler-filter linear: `in` (float, with the taps' halo) through the
  * sampler's linear filter, unnormalized: pair j of (offset, weight) is one
@@ -544,18 +540,7 @@ filter_iir_cols4 (__global const float4 *rows, int width, int height,
   if (l0 >= width)
     return;
 
-  /* The last group's missing columns repeat the last column: read, never
-   * written. */
-  int  c1 = min (l0 + 1, width - 1), c2 = min (l0 + 2, width - 1);
-  int  c3 = min (l0 + 3, width - 1);
-  bool full = l0 + 3 < width;
-#define READ_COL4(i)                                                         \
-  (full ? vload16 (0, (__global const float *) (rows + (long) (i) * width    \
-                                                + l0))                       \
-        : (float16) (rows[(long) (i) * width + l0],                          \
-                     rows[(long) (i) * width + c1],                          \
-                     rows[(long) (i) * width + c2],                          \
-                     rows[(long) (i) * width + c3]))
+#define READ_COL4(i) iir_cols4 (rows, width, l0, (i))
 #define WRITE_DST4(i, v)                                                     \
   do                                                                         \
     {                                                                        \

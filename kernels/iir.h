@@ -107,4 +107,19 @@
     }                                                                        \
   while (0)
 
+/* Row i of four neighbouring columns l0..l0 + 3 of a width-wide float4
+ * buffer as one float16 (the CPU devices' columns run four at a time as
+ * one line); past the last column the last one repeats (read, never
+ * written). */
+inline float16
+iir_cols4 (__global const float4 *buf, int width, int l0, long i)
+{
+  __global const float4 *r = buf + i * width;
+
+  if (l0 + 3 < width)
+    return vload16 (0, (__global const float *) (r + l0));
+  return (float16) (r[l0], r[min (l0 + 1, width - 1)],
+                    r[min (l0 + 2, width - 1)], r[min (l0 + 3, width - 1)]);
+}
+
 #endif

@@ -154,16 +154,7 @@ unsharp_iir_cols4 (__global const float4 *rows, int width, int height,
   if (l0 >= width)
     return;
 
-  int  c1 = min (l0 + 1, width - 1), c2 = min (l0 + 2, width - 1);
-  int  c3 = min (l0 + 3, width - 1);
-  bool full = l0 + 3 < width;
-#define READ_COL4(i)                                                         \
-  (full ? vload16 (0, (__global const float *) (rows + (long) (i) * width    \
-                                                + l0))                       \
-        : (float16) (rows[(long) (i) * width + l0],                          \
-                     rows[(long) (i) * width + c1],                          \
-                     rows[(long) (i) * width + c2],                          \
-                     rows[(long) (i) * width + c3]))
+#define READ_COL4(i) iir_cols4 (rows, width, l0, (i))
 #define WRITE_MIX4(i, v)                                                     \
   do                                                                         \
     {                                                                        \

@@ -603,7 +603,9 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
   ClfxLaunch            l_vd = { "filter_conv_vd", NULL, NULL, 2,
                                  { (size_t) w, (size_t) h }, { 0, 0 } };
 
-  if (! local && st->variant == CLFX_FILTER_BOX)
+  /* The box's running sums are in double: devices without it sum the
+   * taps. */
+  if (! local && st->variant == CLFX_FILTER_BOX && dev->fp64)
     return launch_box (g, st, error);
   if (! (inter = clfx_graph_buffer (g, "rows", (size_t) w * (size_t) ih * 16,
                                     error))
