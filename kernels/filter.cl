@@ -335,6 +335,13 @@ filter_lin_v (read_only image2d_t in, sampler_t smp, CLFX_DST_ARGS,
  * straight colour in linear light; alpha is the centre's.  mode: bit 0
  * horizontal, bit 1 vertical, bit 2 keep-sign.  The sums are GEGL's, in
  * its order. */
+/* |h| and |v| at most a whose squares are normal floats (or 0). */
+inline bool
+sobel_plain (float a)
+{
+  return a <= 1e18f && (a >= 1e-18f || a == 0.0f);
+}
+
 inline float4
 sobel_at (float4 tl, float4 t, float4 tr, float4 l, float4 c, float4 r,
           float4 bl, float4 b, float4 br, int mode)
@@ -353,8 +360,18 @@ sobel_at (float4 tl, float4 t, float4 tr, float4 l, float4 c, float4 r,
       v += (-1.0f * bl) + (-2.0f * b) + (-1.0f * br);
     }
   if ((mode & 3) == 3)
-    /* hypot: h * h overflows float from |h| ~ 1.8e19 (HDR data). */
-    g = hypot (h, v) / 5.656854f;
+    {
+      /* The square root of the squares' sum, where the squares neither
+       * overflow (|h| from ~1.8e19: HDR data) nor lose digits below
+       * float's normal range: hypot there only (4096x4096 float, PoCL:
+       * 260 ms with hypot throughout, 107 ms). */
+      float4 a = fmax (fabs (h), fabs (v));
+      g = sobel_plain (a.x) && sobel_plain (a.y) && sobel_plain (a.z)
+              && sobel_plain (a.w)
+            ? sqrt (h * h + v * v)
+            : hypot (h, v);
+      g /= 5.656854f;
+    }
   else if (mode & 4)
     g = 0.5f + (h + v) / 8.0f;
   else
@@ -377,15 +394,19 @@ filter_sobel (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, int mode)
     return;
 
   int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-  float4 g = sobel_at (clfx_fetch (CLFX_SRC (src), x - 1, y - 1),
-                       clfx_fetch (CLFX_SRC (src), x, y - 1),
-                       clfx_fetch (CLFX_SRC (src), x + 1, y - 1),
-                       clfx_fetch (CLFX_SRC (src), x - 1, y),
-                       clfx_fetch (CLFX_SRC (src), x, y),
-                       clfx_fetch (CLFX_SRC (src), x + 1, y),
-                       clfx_fetch (CLFX_SRC (src), x - 1, y + 1),
-                       clfx_fetch (CLFX_SRC (src), x, y + 1),
-                       clfx_fetch (CLFX_SRC (src), x + 1, y + 1), mode);
+  /* Away from the image's edges no addressing to apply. */
+  bool   inside = (src_flags & CLFX_SRC_TILED)
+                  || (x >= 1 && x + 1 < src_view.z && y >= 1
+                      && y + 1 < src_view.w);
+#define SOBEL_TEXEL(i, j)                                                    \
+  (inside ? clfx_fetch_inside (CLFX_SRC (src), (i), (j))                     \
+          : clfx_fetch (CLFX_SRC (src), (i), (j)))
+  float4 g = sobel_at (SOBEL_TEXEL (x - 1, y - 1), SOBEL_TEXEL (x, y - 1),
+                       SOBEL_TEXEL (x + 1, y - 1), SOBEL_TEXEL (x - 1, y),
+                       SOBEL_TEXEL (x, y), SOBEL_TEXEL (x + 1, y),
+                       SOBEL_TEXEL (x - 1, y + 1), SOBEL_TEXEL (x, y + 1),
+                       SOBEL_TEXEL (x + 1, y + 1), mode);
+#undef SOBEL_TEXEL
   CLFX_STORE (x, y, g);
 }
 

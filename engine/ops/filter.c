@@ -1029,10 +1029,14 @@ filter_tolerance (const ClfxParams *p, const ClfxPlan *plan,
   if (st->variant == CLFX_FILTER_SOBEL)
     {
       /* Two 6-term sums of weights up to 2 (sum |w| 8), scaled by at most
-       * 1/4, and hypot (OpenCL C: 4 ulp) of up to twice the range. */
+       * 1/4, and hypot (OpenCL C: 4 ulp) of up to twice the range, or in
+       * float's normal range the square root of the squares' sum: the
+       * squares and their sum 1.5 ulp, halved by the root, plus the
+       * root's own 3 ulp (OpenCL C), under the same 4. */
       clfx_tol_sum (tol, "Sobel: two 6-term sums, then the scale", 13,
                     8.0 / 4.0, max_abs);
-      clfx_tol_builtin (tol, "hypot", 4.0, 2.0 * max_abs);
+      clfx_tol_builtin (tol, "hypot, or the root of the squares' sum", 4.0,
+                        2.0 * max_abs);
       if (plan->decode)
         clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
       clfx_tol_store (tol, dst->depth, false);
