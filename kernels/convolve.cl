@@ -59,6 +59,19 @@ convolve_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
 
   int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy), h0 = n / 2;
   float4 out;
+  /* Away from the image's edges no addressing to apply. */
+  bool   inside = (src_flags & CLFX_SRC_TILED)
+                  || (x - h0 >= 0 && x + h0 < src_view.z && y - h0 >= 0
+                      && y + h0 < src_view.w);
+  if (inside)
+    {
+#define READ_I(i, j)                                                         \
+  clfx_fetch_inside (CLFX_SRC (src), x - h0 + (i), y - h0 + (j))
+      CONV_PIXEL (READ_I, out);
+#undef READ_I
+      CLFX_STORE (x, y, out);
+      return;
+    }
 #define READ_D(i, j) clfx_fetch (CLFX_SRC (src), x - h0 + (i), y - h0 + (j))
   CONV_PIXEL (READ_D, out);
 #undef READ_D
