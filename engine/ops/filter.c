@@ -35,9 +35,6 @@
 
 typedef ClfxGaussAxis Axis;
 
-/* Results per running sum of the box on CPU devices (filter.cl's). */
-#define BOX_RUN 64
-
 typedef struct
 {
   int  variant;
@@ -308,12 +305,6 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->decode = clfx_plan_decodes (true, src);
   plan->halo[0] = plan->halo[2] = clfx_gauss_half (&st->x);
   plan->halo[1] = plan->halo[3] = clfx_gauss_half (&st->y);
-  /* The box's running sums on CPU devices start at multiples of BOX_RUN:
-   * a piece reads back to the start before its first result.  (The
-   * linear sampler's form reads a loaded source at the taps' halo.) */
-  if (fp->filter == CLFX_FILTER_BOX && ! st->linear)
-    for (int i = 0; i < 4; i++)
-      plan->halo[i] += BOX_RUN - 1;
   /* A recursion along whole lines: one piece (no bands, no tiles). */
   plan->whole_image_stats = st->x.iir || st->y.iir;
   /* The loaded source, the intermediate and the result as float RGBA,
@@ -518,54 +509,6 @@ round_up (size_t n, size_t m)
   return (n + m - 1) / m * m;
 }
 
-/* A multiple of BOX_RUN at or below v (v may be negative: a halo). */
-static int
-run_start (int v)
-{
-  return (v >= 0 ? v / BOX_RUN : -((-v + BOX_RUN - 1) / BOX_RUN)) * BOX_RUN;
-}
-
-/* The box on CPU devices: running sums (filter_box_hd / _vd), restarted
- * at multiples of BOX_RUN of the image's coordinates; the intermediate
- * holds the rows from the first start's window on. */
-static bool
-launch_box (ClfxGraph *g, const State *st, ClfxError *error)
-{
-  const ClfxTile *t = clfx_graph_tile (g);
-  const ClfxPlan *plan = clfx_graph_plan (g);
-  int             w = t->out.width, h = t->out.height, r = st->y.n / 2;
-  int             x0 = run_start (t->out.x), y0 = run_start (t->out.y);
-  int             iy0 = y0 - r, ih = t->out.y + h + r - iy0;
-  cl_int4         rect = { { t->out.x, iy0, w, ih } };
-  cl_int4         renorm = { { st->renorm, plan->width, plan->height, 0 } };
-  cl_mem          inter, kx, ky;
-  ClfxLaunch      l_h = { "filter_box_hd", NULL, NULL, 2,
-                          { (size_t) ((t->out.x + w - 1 - x0) / BOX_RUN + 1),
-                            (size_t) ih },
-                          { 0, 0 } };
-  ClfxLaunch      l_v = { "filter_box_vd", NULL, NULL, 2,
-                          { ((size_t) w + 3) / 4,
-                            (size_t) ((t->out.y + h - 1 - y0) / BOX_RUN
-                                      + 1) },
-                          { 0, 0 } };
-
-  return (inter = clfx_graph_buffer (g, "rows",
-                                     (size_t) w * (size_t) ih * 16, error))
-         && (kx = clfx_graph_table (g, "taps x", st->x.k,
-                                    sizeof (float) * (size_t) st->x.n,
-                                    error))
-         && (ky = clfx_graph_table (g, "taps y", st->y.k,
-                                    sizeof (float) * (size_t) st->y.n,
-                                    error))
-         && CLFX_LAUNCH (g, &l_h, error, CLFX_SRC, CLFX_ARG (inter),
-                         CLFX_ARG (rect), CLFX_INT (x0),
-                         CLFX_FLOAT (st->x.k[0]), CLFX_INT (st->x.n))
-         && CLFX_LAUNCH (g, &l_v, error, CLFX_ARG (inter), CLFX_INT (w),
-                         CLFX_INT (iy0), CLFX_INT (y0), CLFX_DST,
-                         CLFX_FLOAT (st->y.k[0]), CLFX_INT (st->y.n),
-                         CLFX_ARG (renorm), CLFX_ARG (kx), CLFX_ARG (ky));
-}
-
 /* Both FIR axes in two passes straight from the source to the result
  * (filter.cl), the taps' texels through local memory where the device
  * reads images (GPUs) and they fit; CPU devices read their buffers
@@ -603,10 +546,6 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
   ClfxLaunch            l_vd = { "filter_conv_vd", NULL, NULL, 2,
                                  { (size_t) w, (size_t) h }, { 0, 0 } };
 
-  /* The box's running sums are in double: devices without it sum the
-   * taps. */
-  if (! local && st->variant == CLFX_FILTER_BOX && dev->fp64)
-    return launch_box (g, st, error);
   if (! (inter = clfx_graph_buffer (g, "rows", (size_t) w * (size_t) ih * 16,
                                     error))
       || ! (kx = clfx_graph_table (g, "taps x", st->x.k,
