@@ -132,9 +132,8 @@ bilateral_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
 
   int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
   int    sx = x - R, sy = y - R;
-  bool   inside = (src_flags & CLFX_SRC_TILED)
-                  || (sx >= 0 && sy >= 0 && x + R < src_view.z
-                      && y + R < src_view.w);
+  bool   inside = clfx_window_inside (src_flags, src_view, sx, sy,
+                                      2 * R + 1, 2 * R + 1);
   float4 c = clfx_rgba (clfx_fetch (CLFX_SRC (src), x, y)), out;
   if (inside)
     BIL_WINDOW (out, c, ws, R, p, i, j,

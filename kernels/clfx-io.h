@@ -273,6 +273,16 @@ clfx_load (CLFX_SRC_PARAMS, int i, int j)
   return clfx_texel (img, pitch, lut, i - view.x, j - view.y);
 }
 
+/* Whether the w x h texels from (x0, y0) all lie inside the source (a
+ * tile always holds what its kernels read), so that clfx_fetch_inside
+ * serves them with no addressing to apply. */
+inline bool
+clfx_window_inside (int flags, int4 view, int x0, int y0, int w, int h)
+{
+  return (flags & CLFX_SRC_TILED)
+         || (x0 >= 0 && y0 >= 0 && x0 + w <= view.z && y0 + h <= view.w);
+}
+
 /* A texel inside the source, with no addressing to apply (the caller
  * knows 0 <= i < width and 0 <= j < height, or reads a tile). */
 inline float4

@@ -60,9 +60,8 @@ convolve_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
   int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy), h0 = n / 2;
   float4 out;
   /* Away from the image's edges no addressing to apply. */
-  bool   inside = (src_flags & CLFX_SRC_TILED)
-                  || (x - h0 >= 0 && x + h0 < src_view.z && y - h0 >= 0
-                      && y + h0 < src_view.w);
+  bool   inside = clfx_window_inside (src_flags, src_view, x - h0, y - h0,
+                                      n, n);
   if (inside)
     {
 #define READ_I(i, j)                                                         \

@@ -80,9 +80,7 @@ filter_conv_h (CLFX_SRC_ARGS (src), __global float4 *inter, int4 rect,
   int    h0 = n / 2, span = FH_W + n - 1;
   int    sy = rect.y + min (gy, rect.w - 1);
   int    sx0 = rect.x + get_group_id (0) * FH_W - h0;
-  bool   inside = (src_flags & CLFX_SRC_TILED)
-                  || (sx0 >= 0 && sx0 + span <= src_view.z && sy >= 0
-                      && sy < src_view.w);
+  bool   inside = clfx_window_inside (src_flags, src_view, sx0, sy, span, 1);
   float4 acc = (float4) (0.0f);
 
   for (int i = lx; i < span; i += FH_W)
@@ -108,9 +106,7 @@ filter_conv_hd (CLFX_SRC_ARGS (src), __global float4 *inter, int4 rect,
     return;
 
   int    x = rect.x + gx - n / 2, sy = rect.y + gy;
-  bool   inside = (src_flags & CLFX_SRC_TILED)
-                  || (x >= 0 && x + n <= src_view.z && sy >= 0
-                      && sy < src_view.w);
+  bool   inside = clfx_window_inside (src_flags, src_view, x, sy, n, 1);
   float4 acc = (float4) (0.0f);
   if (inside)
     for (int i = 0; i < n; i++)
@@ -302,9 +298,8 @@ filter_sobel (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, int mode)
 
   int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
   /* Away from the image's edges no addressing to apply. */
-  bool   inside = (src_flags & CLFX_SRC_TILED)
-                  || (x >= 1 && x + 1 < src_view.z && y >= 1
-                      && y + 1 < src_view.w);
+  bool   inside = clfx_window_inside (src_flags, src_view, x - 1, y - 1, 3,
+                                      3);
 #define SOBEL_TEXEL(i, j)                                                    \
   (inside ? clfx_fetch_inside (CLFX_SRC (src), (i), (j))                     \
           : clfx_fetch (CLFX_SRC (src), (i), (j)))

@@ -173,9 +173,8 @@ resize_filter_hb (CLFX_SRC_ARGS (src), __global float4 *inter,
 
   int  i0 = start[x];
   int  r1 = min (r0 + CLFX_HB_ROWS, span.w);
-  bool inside = (src_flags & CLFX_SRC_TILED)
-                || (i0 >= 0 && i0 + ntaps <= src_view.z && span.y + r0 >= 0
-                    && span.y + r1 <= src_view.w);
+  bool inside = clfx_window_inside (src_flags, src_view, i0, span.y + r0,
+                                    ntaps, r1 - r0);
 
   if (inside && i0 != INT_MIN && r1 - r0 == CLFX_HB_ROWS)
     {
@@ -284,9 +283,8 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
 
   /* A footprint inside the source (or a tile, which holds it) is read
    * without addressing; near the border clfx_fetch applies it. */
-  bool inside = (src_flags & CLFX_SRC_TILED)
-                || (sx0 >= 0 && sy0 >= 0 && sx0 + span_w <= src_view.z
-                    && sy0 + span_h <= src_view.w);
+  bool inside = clfx_window_inside (src_flags, src_view, sx0, sy0, span_w,
+                                    span_h);
   /* Four reads in flight per work-item: one at a time, each tile waited
    * out the full texture latency once per 256 texels. */
   for (int i0 = lid; i0 < span_w * span_h; i0 += 4 * 256)
