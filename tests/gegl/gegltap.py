@@ -35,3 +35,27 @@ def gegl():
         skip_all("GEGL's Python bindings: %s" % e)
     Gegl.init(None)
     return Gegl
+
+
+def read_pfm(path):
+    """A PFM file as top-to-bottom float32 rows of RGB (gray repeated)."""
+    import numpy as np
+
+    with open(path, "rb") as f:
+        kind = f.readline().strip()
+        w, h = map(int, f.readline().split())
+        scale = float(f.readline())
+        data = np.frombuffer(f.read(), dtype="<f4" if scale < 0 else ">f4")
+    nc = 3 if kind == b"PF" else 1
+    a = data[:w * h * nc].reshape(h, w, nc)[::-1].astype(np.float32)
+    return a if nc == 3 else np.repeat(a, 3, axis=2)
+
+
+def write_pfm(path, rgb):
+    """rgb: an (h, w, 3) array, top row first; PFM stores rows bottom-up."""
+    import numpy as np
+
+    h, w, _ = rgb.shape
+    with open(path, "wb") as f:
+        f.write(b"PF\n%d %d\n-1.0\n" % (w, h))
+        f.write(np.ascontiguousarray(rgb[::-1], dtype="<f4").tobytes())

@@ -87,7 +87,7 @@ import subprocess
 import sys
 
 import gegltap
-from gegltap import ok, skip_all
+from gegltap import ok, read_pfm, skip_all, write_pfm
 
 try:
     import numpy as np
@@ -102,24 +102,6 @@ os.makedirs(work, exist_ok=True)
 
 # babl's Y row for linear sRGB.
 YROW = np.array([0.2224879400, 0.7169038389, 0.0606082572])
-
-
-def read_pfm(path):
-    with open(path, "rb") as f:
-        kind = f.readline().strip()
-        w, h = map(int, f.readline().split())
-        scale = float(f.readline())
-        data = np.frombuffer(f.read(), dtype="<f4" if scale < 0 else ">f4")
-    nc = 3 if kind == b"PF" else 1
-    a = data[:w * h * nc].reshape(h, w, nc)[::-1].astype(np.float32)
-    return a if nc == 3 else np.repeat(a, 3, axis=2)
-
-
-def write_pfm(path, rgb):
-    h, w, _ = rgb.shape
-    with open(path, "wb") as f:
-        f.write(b"PF\n%d %d\n-1.0\n" % (w, h))
-        f.write(np.ascontiguousarray(rgb[::-1], dtype="<f4").tobytes())
 
 
 def load_rgb(path):

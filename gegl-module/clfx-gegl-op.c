@@ -1,0 +1,723 @@
+/* clfx-gegl-op.c: the filter and tone-map variants as GEGL operations
+ * (clfx:gaussian, clfx:reinhard05, ...), loaded into GIMP's own process,
+ * so that pixels never cross the plug-in wire and GIMP's non-destructive
+ * filters and on-canvas preview can use them.
+ *
+ * One operation type per variant of every family that keeps the image's
+ * size (the families the plug-in applies through the shadow buffer),
+ * made at load time from the family table: properties are the variant's
+ * arguments with their names, ranges, UI ranges, units and defaults, plus
+ * device, validate and report-file.
+ *
+ * Geometry is the plan's, as the plug-in's shadow path uses it: an output
+ * rectangle reads the source rectangle clfx_plan_read_rect gives (grown by
+ * the halo, clamped to the input's extent, or the whole input for a
+ * variant that runs in one piece), and beyond the input's extent the
+ * variant's addressing decides.  Such variants compute their whole
+ * output at once (get_cached_region), as gegl:reinhard05 does.
+ *
+ * Inside GIMP an operation must never bring the process down: every
+ * engine error is caught, the run is repeated on the engine's CPU
+ * reference with a warning, and if that fails too the input is passed
+ * through unchanged with a warning.  One OpenCL context serves every
+ * operation of the process, made on the first run (nothing touches OpenCL
+ * before), kept between runs, and used by one run at a time. */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gegl-plugin.h>
+
+#include "clfx-babl-format.h"
+#include "clfx-run.h"
+
+/* ---- what each operation type is made from ---------------------------- */
+
+/* Properties past the family's rows. */
+enum
+{
+  EXTRA_DEVICE,
+  EXTRA_VALIDATE,
+  EXTRA_REPORT_FILE,
+  N_EXTRA
+};
+
+#define MAX_ROWS 64
+
+typedef struct
+{
+  const ClfxFamily *family;
+  int               variant;
+  char              op_name[64];   /* "clfx:gaussian" */
+  char              title[160];
+  /* Property id k (from 1) is family row rows[k - 1] for k <= n_rows,
+   * then the extras. */
+  int               rows[MAX_ROWS];
+  int               n_rows;
+} ClfxOpInfo;
+
+typedef struct
+{
+  GeglOperationFilter parent_instance;
+  ClfxParams          params;
+  gchar              *device;
+  gboolean            validate;
+  gchar              *report_file;
+  ClfxPixelFormat     pf;
+} ClfxOp;
+
+typedef struct
+{
+  GeglOperationFilterClass parent_class;
+  const ClfxOpInfo        *info;
+} ClfxOpClass;
+
+#define CLFX_OP(obj) ((ClfxOp *) (obj))
+#define CLFX_OP_INFO(obj)                                                    \
+  (((ClfxOpClass *) G_OBJECT_GET_CLASS (obj))->info)
+
+/* GEGL's categories for each variant, so that they sit beside GEGL's own
+ * blurs, enhance, edge-detect and tone-mapping operations. */
+static const struct
+{
+  const char *variant, *categories;
+} op_categories[] = {
+  { "gaussian", "blur" },
+  { "box", "blur" },
+  { "unsharp", "enhance:sharpen" },
+  { "median", "blur:noise-reduction" },
+  { "bilateral", "enhance:noise-reduction" },
+  { "sobel", "edge-detect" },
+  { "convolve", "generic" },
+};
+
+static const char *
+categories_of (const ClfxOpInfo *info)
+{
+  const char *v = info->family->variants[info->variant]->name;
+
+  for (size_t i = 0; i < G_N_ELEMENTS (op_categories); i++)
+    if (! strcmp (op_categories[i].variant, v))
+      return op_categories[i].categories;
+  if (! strcmp (info->family->name, "tonemap"))
+    return "tonemapping";
+  return "generic";
+}
+
+/* ---- the engine, shared by every operation of the process ------------- */
+
+static GMutex       engine_lock;
+static ClfxContext *engine_context;
+static gchar       *engine_device; /* the request engine_context is for */
+
+/* Runs src through the variant on the shared context; on failure of an
+ * OpenCL device, again on the CPU reference (a warning says why).  Holds
+ * engine_lock. */
+static gboolean
+engine_run (ClfxOp          *o,
+            const ClfxImage *src,
+            ClfxImage       *dst,
+            ClfxRunResult   *result,
+            ClfxRunOptions  *opt,
+            ClfxError       *error)
+{
+  const char *device = o->device && *o->device ? o->device : "auto";
+
+  if (g_strcmp0 (engine_device, device))
+    {
+      clfx_context_free (engine_context);
+      engine_context = NULL;
+      g_free (engine_device);
+      engine_device = g_strdup (device);
+    }
+  opt->device = device;
+  opt->validate = o->validate;
+  opt->context = &engine_context;
+  if (clfx_run (&o->params, src, dst, opt, result, error))
+    return TRUE;
+  if (! strcmp (device, "reference") || error->code == CLFX_ERR_INVALID)
+    return FALSE;
+  g_warning ("%s: device '%s' failed (%s); running the CPU reference "
+             "instead", CLFX_OP_INFO (o)->op_name, device, error->message);
+  clfx_run_result_clear (result);
+  memset (error, 0, sizeof *error);
+  opt->device = "reference";
+  opt->context = NULL;
+  return clfx_run (&o->params, src, dst, opt, result, error);
+}
+
+static void
+write_report (ClfxOp               *o,
+              const ClfxImage      *src,
+              const ClfxRunOptions *opt,
+              const ClfxRunResult  *result)
+{
+  static const char *const extra[] = { "in-process", "gegl", NULL };
+  char   *json;
+  GError *error = NULL;
+
+  if (! o->report_file || ! *o->report_file)
+    return;
+  json = clfx_report_json (&o->params, src, opt, result, extra);
+  if (! json)
+    g_warning ("%s: no report (out of memory)", CLFX_OP_INFO (o)->op_name);
+  else if (! g_file_set_contents (o->report_file, json, -1, &error))
+    {
+      g_warning ("%s: %s", CLFX_OP_INFO (o)->op_name, error->message);
+      g_clear_error (&error);
+    }
+  free (json);
+}
+
+/* ---- geometry ----------------------------------------------------------- */
+
+static gboolean
+source_extent (GeglOperation *operation,
+               GeglRectangle *extent)
+{
+  const GeglRectangle *in =
+    gegl_operation_source_get_bounding_box (operation, "input");
+
+  if (! in || gegl_rectangle_is_empty (in)
+      || gegl_rectangle_is_infinite_plane (in))
+    return FALSE;
+  *extent = *in;
+  return TRUE;
+}
+
+/* The source rectangle result rectangle roi reads (clamped to the
+ * input's extent); FALSE where the plan refuses the parameters or the
+ * input has no finite extent. */
+static gboolean
+read_rect (GeglOperation       *operation,
+           const GeglRectangle *roi,
+           GeglRectangle       *extent,
+           GeglRectangle       *read,
+           ClfxError           *error)
+{
+  ClfxOp       *o = CLFX_OP (operation);
+  ClfxImage     header;
+  GeglRectangle r;
+  ClfxRect      out, in;
+
+  if (! source_extent (operation, extent))
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "the input has no finite extent");
+  if (! gegl_rectangle_intersect (&r, roi, extent))
+    {
+      *read = r;
+      return TRUE;
+    }
+  clfx_pixel_format_header (&o->pf, extent->width, extent->height, &header);
+  out = (ClfxRect) { r.x - extent->x, r.y - extent->y, r.width, r.height };
+  if (! clfx_plan_read_rect (&o->params, &header, &out, &in, error))
+    return FALSE;
+  gegl_rectangle_set (read, in.x + extent->x, in.y + extent->y,
+                      (guint) in.width, (guint) in.height);
+  return TRUE;
+}
+
+static void
+clfx_op_prepare (GeglOperation *operation)
+{
+  ClfxOp     *o = CLFX_OP (operation);
+  const Babl *in = gegl_operation_get_source_format (operation, "input");
+  ClfxError   e = { 0 };
+
+  /* The input's own encoding where the engine reads it (u8 to float,
+   * sRGB or linear, gray or RGB), so that GeglBuffer only copies. */
+  if (! clfx_pixel_format_of_babl (in ? in : babl_format ("RGBA float"),
+                                   &o->pf, &e))
+    clfx_pixel_format_of_babl (babl_format_with_space ("RGBA float", in),
+                               &o->pf, &e);
+  gegl_operation_set_format (operation, "input", o->pf.format);
+  gegl_operation_set_format (operation, "output", o->pf.format);
+}
+
+static GeglRectangle
+clfx_op_get_required_for_output (GeglOperation       *operation,
+                                 const gchar         *input_pad,
+                                 const GeglRectangle *roi)
+{
+  GeglRectangle extent, read;
+  ClfxError     e = { 0 };
+
+  (void) input_pad;
+  return read_rect (operation, roi, &extent, &read, &e) ? read : *roi;
+}
+
+static GeglRectangle
+clfx_op_get_invalidated_by_change (GeglOperation       *operation,
+                                   const gchar         *input_pad,
+                                   const GeglRectangle *input_roi)
+{
+  GeglRectangle extent, read, grown = *input_roi;
+  ClfxError     e = { 0 };
+  gint          dx, dy;
+
+  (void) input_pad;
+  if (! read_rect (operation, input_roi, &extent, &read, &e))
+    return *input_roi;
+  /* The pixels that read a changed one are those within the halo of it:
+   * the halo the plan grows a rectangle by, taken on both sides (a
+   * variant in one piece grows it to the whole input). */
+  dx = MAX (input_roi->x - read.x,
+            read.x + read.width - input_roi->x - input_roi->width);
+  dy = MAX (input_roi->y - read.y,
+            read.y + read.height - input_roi->y - input_roi->height);
+  grown.x -= MAX (dx, 0);
+  grown.y -= MAX (dy, 0);
+  grown.width += 2 * MAX (dx, 0);
+  grown.height += 2 * MAX (dy, 0);
+  return grown;
+}
+
+static GeglRectangle
+clfx_op_get_cached_region (GeglOperation       *operation,
+                           const GeglRectangle *roi)
+{
+  GeglRectangle extent, read;
+  ClfxError     e = { 0 };
+
+  /* Where the rectangle reads the whole input (whole-image statistics, a
+   * recursion along whole lines), the whole output costs no more: make
+   * it once. */
+  if (read_rect (operation, roi, &extent, &read, &e)
+      && gegl_rectangle_equal (&read, &extent))
+    return extent;
+  return *roi;
+}
+
+/* ---- processing --------------------------------------------------------- */
+
+static gboolean
+clfx_op_process (GeglOperation       *operation,
+                 GeglBuffer          *input,
+                 GeglBuffer          *output,
+                 const GeglRectangle *result,
+                 gint                 level)
+{
+  ClfxOp        *o = CLFX_OP (operation);
+  const char    *name = CLFX_OP_INFO (o)->op_name;
+  ClfxImage      src = { 0 }, dst = { 0 };
+  ClfxRunResult  r;
+  ClfxRunOptions opt = { 0 };
+  ClfxError      e = { 0 };
+  GeglRectangle  extent, read;
+  gboolean       ok;
+
+  (void) level;
+  memset (&r, 0, sizeof r);
+  ok = read_rect (operation, result, &extent, &read, &e)
+       && clfx_host_image_alloc (&src, read.width, read.height,
+                                 o->pf.channels, o->pf.depth, &e);
+  if (ok)
+    {
+      src.straight_alpha = o->pf.straight_alpha;
+      src.transfer = o->pf.transfer;
+      gegl_buffer_get (input, &read, 1.0, o->pf.format, src.data,
+                       (gint) src.stride, GEGL_ABYSS_NONE);
+      g_mutex_lock (&engine_lock);
+      ok = engine_run (o, &src, &dst, &r, &opt, &e);
+      if (ok)
+        write_report (o, &src, &opt, &r);
+      g_mutex_unlock (&engine_lock);
+    }
+  if (ok && r.validated && ! r.validation.passed)
+    g_warning ("%s: the result differs from the CPU reference beyond the "
+               "tolerance (%zu pixels)", name, r.validation.mismatches);
+  if (ok)
+    {
+      size_t off = (size_t) (result->y - read.y) * dst.stride
+                   + (size_t) (result->x - read.x)
+                       * clfx_image_pixel_size (&dst);
+
+      gegl_buffer_set (output, result, 0, o->pf.format,
+                       (guchar *) dst.data + off, (gint) dst.stride);
+    }
+  else
+    {
+      /* Never fail inside GIMP: the input goes through as it was. */
+      g_warning ("%s: %s; the input is left unchanged", name,
+                 e.message[0] ? e.message : "unknown error");
+      gegl_buffer_copy (input, result, GEGL_ABYSS_NONE, output, result);
+    }
+  clfx_run_result_clear (&r);
+  clfx_host_image_free (&src);
+  clfx_host_image_free (&dst);
+  return TRUE;
+}
+
+/* ---- properties --------------------------------------------------------- */
+
+static void
+clfx_op_set_property (GObject      *object,
+                      guint         id,
+                      const GValue *value,
+                      GParamSpec   *pspec)
+{
+  ClfxOp               *o = CLFX_OP (object);
+  const ClfxOpInfo     *info = CLFX_OP_INFO (o);
+  const ClfxParamSpec  *s;
+
+  if (id == 0 || id > (guint) (info->n_rows + N_EXTRA))
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+      return;
+    }
+  if (id > (guint) info->n_rows)
+    {
+      switch (id - (guint) info->n_rows - 1)
+        {
+        case EXTRA_DEVICE:
+          g_free (o->device);
+          o->device = g_value_dup_string (value);
+          break;
+        case EXTRA_VALIDATE:
+          o->validate = g_value_get_boolean (value);
+          break;
+        default:
+          g_free (o->report_file);
+          o->report_file = g_value_dup_string (value);
+          break;
+        }
+      return;
+    }
+  s = &info->family->params[info->rows[id - 1]];
+  switch (s->type)
+    {
+    case CLFX_PARAM_INT:
+      clfx_param_set_int (&o->params, s, g_value_get_int (value));
+      break;
+    case CLFX_PARAM_DOUBLE:
+      clfx_param_set_double (&o->params, s, g_value_get_double (value));
+      break;
+    case CLFX_PARAM_BOOL:
+      clfx_param_set_bool (&o->params, s, g_value_get_boolean (value));
+      break;
+    case CLFX_PARAM_CHOICE:
+      clfx_param_set_int (&o->params, s, g_value_get_enum (value));
+      break;
+    case CLFX_PARAM_STRING:
+      {
+        /* A value longer than the row holds is cut here; the engine then
+         * refuses what it cannot parse, with a warning at run time. */
+        const gchar *v = g_value_get_string (value);
+        clfx_param_set_string (&o->params, s, v ? v : "");
+      }
+      break;
+    }
+}
+
+static void
+clfx_op_get_property (GObject    *object,
+                      guint       id,
+                      GValue     *value,
+                      GParamSpec *pspec)
+{
+  ClfxOp              *o = CLFX_OP (object);
+  const ClfxOpInfo    *info = CLFX_OP_INFO (o);
+  const ClfxParamSpec *s;
+
+  if (id == 0 || id > (guint) (info->n_rows + N_EXTRA))
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+      return;
+    }
+  if (id > (guint) info->n_rows)
+    {
+      switch (id - (guint) info->n_rows - 1)
+        {
+        case EXTRA_DEVICE:
+          g_value_set_string (value, o->device);
+          break;
+        case EXTRA_VALIDATE:
+          g_value_set_boolean (value, o->validate);
+          break;
+        default:
+          g_value_set_string (value, o->report_file);
+          break;
+        }
+      return;
+    }
+  s = &info->family->params[info->rows[id - 1]];
+  switch (s->type)
+    {
+    case CLFX_PARAM_INT:
+      g_value_set_int (value, clfx_param_get_int (&o->params, s));
+      break;
+    case CLFX_PARAM_DOUBLE:
+      g_value_set_double (value, clfx_param_get_double (&o->params, s));
+      break;
+    case CLFX_PARAM_BOOL:
+      g_value_set_boolean (value, clfx_param_get_bool (&o->params, s));
+      break;
+    case CLFX_PARAM_CHOICE:
+      g_value_set_enum (value, clfx_param_get_int (&o->params, s));
+      break;
+    case CLFX_PARAM_STRING:
+      g_value_set_string (value, clfx_param_get_string (&o->params, s));
+      break;
+    }
+}
+
+/* "Size _X" -> "Size X": the table's labels carry the dialog's
+ * mnemonics.  Kept for the life of the process, as the specs are. */
+static const gchar *
+plain_label (const char *label)
+{
+  GString *s = g_string_new (NULL);
+
+  for (const char *c = label; *c; c++)
+    if (*c != '_')
+      g_string_append_c (s, *c);
+  return g_intern_string (g_string_free (s, FALSE));
+}
+
+/* "sampler-filter" of family "filter" -> ClfxFilterSamplerFilter. */
+static GType
+choice_enum_type (const ClfxFamily    *family,
+                  const ClfxParamSpec *s)
+{
+  GString    *name = g_string_new ("Clfx");
+  GEnumValue *values;
+  GType       type;
+  int         n = clfx_choice_count (s);
+  const char *parts[2] = { family->name, s->name };
+
+  for (int k = 0; k < 2; k++)
+    for (const char *c = parts[k], *start = c; *c; c++)
+      if (*c == '-')
+        start = c + 1;
+      else
+        g_string_append_c (name, c == start ? g_ascii_toupper (*c) : *c);
+  type = g_type_from_name (name->str);
+  if (type)
+    {
+      g_string_free (name, TRUE);
+      return type;
+    }
+  /* Registered once and kept: GLib's enum types are never unregistered. */
+  values = g_new0 (GEnumValue, (gsize) n + 1);
+  for (int i = 0; i < n; i++)
+    {
+      values[i].value = i;
+      values[i].value_name = plain_label (s->choices[i].label);
+      values[i].value_nick = s->choices[i].nick;
+    }
+  type = g_enum_register_static (g_intern_string (name->str), values);
+  g_string_free (name, TRUE);
+  return type;
+}
+
+static GParamSpec *
+row_pspec (const ClfxFamily    *family,
+           const ClfxParamSpec *s)
+{
+  const GParamFlags flags = (GParamFlags) (G_PARAM_READWRITE
+                                           | G_PARAM_CONSTRUCT
+                                           | GEGL_PARAM_PAD_INPUT);
+  const gchar *nick = plain_label (s->label);
+  GParamSpec  *p = NULL;
+
+  switch (s->type)
+    {
+    case CLFX_PARAM_INT:
+      p = gegl_param_spec_int (s->name, nick, s->blurb, (gint) s->min,
+                               (gint) s->max, (gint) s->def,
+                               (gint) s->ui_min, (gint) s->ui_max, 1.0,
+                               flags);
+      break;
+    case CLFX_PARAM_DOUBLE:
+      p = gegl_param_spec_double (s->name, nick, s->blurb, s->min, s->max,
+                                  s->def, s->ui_min, s->ui_max, 1.0, flags);
+      GEGL_PARAM_SPEC_DOUBLE (p)->ui_digits = s->digits;
+      break;
+    case CLFX_PARAM_BOOL:
+      p = g_param_spec_boolean (s->name, nick, s->blurb, s->def != 0, flags);
+      break;
+    case CLFX_PARAM_CHOICE:
+      /* GEGL's enum spec, which GIMP hands to plug-ins as the value's
+       * nick: the enum type itself exists only in this process. */
+      p = gegl_param_spec_enum (s->name, nick, s->blurb,
+                                choice_enum_type (family, s), (gint) s->def,
+                                flags);
+      break;
+    case CLFX_PARAM_STRING:
+      p = g_param_spec_string (s->name, nick, s->blurb,
+                               s->def_string ? s->def_string : "", flags);
+      break;
+    }
+  if (p && s->unit == CLFX_UNIT_DISTANCE)
+    gegl_param_spec_set_property_key (p, "unit", "pixel-distance");
+  if (p && g_str_has_suffix (s->name, "-x"))
+    gegl_param_spec_set_property_key (p, "axis", "x");
+  if (p && g_str_has_suffix (s->name, "-y"))
+    gegl_param_spec_set_property_key (p, "axis", "y");
+  return p;
+}
+
+static void
+clfx_op_finalize (GObject *object)
+{
+  ClfxOp *o = CLFX_OP (object);
+
+  g_free (o->device);
+  g_free (o->report_file);
+  G_OBJECT_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (object)))
+    ->finalize (object);
+}
+
+static void
+clfx_op_class_init (gpointer klass,
+                    gpointer data)
+{
+  const ClfxOpInfo         *info = data;
+  GObjectClass             *object_class = G_OBJECT_CLASS (klass);
+  GeglOperationClass       *operation_class = GEGL_OPERATION_CLASS (klass);
+  GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
+  const ClfxVariant        *v = info->family->variants[info->variant];
+  guint                     id = 1;
+
+  ((ClfxOpClass *) klass)->info = info;
+  object_class->set_property = clfx_op_set_property;
+  object_class->get_property = clfx_op_get_property;
+  object_class->finalize = clfx_op_finalize;
+  operation_class->prepare = clfx_op_prepare;
+  operation_class->get_required_for_output = clfx_op_get_required_for_output;
+  operation_class->get_invalidated_by_change =
+    clfx_op_get_invalidated_by_change;
+  operation_class->get_cached_region = clfx_op_get_cached_region;
+  /* The engine runs the whole requested rectangle at once on its own
+   * device and threads: GEGL's threads would only split it. */
+  operation_class->threaded = FALSE;
+  operation_class->opencl_support = FALSE;
+  filter_class->process = clfx_op_process;
+
+  for (int k = 0; k < info->n_rows; k++)
+    g_object_class_install_property (object_class, id++,
+                                     row_pspec (info->family,
+                                                &info->family
+                                                   ->params[info->rows[k]]));
+  g_object_class_install_property (
+    object_class, id++,
+    g_param_spec_string ("device", "Device",
+                         "auto, all, reference (the CPU path) or a part of "
+                         "the OpenCL platform's or device's name",
+                         "auto",
+                         (GParamFlags) (G_PARAM_READWRITE | G_PARAM_CONSTRUCT
+                                        | GEGL_PARAM_PAD_INPUT)));
+  g_object_class_install_property (
+    object_class, id++,
+    g_param_spec_boolean ("validate", "Validate",
+                          "Also run the CPU reference and compare (a "
+                          "warning when they differ beyond the tolerance)",
+                          FALSE,
+                          (GParamFlags) (G_PARAM_READWRITE
+                                         | G_PARAM_CONSTRUCT
+                                         | GEGL_PARAM_PAD_INPUT)));
+  g_object_class_install_property (
+    object_class, id++,
+    g_param_spec_string ("report-file", "Report file",
+                         "Where each run writes its JSON report (empty: "
+                         "none)",
+                         "",
+                         (GParamFlags) (G_PARAM_READWRITE | G_PARAM_CONSTRUCT
+                                        | GEGL_PARAM_PAD_INPUT)));
+
+  gegl_operation_class_set_keys (operation_class,
+                                 "name", info->op_name,
+                                 "title", info->title,
+                                 "categories", categories_of (info),
+                                 "description", v->blurb,
+                                 NULL);
+}
+
+static void
+clfx_op_init (GTypeInstance *instance,
+              gpointer       klass)
+{
+  ClfxOp           *o = CLFX_OP (instance);
+  const ClfxOpInfo *info = ((ClfxOpClass *) klass)->info;
+
+  clfx_params_defaults (info->family, &o->params);
+  if (info->family->variant_param >= 0)
+    clfx_param_set_int (&o->params,
+                        &info->family->params[info->family->variant_param],
+                        info->variant);
+  clfx_pixel_format_of_babl (babl_format ("RGBA float"), &o->pf, NULL);
+}
+
+/* ---- the module --------------------------------------------------------- */
+
+static const GeglModuleInfo module_info = { GEGL_MODULE_ABI_VERSION };
+
+G_MODULE_EXPORT const GeglModuleInfo *
+gegl_module_query (GTypeModule *module)
+{
+  (void) module;
+  return &module_info;
+}
+
+static void
+register_variant (GTypeModule      *module,
+                  const ClfxFamily *f,
+                  int               variant)
+{
+  ClfxOpInfo        *info = g_new0 (ClfxOpInfo, 1);
+  const ClfxVariant *v = f->variants[variant];
+  GString           *type_name = g_string_new ("ClfxOp_");
+  const char        *label = v->name;
+  GTypeInfo          type_info = { 0 };
+
+  info->family = f;
+  info->variant = variant;
+  g_snprintf (info->op_name, sizeof info->op_name, "clfx:%s", v->name);
+  if (f->variant_param >= 0)
+    label = plain_label (f->params[f->variant_param].choices[variant].label);
+  g_snprintf (info->title, sizeof info->title, "%s (OpenCL)", label);
+  for (int i = 0; i < f->n_params && info->n_rows < MAX_ROWS; i++)
+    if (i != f->variant_param && ! f->params[i].plugin_only
+        && clfx_variant_uses (v, &f->params[i]))
+      info->rows[info->n_rows++] = i;
+  g_string_append (type_name, v->name);
+
+  type_info.class_size = sizeof (ClfxOpClass);
+  type_info.class_init = clfx_op_class_init;
+  type_info.class_data = info;
+  type_info.instance_size = sizeof (ClfxOp);
+  type_info.instance_init = clfx_op_init;
+  gegl_module_register_type (module, GEGL_TYPE_OPERATION_FILTER,
+                             type_name->str, &type_info, 0);
+  g_string_free (type_name, TRUE);
+}
+
+/* The shared OpenCL context and the driver's threads that serve it
+ * belong to this module's statics: keep its code mapped for the life of
+ * the process, whatever GEGL does with its use count.  A second handle
+ * on our own file, made resident. */
+static void
+keep_resident (void)
+{
+  Dl_info  self;
+  GModule *handle;
+
+  if (dladdr ((void *) keep_resident, &self) && self.dli_fname
+      && (handle = g_module_open (self.dli_fname, G_MODULE_BIND_LAZY)))
+    g_module_make_resident (handle);
+  else
+    g_warning ("clfx: could not keep the GEGL module loaded: %s",
+               g_module_error () ? g_module_error () : "dladdr failed");
+}
+
+G_MODULE_EXPORT gboolean
+gegl_module_register (GTypeModule *module)
+{
+  keep_resident ();
+  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
+    if ((*f)->procedure && (*f)->apply == CLFX_APPLY_SHADOW)
+      for (int i = 0; i < (*f)->n_variants; i++)
+        register_variant (module, *f, i);
+  return TRUE;
+}

@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""test-module.py: the GEGL module's clfx: operations, run through GEGL
+(its Python bindings), against clfx-bench.
+
+    test-module.py CLFX_BENCH MODULE_DIR WORK_DIR PHOTO
+
+- Every variant of the filter and tone-map families is an operation
+  clfx:<variant> with GEGL's keys, and its properties are the variant's
+  arguments: the report each writes lists the same parameters, with the
+  same defaults, as clfx-bench's report for the same variant.
+- Same pixels as clfx-bench for the same variant, arguments and device
+  ($CLFX_TEST_DEVICE): bit for bit, on a crop of a real photograph as GIMP
+  holds an 8-bit layer ("R'G'B'A u8", through PNG files) and as linear
+  float ("RGB float", through PFM files).  Both run the same engine on the
+  same bytes, so any difference is the module's (a halo, a format, a
+  parameter that did not arrive).
+- Chunks: the output rendered in small rectangles (fresh graph, so
+  nothing comes from a cache) equals the whole output, for variants with
+  a halo and for those that read the whole input.
+- Threads: two graphs processed at once from two threads (the engine's
+  context is shared and taken by one run at a time) equal their runs one
+  after the other.
+- Failures never fail the graph: with an OpenCL call made to fail
+  (CLFX_FAULT) the operation warns and gives the CPU reference's result;
+  with arguments the engine refuses (a matrix that does not parse) it
+  warns and passes the input through unchanged.
+
+TAP output; GEGL missing is a skip, or a failure with
+CLFX_REQUIRE_DEVICE=1 (CI's root has it)."""
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+
+import gegltap
+from gegltap import ok
+
+U8 = "R'G'B'A u8"
+
+# (variant, family, {argument: value}); values as clfx-bench takes them.
+CASES = [
+    ("gaussian", "filter", {}),
+    ("gaussian", "filter", {"std-dev-x": "4", "std-dev-y": "2.5"}),
+    ("gaussian", "filter", {"std-dev-x": "3", "method": "fir",
+                            "addressing": "mirrored-repeat"}),
+    ("box", "filter", {"radius": "5", "addressing": "clamp"}),
+    ("unsharp", "filter", {"std-dev": "2", "amount": "1.5"}),
+    ("median", "filter", {"radius": "4", "neighborhood": "square"}),
+    ("bilateral", "filter", {}),
+    ("sobel", "filter", {"keep-sign": "false"}),
+    ("convolve", "filter", {"matrix": "1 2 1  2 4 2  1 2 1",
+                            "normalize": "true"}),
+    ("reinhard02", "tonemap", {}),
+    ("reinhard05", "tonemap", {"brightness": "0.5"}),
+    ("drago03", "tonemap", {}),
+    ("aces", "tonemap", {"exposure": "1"}),
+    ("durand02", "tonemap", {}),
+    ("fattal02", "tonemap", {}),
+]
+VARIANTS = sorted({c[0] for c in CASES})
+
+
+def set_props(node, args):
+    """Sets clfx-bench style text arguments as typed properties."""
+    for name, text in args.items():
+        cur = node.get_property(name)
+        if isinstance(cur, bool):
+            node.set_property(name, text == "true")
+        elif isinstance(cur, int) and hasattr(type(cur), "__enum_values__"):
+            nicks = {e.value_nick: v
+                     for v, e in type(cur).__enum_values__.items()}
+            node.set_property(name, nicks[text])
+        elif isinstance(cur, int):
+            node.set_property(name, int(text))
+        elif isinstance(cur, float):
+            node.set_property(name, float(text))
+        else:
+            node.set_property(name, text)
+
+
+def buffer_of(fmt, w, h, data):
+    buf = Gegl.Buffer.new(fmt, 0, 0, w, h)
+    buf.set(Gegl.Rectangle.new(0, 0, w, h), fmt, data)
+    return buf
+
+
+def run_op(op, src_buf, w, h, fmt, out_fmt, args, device, report=None,
+           chunk=None):
+    """op on src_buf, read back as out_fmt bytes; chunk=(cw, ch) renders
+    the output rectangle by rectangle."""
+    g = Gegl.Node()
+    src = g.create_child("gegl:buffer-source")
+    src.set_property("buffer", src_buf)
+    node = g.create_child(op)
+    set_props(node, args)
+    node.set_property("device", device)
+    if report:
+        node.set_property("report-file", report)
+    src.link(node)
+    out = Gegl.Buffer.new(fmt, 0, 0, w, h)
+    if chunk:
+        for y in range(0, h, chunk[1]):
+            for x in range(0, w, chunk[0]):
+                node.blit_buffer(out, Gegl.Rectangle.new(
+                    x, y, min(chunk[0], w - x), min(chunk[1], h - y)),
+                    0, Gegl.AbyssPolicy.NONE)
+    else:
+        write = g.create_child("gegl:write-buffer")
+        write.set_property("buffer", out)
+        node.link(write)
+        write.process()
+    return out.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, out_fmt,
+                   Gegl.AbyssPolicy.NONE)
+
+
+def gegl_file(path, fmt):
+    """A file GEGL reads (PNG), as fmt bytes."""
+    g = Gegl.Node()
+    load = g.create_child("gegl:load")
+    load.set_property("path", path)
+    r = load.get_bounding_box()
+    buf = Gegl.Buffer.new(fmt, 0, 0, r.width, r.height)
+    write = g.create_child("gegl:write-buffer")
+    write.set_property("buffer", buf)
+    load.link(write)
+    write.process()
+    return buf.get(Gegl.Rectangle.new(0, 0, r.width, r.height), 1.0, fmt,
+                   Gegl.AbyssPolicy.NONE), r.width, r.height
+
+
+def save_png(buf, path):
+    g = Gegl.Node()
+    src = g.create_child("gegl:buffer-source")
+    src.set_property("buffer", buf)
+    save = g.create_child("gegl:png-save")
+    save.set_property("path", path)
+    save.set_property("bitdepth", 8)
+    src.link(save)
+    save.process()
+
+
+def bench(family, variant, args, inp, out, report):
+    cmd = [bench_path, "--device", device, "--repeat", "1", "--warmup", "0",
+           "--no-roofline", "--report", report, "--input", inp, "--output",
+           out, family, "--" + ("filter" if family == "filter"
+                                 else "operator"), variant]
+    for k, v in args.items():
+        cmd += ["--" + k, v]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    return p.returncode == 0, (p.stderr or p.stdout).strip()[-300:]
+
+
+def params_of(path):
+    with open(path) as f:
+        p = json.load(f)["parameters"]
+    for k in ("device", "validate", "in-process"):
+        p.pop(k, None)
+    return p
+
+
+def child(args):
+    """One run in a process of its own (CLFX_FAULT is read once per
+    process): op, input PNG, device, output raw bytes."""
+    op, inp, dev, out = args
+    data, w, h = gegl_file(inp, U8)
+    with open(out, "wb") as f:
+        f.write(run_op(op, buffer_of(U8, w, h, data), w, h, U8, U8, {}, dev))
+
+
+if len(sys.argv) > 1 and sys.argv[1] == "--child":
+    Gegl = gegltap.gegl()
+    Gegl.load_module_directory(sys.argv[2])
+    child(sys.argv[3:])
+    sys.exit(0)
+
+bench_path, module_dir, work, photo = sys.argv[1:5]
+device = os.environ.get("CLFX_TEST_DEVICE") or "auto"
+os.makedirs(work, exist_ok=True)
+Gegl = gegltap.gegl()
+Gegl.load_module_directory(module_dir)
+
+print("1..%d" % (2 + len(VARIANTS) + 3 * len(CASES) + 6))
+
+# ---- registration ------------------------------------------------------------
+names = [o for o in Gegl.list_operations() if o.startswith("clfx:")]
+ok(sorted(names) == sorted("clfx:" + v for v in VARIANTS),
+   "one clfx: operation per filter and tone-map variant (%s)"
+   % " ".join(sorted(names)))
+ok(Gegl.Operation.get_key("clfx:gaussian", "categories") == "blur"
+   and Gegl.Operation.get_key("clfx:reinhard05", "categories")
+   == "tonemapping"
+   and Gegl.Operation.get_property_key("clfx:gaussian", "std-dev-x", "unit")
+   == "pixel-distance",
+   "GEGL's keys: categories beside GEGL's own, units of distances")
+for v in VARIANTS:
+    op = "clfx:" + v
+    title = Gegl.Operation.get_key(op, "title") or ""
+    props = [p.name for p in Gegl.Operation.list_properties(op)]
+    ok(title.endswith("(OpenCL)") and Gegl.Operation.get_key(op, "description")
+       and props[-3:] == ["device", "validate", "report-file"],
+       "%s: title '%s', %d properties" % (op, title, len(props)))
+
+# ---- the inputs: a crop of a real photograph, odd sizes ------------------------
+full, fw, fh = gegl_file(photo, U8)
+W, H = min(fw, 173), min(fh, 131)
+x0, y0 = (fw - W) // 3, (fh - H) // 2
+img = np.frombuffer(full, np.uint8).reshape(fh, fw, 4)[y0:y0 + H,
+                                                        x0:x0 + W].copy()
+u8_buf = buffer_of(U8, W, H, img.tobytes())
+u8_png = os.path.join(work, "in.png")
+save_png(u8_buf, u8_png)
+u8_in, _, _ = gegl_file(u8_png, U8)
+rgb = np.frombuffer(
+    u8_buf.get(Gegl.Rectangle.new(0, 0, W, H), 1.0, "RGB float",
+               Gegl.AbyssPolicy.NONE), np.float32).reshape(H, W, 3) * 1.5
+f_pfm = os.path.join(work, "in.pfm")
+gegltap.write_pfm(f_pfm, rgb)
+f_buf = buffer_of("RGB float", W, H, rgb.tobytes())
+
+# ---- each case: parameters, u8 pixels, float pixels ------------------------------
+for k, (variant, family, args) in enumerate(CASES):
+    op = "clfx:" + variant
+    tag = "%02d-%s" % (k, variant)
+    rep_b, rep_m = (os.path.join(work, tag + s) for s in ("-b.json",
+                                                          "-m.json"))
+    out_png = os.path.join(work, tag + ".png")
+    good, msg = bench(family, variant, args, u8_png, out_png, rep_b)
+    mine = run_op(op, buffer_of(U8, W, H, u8_in), W, H, U8, U8, args, device,
+                  report=rep_m)
+    ok(good and os.path.exists(rep_m) and params_of(rep_b) == params_of(rep_m),
+       "%s %s: the module's report lists clfx-bench's parameters %s"
+       % (op, args, "" if good else msg))
+    theirs = gegl_file(out_png, U8)[0] if good else b""
+    a = np.frombuffer(mine, np.uint8).astype(int)
+    b = np.frombuffer(theirs, np.uint8).astype(int)
+    ok(a.shape == b.shape and (a == b).all(),
+       "%s %s: 8-bit sRGB, the same bytes as clfx-bench (%s)"
+       % (op, args, "max diff %d" % abs(a - b).max()
+          if a.shape == b.shape else "sizes differ"))
+
+    out_pfm = os.path.join(work, tag + ".pfm")
+    good, msg = bench(family, variant, args, f_pfm, out_pfm, rep_b)
+    mine = np.frombuffer(run_op(op, f_buf, W, H, "RGB float", "RGBA float",
+                                args, device), np.float32).reshape(H, W, 4)
+    theirs = gegltap.read_pfm(out_pfm) if good else None
+    same = theirs is not None and np.array_equal(mine[:, :, :3], theirs,
+                                                 equal_nan=True)
+    ok(same, "%s %s: linear float, the same values as clfx-bench %s"
+       % (op, args, msg if not good else
+          "" if same else "(max diff %g)"
+          % np.nanmax(np.abs(mine[:, :, :3] - theirs))))
+
+# ---- chunks ----------------------------------------------------------------------
+for variant, args in (("median", {"radius": "3"}),
+                      ("gaussian", {"std-dev-x": "3", "method": "fir"}),
+                      ("gaussian", {"std-dev-x": "5"})):
+    whole = run_op("clfx:" + variant, u8_buf, W, H, U8, U8, args, device)
+    parts = run_op("clfx:" + variant, u8_buf, W, H, U8, U8, args, device,
+                   chunk=(37, 29))
+    ok(whole == parts, "clfx:%s %s: 37x29 chunks give the whole run's bytes"
+       % (variant, args))
+
+# ---- threads ---------------------------------------------------------------------
+jobs = [("clfx:median", {"radius": "3"}), ("clfx:reinhard05", {}),
+        ("clfx:gaussian", {"std-dev-x": "3", "method": "fir"})]
+alone = [run_op(op, u8_buf, W, H, U8, U8, a, device) for op, a in jobs]
+together = [None] * len(jobs)
+
+
+def work_on(i):
+    together[i] = run_op(jobs[i][0], u8_buf, W, H, U8, U8, jobs[i][1], device,
+                         chunk=(64, 64))
+
+
+threads = [threading.Thread(target=work_on, args=(i,))
+           for i in range(len(jobs))]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+ok(together == alone, "three operations from three threads at once give "
+   "their results one at a time")
+
+# ---- failures --------------------------------------------------------------------
+ref_out, dev_out = (os.path.join(work, n) for n in ("ref.raw", "fault.raw"))
+env = dict(os.environ, CLFX_FAULT="clEnqueueNDRangeKernel=CL_OUT_OF_RESOURCES")
+p = subprocess.run([sys.executable, __file__, "--child", module_dir,
+                    "clfx:box", u8_png, "reference", ref_out],
+                   capture_output=True, text=True)
+q = subprocess.run([sys.executable, __file__, "--child", module_dir,
+                    "clfx:box", u8_png, device if device != "auto" else "pocl",
+                    dev_out], env=env, capture_output=True, text=True)
+same = (p.returncode == 0 and q.returncode == 0
+        and open(ref_out, "rb").read() == open(dev_out, "rb").read())
+ok(same and "CL_OUT_OF_RESOURCES" in q.stderr
+   and "CPU reference" in q.stderr,
+   "a failing OpenCL call: a warning naming it, the CPU reference's "
+   "result (%s)" % (q.stderr.strip().splitlines() or ["no warning"])[-1])
+
+bad = run_op("clfx:convolve", u8_buf, W, H, U8, U8,
+             {"matrix": "1 2 three"}, device)
+ok(bad == u8_buf.get(Gegl.Rectangle.new(0, 0, W, H), 1.0, U8,
+                     Gegl.AbyssPolicy.NONE),
+   "a matrix that does not parse: the input passes through unchanged")
+
+sys.exit(1 if gegltap.failed else 0)
