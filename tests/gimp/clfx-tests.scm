@@ -264,3 +264,41 @@
           (clfx-mark name "ok"))
         (clfx-mark name "error"))
     (gimp-image-delete img)))
+
+; A clfx: GEGL operation applied inside GIMP's process (the module, no
+; plug-in): call is (lambda (img drw) ...) running
+; gimp-drawable-merge-new-filter or appending a filter.  Writes
+; <name>.png; with xcf true also <name>.xcf (filters kept).
+(define (clfx-gegl-case name input prep xcf call)
+  (let* ((img (gimp-file-load RUN-NONINTERACTIVE input))
+         (drw (clfx-first-drawable img)))
+    (clfx-prepare img prep)
+    (if (catch #f (clfx-with-error-log name (lambda () (call img drw) #t)))
+        (begin
+          (if xcf
+              (gimp-xcf-save 0 img (clfx-path name ".xcf")))
+          (clfx-export img name)
+          (clfx-mark name "ok"))
+        (clfx-mark name "error"))
+    (gimp-image-delete img)))
+
+; The XCF a clfx-gegl-case kept, opened in another GIMP: marks
+; "<name>-filter <operation>" for its one filter, exports <name>.png
+; (the filter applied by the projection), merges the filter into the
+; layer and exports <name>-merged.png, and marks "<name> ok" when no
+; filter is left.
+(define (clfx-gegl-reopen-case name xcf)
+  (let* ((img (gimp-file-load RUN-NONINTERACTIVE xcf))
+         (drw (clfx-first-drawable img))
+         (filters (gimp-drawable-get-filters drw)))
+    (clfx-mark (string-append name "-filter")
+               (if (= (vector-length filters) 1)
+                   (gimp-drawable-filter-get-operation-name
+                    (vector-ref filters 0))
+                   (number->string (vector-length filters))))
+    (clfx-export img name)
+    (gimp-drawable-merge-filters drw)
+    (clfx-export img (string-append name "-merged"))
+    (clfx-mark name (if (= (vector-length (gimp-drawable-get-filters drw)) 0)
+                        "ok" "kept"))
+    (gimp-image-delete img)))

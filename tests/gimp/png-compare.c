@@ -9,7 +9,11 @@
  *       small alpha, once divided by it, may tip to the next code; under
  *       alpha 0 it is meaningless).  --inside X,Y,W,H compares only that
  *       rectangle, --outside X,Y,W,H only what lies outside it (a filter
- *       within a selection; written before --premultiplied).
+ *       within a selection; written before --premultiplied).  With
+ *       --inside, a B of the rectangle's size is B for that rectangle
+ *       alone (what a filter given only the rectangle makes).
+ *   png-compare --crop IN X,Y,W,H OUT
+ *       writes that rectangle of IN, with IN's channels.
  *   png-compare --opaque IN OUT CHANNELS
  *       writes IN with alpha set to opaque, as RGB (3) or RGBA (4).
  *   png-compare --size FILE
@@ -69,7 +73,7 @@ compare (const char *a_path, const char *b_path, double max_diff,
   ClfxImage a, b;
   ClfxError e = { 0 };
   double    worst = 0, sum = 0, n = 0;
-  int       wx = 0, wy = 0, wc = 0, status = 2;
+  int       wx = 0, wy = 0, wc = 0, status = 2, bx = 0, by = 0;
 
   if (! clfx_image_read (a_path, &a, NULL, &e))
     {
@@ -82,7 +86,14 @@ compare (const char *a_path, const char *b_path, double max_diff,
       clfx_host_image_free (&a);
       return 2;
     }
-  if (a.width != b.width || a.height != b.height
+  /* B made for the --inside rectangle alone: read it at its offset. */
+  if (region->mode > 0 && (a.width != b.width || a.height != b.height)
+      && b.width == region->w && b.height == region->h)
+    {
+      bx = region->x;
+      by = region->y;
+    }
+  if ((! bx && ! by && (a.width != b.width || a.height != b.height))
       || a.channels != b.channels || a.depth != b.depth)
     {
       printf ("differ in shape: %dx%d %d ch %s vs %dx%d %d ch %s\n", a.width,
@@ -96,7 +107,7 @@ compare (const char *a_path, const char *b_path, double max_diff,
       for (int c = 0; c < a.channels && counted (region, x, y); c++)
         {
           double d = fabs (sample (&a, x, y, c, premultiplied)
-                           - sample (&b, x, y, c, premultiplied));
+                           - sample (&b, x - bx, y - by, c, premultiplied));
           sum += d;
           n++;
           if (d > worst)
@@ -139,6 +150,46 @@ make_opaque (const char *in, const char *out, int channels)
   if (! ok)
     fprintf (stderr, "png-compare: %s\n", e.message);
   clfx_host_image_free (&img);
+  return ok ? 0 : 2;
+}
+
+static int
+crop (const char *in, const char *rect, const char *out)
+{
+  ClfxImage img, part;
+  ClfxError e = { 0 };
+  int       x0, y0, w, h, file_channels = 0, ok;
+
+  if (sscanf (rect, "%d,%d,%d,%d", &x0, &y0, &w, &h) != 4)
+    {
+      fprintf (stderr, "png-compare: --crop wants X,Y,W,H\n");
+      return 2;
+    }
+  if (! clfx_image_read (in, &img, &file_channels, &e))
+    {
+      fprintf (stderr, "png-compare: %s\n", e.message);
+      return 2;
+    }
+  if (x0 < 0 || y0 < 0 || w < 1 || h < 1 || x0 + w > img.width
+      || y0 + h > img.height
+      || ! clfx_host_image_alloc (&part, w, h, img.channels, img.depth, &e))
+    {
+      fprintf (stderr, "png-compare: %s: no %s rectangle\n", in, rect);
+      clfx_host_image_free (&img);
+      return 2;
+    }
+  part.straight_alpha = img.straight_alpha;
+  part.transfer = img.transfer;
+  for (int y = 0; y < h; y++)
+    memcpy ((char *) part.data + (size_t) y * part.stride,
+            (const char *) img.data + (size_t) (y + y0) * img.stride
+              + (size_t) x0 * clfx_image_pixel_size (&img),
+            (size_t) w * clfx_image_pixel_size (&img));
+  ok = clfx_image_write (out, &part, file_channels, &e);
+  if (! ok)
+    fprintf (stderr, "png-compare: %s\n", e.message);
+  clfx_host_image_free (&img);
+  clfx_host_image_free (&part);
   return ok ? 0 : 2;
 }
 
@@ -232,6 +283,8 @@ main (int argc, char **argv)
     return make_opaque (argv[2], argv[3], atoi (argv[4]));
   if (argc == 3 && ! strcmp (argv[1], "--size"))
     return print_size (argv[2]);
+  if (argc == 5 && ! strcmp (argv[1], "--crop"))
+    return crop (argv[2], argv[3], argv[4]);
   if (argc == 5 && ! strcmp (argv[1], "--checkerboard"))
     return checkerboard (atoi (argv[2]), atoi (argv[3]), argv[4]);
   if (argc == 3 && ! strcmp (argv[1], "--range"))
@@ -243,6 +296,7 @@ main (int argc, char **argv)
                    "X,Y,W,H] [--premultiplied]\n"
                    "       png-compare --opaque IN OUT 3|4\n"
                    "       png-compare --size FILE\n"
+                   "       png-compare --crop IN X,Y,W,H OUT\n"
                    "       png-compare --checkerboard WIDTH HEIGHT OUT\n"
                    "       png-compare --range FILE\n");
   return 2;

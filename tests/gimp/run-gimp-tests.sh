@@ -2,20 +2,22 @@
 # run-gimp-tests.sh: the plug-in inside a real gimp-console-3.0, in batch,
 # with a throwaway profile.  TAP on stdout.
 #
-#   run-gimp-tests.sh PLUGIN CLFX_BENCH PNG_COMPARE SCM_DIR WORK_DIR SCRIPT_FU_CALL
+#   run-gimp-tests.sh PLUGIN CLFX_BENCH PNG_COMPARE SCM_DIR WORK_DIR SCRIPT_FU_CALL [GEGL_MODULE]
 #
 # One GIMP start runs every case (GIMP takes about 10 s to start): resizes
 # whose exported pixels are compared with clfx-bench's CPU reference on the
 # same input and parameters, calls that must fail and leave the image
 # unchanged, and the self-test.  Device: $CLFX_TEST_DEVICE (default auto;
-# the self-test defaults to pocl).  $CLFX_GIMP_CONSOLE names the GIMP
+# the self-test defaults to pocl).  With GEGL_MODULE, the clfx: GEGL
+# operations run inside GIMP's own process too (merged and appended as
+# drawable filters, an XCF reopened in a second GIMP).  $CLFX_GIMP_CONSOLE names the GIMP
 # binary (default gimp-console-3.0).  Without it the test is skipped, or
 # fails when CLFX_REQUIRE_DEVICE=1.  The skip is TAP's "1..0 # SKIP" with
 # exit 0: meson 1.7 reports any other exit status of a TAP test, 77
 # included, as an error.
 set -u
 
-plugin=$1 bench=$2 compare=$3 scm_dir=$4 work=$5 sfcall=$6
+plugin=$1 bench=$2 compare=$3 scm_dir=$4 work=$5 sfcall=$6 gegl_module=${7:-}
 gimp=${CLFX_GIMP_CONSOLE:-gimp-console-3.0}
 device=${CLFX_TEST_DEVICE:-auto}
 selftest_device=${CLFX_TEST_DEVICE:-pocl}
@@ -48,6 +50,11 @@ mkdir -p "$work/profile/plug-ins/clfx" "$work/home" "$work/out" || exit 1
 # GIMP only registers plug-ins that sit in a folder of their own name.
 "$(dirname "$0")/../../tools/install-plugin.sh" "$plugin" \
   "$work/profile/plug-ins" || exit 1
+# GEGL's user module folder under the throwaway HOME.
+if [ -n "$gegl_module" ]; then
+  "$(dirname "$0")/../../tools/install-plugin.sh" --gegl "$gegl_module" \
+    "$work/home/.local/share/gegl-0.4/plug-ins" || exit 1
+fi
 export HOME="$work/home" GIMP3_DIRECTORY="$work/profile"
 export XDG_CACHE_HOME="$work/home/.cache" XDG_CONFIG_HOME="$work/home/.config"
 export CLFX_CACHE_DIR="$work/kernel-cache"
@@ -171,6 +178,31 @@ tonemap-durand-selection rgb8 selection --operator durand02 --spatial-sigma 0.1 
 tonemap-fattal-alpha rgba8 none --operator fattal02 --alpha 0.8 --beta 0.85 --saturation 0.6|#:operator "fattal02" #:alpha 0.8 #:beta 0.85 #:saturation 0.6
 CASES
 
+# The GEGL module's operations inside GIMP's process, merged with
+# gimp-drawable-merge-new-filter (no plug-in, no pixel wire): name input
+# prep family clfx-bench options | operation | its properties.  Pixels
+# must match clfx-bench's CPU reference as the plug-in's cases do.
+# gegl-own-selection is GIMP's own gegl:gaussian-blur in the same place:
+# under a selection it too sees only the selection's bounds.
+: > "$work/gegl-cases"
+[ -n "$gegl_module" ] && cat > "$work/gegl-cases" <<'CASES'
+gegl-gaussian rgba8 none filter --filter gaussian --std-dev-x 2.5 --std-dev-y 1.5|clfx:gaussian|"std-dev-x" 2.5 "std-dev-y" 1.5
+gegl-fir-selection rgb8 selection filter --filter gaussian --method fir --std-dev-x 1.5 --std-dev-y 2.0|clfx:gaussian|"method" "fir" "std-dev-x" 1.5 "std-dev-y" 2.0
+gegl-own-selection rgb8 selection filter --filter gaussian --method fir --std-dev-x 1.5 --std-dev-y 2.0|gegl:gaussian-blur|"filter" "fir" "std-dev-x" 1.5 "std-dev-y" 2.0
+gegl-box alpha8 none filter --filter box --radius 2 --addressing mirrored-repeat|clfx:box|"radius" 2 "addressing" "mirrored-repeat"
+gegl-unsharp rgba8 none filter --filter unsharp --std-dev 2 --amount 1.5|clfx:unsharp|"std-dev" 2.0 "amount" 1.5
+gegl-median alpha8 none filter --filter median --radius 3 --addressing clamp|clfx:median|"radius" 3 "addressing" "clamp"
+gegl-bilateral rgb8 none filter --filter bilateral --blur-radius 3|clfx:bilateral|"blur-radius" 3.0
+gegl-sobel alpha8 none filter --filter sobel --keep-sign false|clfx:sobel|"keep-sign" #f
+gegl-convolve rgba8 none filter --filter convolve --matrix 0,-1,0,-1,5,-1,0,-1,0|clfx:convolve|"matrix" "0 -1 0  -1 5 -1  0 -1 0"
+gegl-reinhard02 alpha8 none tonemap --operator reinhard02 --key 0.3|clfx:reinhard02|"key" 0.3
+gegl-reinhard05 rgba8 selection tonemap --operator reinhard05 --brightness 1 --light 0.5|clfx:reinhard05|"brightness" 1.0 "light" 0.5
+gegl-drago03 rgb8 none tonemap --operator drago03 --bias 0.7 --exposure 1|clfx:drago03|"bias" 0.7 "exposure" 1.0
+gegl-aces rgba8 none tonemap --operator aces --exposure 2|clfx:aces|"exposure" 2.0
+gegl-durand02 rgb8 none tonemap --operator durand02 --spatial-sigma 0.1|clfx:durand02|"spatial-sigma" 0.1
+gegl-fattal02 rgba8 none tonemap --operator fattal02 --alpha 0.8 --saturation 0.6|clfx:fattal02|"alpha" 0.8 "saturation" 0.6
+CASES
+
 {
   while read -r name input prep target w h zoom filter addr norm rest; do
     printf '(clfx-resize-case "%s" "%s/%s.png" "%s" "%s" %s %s %s "%s" "%s" %s)\n' \
@@ -201,6 +233,18 @@ CASES
     printf '(clfx-gimp-scale-case "%s-gimp" "%s/%s" "%s" %s %s)\n' \
       "$name" "$in" "$input" "$prep" "$w" "$h"
   done < "$work/photo-cases"
+  while IFS='|' read -r head op props; do
+    set -- $head
+    case $op in clfx:*) props="$props \"device\" clfx-device" ;; esac
+    printf '(clfx-gegl-case "%s" "%s/%s.png" "%s" #f (lambda (img drw) (gimp-drawable-merge-new-filter drw "%s" 0 LAYER-MODE-REPLACE 1.0 %s)))\n' \
+      "$1" "$in" "$2" "$3" "$op" "$props"
+  done < "$work/gegl-cases"
+  # Non-destructive: appended, kept in an XCF that a second GIMP opens
+  # (gegl-reopen.scm); its report-file says which parameters it ran with.
+  if [ -n "$gegl_module" ]; then
+    printf '(clfx-gegl-case "gegl-append" "%s/rgba8.png" "none" #t (lambda (img drw) (let ((f (gimp-drawable-filter-new drw "clfx:box" ""))) (gimp-drawable-filter-configure f LAYER-MODE-REPLACE 1.0 "radius" 3 "addressing" "clamp" "device" clfx-device "report-file" (clfx-path "gegl-append-reopen" ".json")) (gimp-drawable-append-filter drw f))))\n' \
+      "$in"
+  fi
   if [ -f "$hdr_exr" ]; then
     printf '(clfx-hdr-case "tonemap-exr" "%s" (lambda (img drw) (plug-in-clfx-tonemap #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) #:operator "reinhard05" #:brightness 0.5 #:device clfx-device #:validate #t #:report-file (clfx-path "tonemap-exr" ".json"))))\n' \
       "$hdr_exr"
@@ -246,6 +290,13 @@ batch () {    # batch CASES LOG [VAR=VALUE...]: one gimp-console run
 batch "$work/cases.scm" "$log" CLFX_FAULT=clfx_apply_job=CL_OUT_OF_RESOURCES@2
 batch "$work/selftest.scm" "$work/gimp-selftest.log"
 cat "$work/gimp-selftest.log" >> "$log"
+if [ -n "$gegl_module" ]; then
+  rm -f "$out/gegl-append-reopen.json"
+  printf '(clfx-gegl-reopen-case "gegl-append-reopen" "%s/gegl-append.xcf")\n' \
+    "$out" > "$work/gegl-reopen.scm"
+  batch "$work/gegl-reopen.scm" "$work/gimp-gegl.log"
+  cat "$work/gimp-gegl.log" >> "$log"
+fi
 
 marked () { grep -q "^CLFX-CASE $1 $2\$" "$log"; }
 
@@ -269,6 +320,36 @@ PY
 }
 
 # ---------------------------------------------------------------- checks
+# The pixels a filter case left in <name>.png against clfx-bench's CPU
+# reference for the same options: within one level (premultiplied), or
+# for a selection, inside it the whole-image filter and outside it
+# untouched.  With sel_ref=crop, inside the selection the filter of the
+# selection's rectangle alone: GIMP hands a drawable filter (its own
+# gegl:gaussian-blur too) only the selection's bounds as its input.
+check_pixels () {  # check_pixels NAME INPUT PREP FAMILY BENCH-OPTIONS...
+  name=$1 input=$2 prep=$3 family=$4
+  shift 4
+  src=$in/$input.png what="the whole-image filter"
+  if [ "$prep" = selection ] && [ "${sel_ref:-whole}" = crop ]; then
+    src=$out/$name.crop.png what="the filter of the selection's rectangle alone"
+    "$compare" --crop "$in/$input.png" 10,8,20,16 "$src"
+  fi
+  "$bench" --device reference --input "$src" \
+    --output "$out/$name.ref.png" "$family" "$@" >/dev/null 2>"$out/$name.bench.err"
+  if [ "$prep" = selection ]; then
+    result=$("$compare" "$out/$name.png" "$out/$name.ref.png" 1 \
+             --inside 10,8,20,16 --premultiplied 2>&1)
+    ok $? "$name: inside the selection, $what ($result)"
+    result=$("$compare" "$out/$name.png" "$in/$input.png" 0 \
+             --outside 10,8,20,16 2>&1)
+    ok $? "$name: outside the selection, untouched ($result)"
+  else
+    result=$("$compare" "$out/$name.png" "$out/$name.ref.png" 1 \
+             --premultiplied 2>&1)
+    ok $? "$name: pixels match the CPU reference ($result)"
+  fi
+}
+
 while read -r name input prep target w h zoom filter addr norm maxdiff pm; do
   marked "$name" ok
   ok $? "$name: the plug-in succeeded"
@@ -298,26 +379,45 @@ while IFS='|' read -r head args; do
   shift 3
   marked "$name" ok
   ok $? "$name: the plug-in succeeded"
-  "$bench" --device reference --input "$in/$input.png" \
-    --output "$out/$name.ref.png" "$family" "$@" >/dev/null 2>"$out/$name.bench.err"
-  if [ "$prep" = selection ]; then
-    result=$("$compare" "$out/$name.png" "$out/$name.ref.png" 1 \
-             --inside 10,8,20,16 --premultiplied 2>&1)
-    ok $? "$name: inside the selection, the whole-image filter ($result)"
-    result=$("$compare" "$out/$name.png" "$in/$input.png" 0 \
-             --outside 10,8,20,16 2>&1)
-    ok $? "$name: outside the selection, untouched ($result)"
-  else
-    result=$("$compare" "$out/$name.png" "$out/$name.ref.png" 1 \
-             --premultiplied 2>&1)
-    ok $? "$name: pixels match the CPU reference ($result)"
-  fi
+  check_pixels "$name" "$input" "$prep" "$family" "$@"
   err=$(check_report "$out/$name.json" 1 "$family" 2>&1)
   ok $? "$name: report-file parses, validation passed, timings, build logs"
   [ -z "$err" ] || echo "$err" | tail -3 | diag
   cmp -s "$out/$name.json" "$out/$name.ret.json"
   ok $? "$name: the returned report is the report-file's"
 done < "$work/filter-cases"
+
+# The clfx: operations inside GIMP's process: the same pixels as the
+# plug-in's cases (under a selection, GIMP's input: see check_pixels).
+sel_ref=crop
+while IFS='|' read -r head op props; do
+  set -- $head
+  name=$1
+  marked "$name" ok
+  ok $? "$name: $op merged as a drawable filter inside GIMP's process"
+  check_pixels "$@"
+done < "$work/gegl-cases"
+if [ -n "$gegl_module" ]; then
+  marked gegl-append ok
+  ok $? "gegl-append: clfx:box appended as a non-destructive filter, XCF saved"
+  check_pixels gegl-append rgba8 none filter --filter box --radius 3 \
+    --addressing clamp
+  marked gegl-append-reopen-filter clfx:box
+  ok $? "gegl-append-reopen: a new GIMP finds the filter clfx:box in the XCF"
+  python3 - "$out/gegl-append-reopen.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["parameters"]
+assert p["radius"] == 3 and p["addressing"] == "clamp", p
+assert p["in-process"] == "gegl", p
+PY
+  ok $? "gegl-append-reopen: the reopened filter ran with radius 3, clamp, in GIMP's process"
+  for f in gegl-append-reopen gegl-append-reopen-merged; do
+    result=$("$compare" "$out/$f.png" "$out/gegl-append.png" 0 2>&1)
+    ok $? "$f: the same pixels as before saving ($result)"
+  done
+  marked gegl-append-reopen ok
+  ok $? "gegl-append-reopen: merged, no filter left"
+fi
 
 # An OpenEXR photograph (Blender's studio lights, CC0, in the root's
 # blender-data) loaded by GIMP itself, tone-mapped through the procedure:
