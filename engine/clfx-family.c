@@ -387,7 +387,9 @@ clfx_params_variant (const ClfxParams *p)
 bool
 clfx_variant_uses (const ClfxVariant *v, const ClfxParamSpec *s)
 {
-  if (! v->uses)
+  /* The plug-in's own rows (how it applies the result) hold for every
+   * variant. */
+  if (! v->uses || s->plugin_only)
     return true;
   for (int i = 0; v->uses[i]; i++)
     if (strcmp (v->uses[i], s->name) == 0)

@@ -141,10 +141,20 @@ engine_run (ClfxOp          *o,
   g_warning ("%s: device '%s' failed (%s); running the CPU reference "
              "instead", CLFX_OP_INFO (o)->op_name, device, error->message);
   clfx_run_result_clear (result);
-  memset (error, 0, sizeof *error);
   opt->device = "reference";
   opt->context = NULL;
-  return clfx_run (&o->params, src, dst, opt, result, error);
+  {
+    ClfxError first = *error;
+
+    memset (error, 0, sizeof *error);
+    if (! clfx_run (&o->params, src, dst, opt, result, error))
+      return FALSE;
+    /* The report says what ran instead, and why. */
+    snprintf (result->fallback, sizeof result->fallback,
+              "device '%s' failed: %s; the CPU reference ran", device,
+              first.message);
+  }
+  return TRUE;
 }
 
 static void

@@ -294,7 +294,14 @@ clfx_call_run (const ClfxFamily    *family,
        && (geometry ? clfx_geometry_collect (&call, drawables, error)
                     : clfx_shadow_collect (&call, drawables, error))
        && clfx_call_check_jobs (&call, error);
-  if (ok)
+  if (ok && ! geometry && clfx_inprocess_wanted (&call))
+    {
+      /* GIMP runs the module's operation itself: no engine here. */
+      gimp_progress_init (clfx_translate (family->title));
+      ok = clfx_inprocess_apply (&call, error);
+      gimp_progress_end ();
+    }
+  else if (ok)
     {
       gimp_progress_init (clfx_translate (family->title));
       ok = clfx_call_engine (&call, error)

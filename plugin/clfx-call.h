@@ -113,6 +113,17 @@ gboolean clfx_shadow_collect   (ClfxCall            *call,
 gboolean clfx_shadow_apply     (ClfxCall            *call,
                                 GError             **error);
 
+/* clfx-inprocess.c: the same families through the GEGL module's
+ * operations inside GIMP's process.  wanted: "in-process" is on and GEGL
+ * has the variant's operation; operation: its name into buf (NULL when
+ * GEGL lacks it). */
+gboolean     clfx_inprocess_wanted    (const ClfxCall      *call);
+const gchar *clfx_inprocess_operation (const ClfxCall      *call,
+                                       gchar               *buf,
+                                       gsize                n);
+gboolean     clfx_inprocess_apply     (ClfxCall            *call,
+                                       GError             **error);
+
 G_END_DECLS
 
 #endif

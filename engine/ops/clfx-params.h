@@ -71,6 +71,9 @@ typedef struct
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */
+  bool   in_process;      /* plug-in only: apply the GEGL module's
+                           * operation inside GIMP's process */
+  bool   non_destructive; /* plug-in only: in-process, as a layer filter */
 } ClfxFilterParams;
 
 /* tonemap: the operator is a choice (CLFX_TONEMAP_*, the order of the
@@ -108,6 +111,8 @@ typedef struct
   double beta;        /* fattal02: the attenuation exponent */
   double saturation;  /* fattal02: colour is (c / Y)^saturation */
   double noise;       /* fattal02: 0 = 0.1 alpha */
+  bool   in_process;      /* plug-in only: as ClfxFilterParams' */
+  bool   non_destructive;
 } ClfxTonemapParams;
 
 /* copy (internal): the pass-through roofline, no parameters. */

@@ -88,6 +88,22 @@ static const ClfxParamSpec resize_params[] = {
 _Static_assert (sizeof (ClfxResizeParams) <= CLFX_PARAMS_BYTES,
                 "ClfxResizeParams fits ClfxParams");
 
+/* The plug-in's two rows for families whose variants are also the GEGL
+ * module's operations (gegl-module/): how the procedure applies them.
+ * Not the engine's: no clfx-bench option, every variant has them. */
+#define CLFX_IN_PROCESS_ROWS(st, group)                                      \
+  { "in-process", CLFX_N_ ("_In GIMP's process"),                            \
+    CLFX_N_ ("Apply the GEGL module's clfx: operation inside GIMP (no "     \
+             "pixel transfer to the plug-in) when the module is "            \
+             "installed; otherwise, or off, the plug-in runs the engine"),   \
+    CLFX_PARAM_BOOL, CLFX_FIELD_ (st, in_process, bool), 0, 1, 1, 0, 1, 0,  \
+    CLFX_UNIT_NONE, group, NULL, NULL, true },                               \
+  { "non-destructive", CLFX_N_ ("_Non-destructive"),                         \
+    CLFX_N_ ("In GIMP's process: add the operation as a layer filter that "  \
+             "stays editable (saved in XCF files) instead of merging it"),   \
+    CLFX_PARAM_BOOL, CLFX_FIELD_ (st, non_destructive, bool), 0, 1, 0, 0, 1, \
+    0, CLFX_UNIT_NONE, group, NULL, NULL, true }
+
 static const ClfxVariant *const resize_variants[] = { &clfx_variant_resize };
 static const char *const resize_sweep[] = { "filter", "addressing",
                                             "normalized-coords", NULL };
@@ -177,10 +193,11 @@ _Static_assert (CLFX_MEDIAN_SQUARE == 0 && CLFX_MEDIAN_CIRCLE == 1
                   && CLFX_MEDIAN_DIAMOND == 2,
                 "neighborhood_choices follows CLFX_MEDIAN_*");
 
-enum { F_FILTER, F_EDGES };
+enum { F_FILTER, F_EDGES, F_GIMP };
 static const ClfxParamGroup filter_groups[] = {
   { "filter", CLFX_N_ ("Filter") },
   { "sampler", CLFX_N_ ("Sampler") },
+  { "gimp", CLFX_N_ ("Inside GIMP") },
 };
 
 static const ClfxChoice sampler_filter_choices[] = {
@@ -304,6 +321,7 @@ static const ClfxParamSpec filter_params[] = {
                                   "sampler's linear filter (half the "
                                   "reads, the hardware's weight precision)"),
                          sampler_filter_choices, 0, F_EDGES),
+  CLFX_IN_PROCESS_ROWS (F, F_GIMP),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
@@ -394,10 +412,11 @@ _Static_assert (CLFX_TONEMAP_REINHARD02 == 0 && CLFX_TONEMAP_REINHARD05 == 1
                   && CLFX_N_TONEMAP == 6,
                 "operator_choices follows CLFX_TONEMAP_*");
 
-enum { T_OPERATOR, T_SAMPLER };
+enum { T_OPERATOR, T_SAMPLER, T_GIMP };
 static const ClfxParamGroup tonemap_groups[] = {
   { "operator", CLFX_N_ ("Tone mapping") },
   { "sampler", CLFX_N_ ("Sampler") },
+  { "gimp", CLFX_N_ ("Inside GIMP") },
 };
 
 static const ClfxChoice grid_filter_choices[] = {
@@ -493,6 +512,7 @@ static const ClfxParamSpec tonemap_params[] = {
                          CLFX_N_ ("Fattal 2002: the gradient below which "
                                   "detail is not enhanced (0: 0.1 alpha)"),
                          0, 1, 0, 0, 1, 3, CLFX_UNIT_NONE, T_OPERATOR),
+  CLFX_IN_PROCESS_ROWS (T, T_GIMP),
 };
 #undef T
 _Static_assert (sizeof (ClfxTonemapParams) <= CLFX_PARAMS_BYTES,

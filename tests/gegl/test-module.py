@@ -20,6 +20,8 @@
 - Threads: two graphs processed at once from two threads (the engine's
   context is shared and taken by one run at a time) equal their runs one
   after the other.
+- The gegl command runs them from GEGL's user folder, where
+  tools/install-plugin.sh --gegl puts the module: the same bytes.
 - Failures never fail the graph: with an OpenCL call made to fail
   (CLFX_FAULT) the operation warns and gives the CPU reference's result;
   with arguments the engine refuses (a matrix that does not parse) it
@@ -29,6 +31,7 @@ TAP output; GEGL missing is a skip, or a failure with
 CLFX_REQUIRE_DEVICE=1 (CI's root has it)."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -182,7 +185,7 @@ os.makedirs(work, exist_ok=True)
 Gegl = gegltap.gegl()
 Gegl.load_module_directory(module_dir)
 
-print("1..%d" % (2 + len(VARIANTS) + 3 * len(CASES) + 6))
+print("1..%d" % (2 + len(VARIANTS) + 3 * len(CASES) + 7))
 
 # ---- registration ------------------------------------------------------------
 names = [o for o in Gegl.list_operations() if o.startswith("clfx:")]
@@ -283,6 +286,38 @@ for t in threads:
     t.join()
 ok(together == alone, "three operations from three threads at once give "
    "their results one at a time")
+
+# ---- the gegl command ------------------------------------------------------------
+gegl_cli = shutil.which("gegl")
+if gegl_cli:
+    data_home = os.path.join(work, "xdg-data")
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "..", "tools", "install-plugin.sh")
+    cli_out, ref_out = (os.path.join(work, n)
+                        for n in ("cli.png", "cli-ref.png"))
+    inst = subprocess.run(
+        ["sh", tool, "--gegl", os.path.join(module_dir, "clfx-gegl.so")],
+        env=dict(os.environ, XDG_DATA_HOME=data_home),
+        capture_output=True, text=True)
+    run = subprocess.run(
+        [gegl_cli, u8_png, "-o", cli_out, "--", "clfx:unsharp",
+         "std-dev=2", "amount=1.5", "device=" + device],
+        env=dict(os.environ, XDG_DATA_HOME=data_home),
+        capture_output=True, text=True, timeout=300)
+    good, msg = bench("filter", "unsharp", {"std-dev": "2", "amount": "1.5"},
+                      u8_png, ref_out, os.path.join(work, "cli.json"))
+    same = (inst.returncode == 0 and run.returncode == 0 and good
+            and gegl_file(cli_out, U8)[0] == gegl_file(ref_out, U8)[0])
+    ok(same, "gegl in.png -o out.png -- clfx:unsharp std-dev=2 amount=1.5, "
+       "the module in GEGL's user folder: clfx-bench's bytes %s"
+       % (inst.stderr + run.stderr + msg)[-300:] if not same else
+       "gegl in.png -o out.png -- clfx:unsharp std-dev=2 amount=1.5, the "
+       "module in GEGL's user folder: clfx-bench's bytes")
+elif os.environ.get("CLFX_REQUIRE_DEVICE") == "1":
+    ok(False, "the gegl command is not installed (CLFX_REQUIRE_DEVICE=1)")
+else:
+    gegltap.n += 1
+    print("ok %d - the gegl command # SKIP not installed" % gegltap.n)
 
 # ---- failures --------------------------------------------------------------------
 ref_out, dev_out = (os.path.join(work, n) for n in ("ref.raw", "fault.raw"))
