@@ -203,6 +203,17 @@ gegl-durand02 rgb8 none tonemap --operator durand02 --spatial-sigma 0.1|clfx:dur
 gegl-fattal02 rgba8 none tonemap --operator fattal02 --alpha 0.8 --saturation 0.6|clfx:fattal02|"alpha" 0.8 "saturation" 0.6
 CASES
 
+# The procedures' in-process path (the module's operation applied by the
+# procedure inside GIMP): name input wire-case | arguments.  The pixels
+# must be the wire path's (the filter case of that name) exactly.
+: > "$work/inproc-cases"
+[ -n "$gegl_module" ] && cat > "$work/inproc-cases" <<'CASES'
+inproc-iir-alpha rgba8 filter-iir-alpha|#:filter "gaussian" #:std-dev-x 2.5 #:std-dev-y 1.5
+inproc-median-alpha alpha8 filter-median-alpha|#:filter "median" #:radius 3 #:addressing "clamp"
+inproc-r02-alpha alpha8 tonemap-r02-alpha|#:operator "reinhard02" #:key 0.3
+inproc-nd-sobel alpha8 filter-sobel-alpha|#:filter "sobel" #:keep-sign #f #:vertical #f #:non-destructive #t
+CASES
+
 {
   while read -r name input prep target w h zoom filter addr norm rest; do
     printf '(clfx-resize-case "%s" "%s/%s.png" "%s" "%s" %s %s %s "%s" "%s" %s)\n' \
@@ -224,7 +235,7 @@ CASES
   while IFS='|' read -r head args; do
     set -- $head
     # tonemap-* cases call the tonemap family's procedure.
-    printf '(clfx-filter-case "%s" "%s/%s.png" "%s" (lambda (img drw) (plug-in-clfx-%s #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) %s #:device clfx-device #:validate #t #:report-file (clfx-path "%s" ".json"))))\n' \
+    printf '(clfx-filter-case "%s" "%s/%s.png" "%s" (lambda (img drw) (plug-in-clfx-%s #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) %s #:in-process #f #:device clfx-device #:validate #t #:report-file (clfx-path "%s" ".json"))))\n' \
       "$1" "$in" "$2" "$3" "${1%%-*}" "$args" "$1"
   done < "$work/filter-cases"
   while read -r name input prep w h; do
@@ -239,6 +250,11 @@ CASES
     printf '(clfx-gegl-case "%s" "%s/%s.png" "%s" #f (lambda (img drw) (gimp-drawable-merge-new-filter drw "%s" 0 LAYER-MODE-REPLACE 1.0 %s)))\n' \
       "$1" "$in" "$2" "$3" "$op" "$props"
   done < "$work/gegl-cases"
+  while IFS='|' read -r head args; do
+    set -- $head
+    printf '(clfx-filter-case "%s" "%s/%s.png" "none" (lambda (img drw) (plug-in-clfx-%s #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) %s #:in-process #t #:device clfx-device #:validate #t #:report-file (clfx-path "%s" ".json"))))\n' \
+      "$1" "$in" "$2" "${3%%-*}" "$args" "$1"
+  done < "$work/inproc-cases"
   # Non-destructive: appended, kept in an XCF that a second GIMP opens
   # (gegl-reopen.scm); its report-file says which parameters it ran with.
   if [ -n "$gegl_module" ]; then
@@ -246,7 +262,7 @@ CASES
       "$in"
   fi
   if [ -f "$hdr_exr" ]; then
-    printf '(clfx-hdr-case "tonemap-exr" "%s" (lambda (img drw) (plug-in-clfx-tonemap #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) #:operator "reinhard05" #:brightness 0.5 #:device clfx-device #:validate #t #:report-file (clfx-path "tonemap-exr" ".json"))))\n' \
+    printf '(clfx-hdr-case "tonemap-exr" "%s" (lambda (img drw) (plug-in-clfx-tonemap #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (vector drw) #:operator "reinhard05" #:brightness 0.5 #:in-process #f #:device clfx-device #:validate #t #:report-file (clfx-path "tonemap-exr" ".json"))))\n' \
       "$hdr_exr"
   fi
   printf '(clfx-fault-case "fault-apply" "%s/rgba8.png" "%s/alpha8.png" 32 24)\n' \
@@ -386,6 +402,30 @@ while IFS='|' read -r head args; do
   cmp -s "$out/$name.json" "$out/$name.ret.json"
   ok $? "$name: the returned report is the report-file's"
 done < "$work/filter-cases"
+
+# The procedures' in-process path: the wire path's pixels; the report is
+# the operation's own, from GIMP's process, validated (a non-destructive
+# filter renders only on export: its report says so).
+while IFS='|' read -r head args; do
+  set -- $head
+  name=$1 wire=$3
+  marked "$name" ok
+  ok $? "$name: the procedure ran the module's operation inside GIMP"
+  result=$("$compare" "$out/$name.png" "$out/$wire.png" 0 2>&1)
+  ok $? "$name: the wire path's pixels ($wire: $result)"
+  python3 - "$out/$name.json" "$out/$name.ret.json" "$args" <<'PY'
+import json, sys
+ret = open(sys.argv[2]).read()
+if "non-destructive" in sys.argv[3]:
+    assert "appended as a non-destructive filter" in ret, ret
+else:
+    r = json.load(open(sys.argv[1]))
+    assert r["parameters"]["in-process"] == "gegl", r["parameters"]
+    assert r["validation"]["passed"] is True, r["validation"]
+    assert ret == open(sys.argv[1]).read(), "returned report differs"
+PY
+  ok $? "$name: the report is the operation's (in-process, validated)"
+done < "$work/inproc-cases"
 
 # The clfx: operations inside GIMP's process: the same pixels as the
 # plug-in's cases (under a selection, GIMP's input: see check_pixels).
