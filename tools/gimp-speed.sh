@@ -3,7 +3,7 @@
 # next to GIMP's own gimp-image-scale or gegl:gaussian-blur, for
 # docs/PERFORMANCE.md.
 #
-#   tools/gimp-speed.sh PLUGIN CLFX_BENCH OUTDIR [SIZE] [REPEAT] [DEVICE] [OPS]
+#   tools/gimp-speed.sh PLUGIN CLFX_BENCH OUTDIR [SIZE] [REPEAT] [DEVICE] [OPS] [GEGL_MODULE]
 #
 # Each configuration is its own gimp-console-3.0 run, timed from outside
 # (median of REPEAT, default 3; the configurations take turns, so that a
@@ -18,6 +18,12 @@
 #             gimp-drawable-merge-new-filter (what Filters > Blur >
 #             Gaussian Blur applies)
 #   clfx    + plug-in-clfx-filter, gaussian, std-dev 10
+# or with OPS tonemap:
+#   gegl    + gegl:reinhard05 (its defaults), merged the same way
+#   clfx    + plug-in-clfx-tonemap, reinhard05 (the same defaults)
+# and for blur and tonemap with GEGL_MODULE (the clfx: operations):
+#   inproc  + clfx:gaussian std-dev 10 or clfx:reinhard05, merged the way
+#             GEGL's are, inside GIMP's process (no pixel wire)
 # The plug-in's report (engine timings) is kept in OUTDIR, with every
 # run's time (gimp-speed-runs.txt) and the plug-in's own account of each
 # resize (gimp-speed-clfx.txt: GIMP's transfers, the engine, the copies
@@ -26,11 +32,11 @@
 # OpenCL driver's kernel cache, as any earlier use would have.
 set -euo pipefail
 plugin=$1 bench=$2 out=$3 size=${4:-4096} repeat=${5:-3} device=${6:-auto}
-ops=${7:-resize}
+ops=${7:-resize} module=${8:-}
 case $ops in
   resize) configs="empty load scale clfx" ;;
-  blur) configs="empty load gegl clfx" ;;
-  *) echo "gimp-speed.sh: OPS is resize or blur" >&2; exit 2 ;;
+  blur|tonemap) configs="empty load gegl clfx${module:+ inproc}" ;;
+  *) echo "gimp-speed.sh: OPS is resize, blur or tonemap" >&2; exit 2 ;;
 esac
 half=$((size / 2))
 mkdir -p "$out"
@@ -39,6 +45,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/profile/plug-ins/clfx" "$work/home"
 "$(dirname "$0")/install-plugin.sh" "$plugin" "$work/profile/plug-ins"
+[ -z "$module" ] || "$(dirname "$0")/install-plugin.sh" --gegl "$module" \
+  "$work/home/.local/share/gegl-0.4/plug-ins"
 export HOME="$work/home" GIMP3_DIRECTORY="$work/profile"
 export CLFX_CACHE_DIR="$work/kernel-cache" G_MESSAGES_DEBUG=clfx
 "$bench" --device reference --synthetic "${size}x${size}:u8" --channels 4 \
@@ -70,13 +78,22 @@ scheme () {  # scheme CONFIG DEPTH
     empty) echo '(+ 1 1)' ;;
     load) echo "(begin (script-fu-use-v3) $load (gimp-image-delete img))" ;;
     scale) echo "(begin (script-fu-use-v3) $load (gimp-context-set-interpolation INTERPOLATION-LINEAR) (gimp-image-scale img $half $half) (gimp-image-delete img))" ;;
-    gegl) echo "(begin (script-fu-use-v3) $load (gimp-drawable-merge-new-filter (vector-ref $drw 0) \"gegl:gaussian-blur\" 0 LAYER-MODE-REPLACE 1.0 \"std-dev-x\" 10.0 \"std-dev-y\" 10.0) (gimp-image-delete img))" ;;
-    clfx) [ "$ops" = blur ] && echo "(begin (script-fu-use-v3) $load (plug-in-clfx-filter #:run-mode RUN-NONINTERACTIVE #:image img #:drawables $drw #:filter \"gaussian\" #:std-dev-x 10.0 #:std-dev-y 10.0 #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" && return
+    gegl|inproc)
+      local op=gegl:gaussian-blur props='"std-dev-x" 10.0 "std-dev-y" 10.0'
+      [ "$ops" = tonemap ] && op=gegl:reinhard05 props=
+      [ "$1" = inproc ] && op=clfx:${op#gegl:} && props="$props \"device\" \"$device\""
+      op=${op/gaussian-blur/gaussian}
+      echo "(begin (script-fu-use-v3) $load (gimp-drawable-merge-new-filter (vector-ref $drw 0) \"$op\" 0 LAYER-MODE-REPLACE 1.0 $props) (gimp-image-delete img))" ;;
+    clfx) [ "$ops" = tonemap ] && echo "(begin (script-fu-use-v3) $load (plug-in-clfx-tonemap #:run-mode RUN-NONINTERACTIVE #:image img #:drawables $drw #:operator \"reinhard05\" #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" && return
+          [ "$ops" = blur ] && echo "(begin (script-fu-use-v3) $load (plug-in-clfx-filter #:run-mode RUN-NONINTERACTIVE #:image img #:drawables $drw #:filter \"gaussian\" #:std-dev-x 10.0 #:std-dev-y 10.0 #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" && return
           echo "(begin (script-fu-use-v3) $load (plug-in-clfx-resize #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (gimp-image-get-selected-drawables img) #:width $half #:height $half #:filter \"linear\" #:target \"image\" #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" ;;
   esac
 }
 
-for depth in u8 float; do run_gimp "$(scheme clfx "$depth")" >/dev/null; done
+for depth in u8 float; do
+  run_gimp "$(scheme clfx "$depth")" >/dev/null
+  [ -z "$module" ] || run_gimp "$(scheme inproc "$depth")" >/dev/null
+done
 
 : >"$out/gimp-speed-runs.txt"
 : >"$out/gimp-speed-clfx.txt"
