@@ -316,6 +316,7 @@ clfx_op_process (GeglOperation       *operation,
   ClfxError      e = { 0 };
   GeglRectangle  extent, read;
   gboolean       ok;
+  gint64         t0 = 0, t1 = 0, t2 = 0;
 
   (void) level;
   memset (&r, 0, sizeof r);
@@ -326,13 +327,16 @@ clfx_op_process (GeglOperation       *operation,
     {
       src.straight_alpha = o->pf.straight_alpha;
       src.transfer = o->pf.transfer;
+      t0 = g_get_monotonic_time ();
       gegl_buffer_get (input, &read, 1.0, o->pf.format, src.data,
                        (gint) src.stride, GEGL_ABYSS_NONE);
+      t1 = g_get_monotonic_time ();
       g_mutex_lock (&engine_lock);
       ok = engine_run (o, &src, &dst, &r, &opt, &e);
       if (ok)
         write_report (o, &src, &opt, &r);
       g_mutex_unlock (&engine_lock);
+      t2 = g_get_monotonic_time ();
     }
   if (ok && r.validated && ! r.validation.passed)
     g_warning ("%s: the result differs from the CPU reference beyond the "
@@ -345,6 +349,13 @@ clfx_op_process (GeglOperation       *operation,
 
       gegl_buffer_set (output, result, 0, o->pf.format,
                        (guchar *) dst.data + off, (gint) dst.stride);
+      /* Where the time goes (G_MESSAGES_DEBUG=clfx): the engine's report
+       * has its own part; GEGL's buffers are timed here. */
+      g_debug ("%s: read %dx%d as %s in %.1f ms; engine %.1f ms; write "
+               "%dx%d in %.1f ms", name, read.width, read.height,
+               babl_get_name (o->pf.format), (t1 - t0) / 1000.0,
+               (t2 - t1) / 1000.0, result->width, result->height,
+               (g_get_monotonic_time () - t2) / 1000.0);
     }
   else
     {
@@ -361,24 +372,45 @@ clfx_op_process (GeglOperation       *operation,
 
 /* ---- properties --------------------------------------------------------- */
 
+/* Which property id is: a family row (*row), or one of the extras (*row
+ * NULL, *extra its index).  FALSE, with GLib's warning, for an id the
+ * class does not have. */
+static gboolean
+property_of (GObject              *object,
+             guint                 id,
+             GParamSpec           *pspec,
+             const ClfxParamSpec **row,
+             gint                 *extra)
+{
+  const ClfxOpInfo *info = CLFX_OP_INFO (object);
+
+  if (id == 0 || id > (guint) (info->n_rows + N_EXTRA))
+    {
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+      return FALSE;
+    }
+  *row = id <= (guint) info->n_rows
+           ? &info->family->params[info->rows[id - 1]]
+           : NULL;
+  *extra = (gint) id - info->n_rows - 1;
+  return TRUE;
+}
+
 static void
 clfx_op_set_property (GObject      *object,
                       guint         id,
                       const GValue *value,
                       GParamSpec   *pspec)
 {
-  ClfxOp               *o = CLFX_OP (object);
-  const ClfxOpInfo     *info = CLFX_OP_INFO (o);
-  const ClfxParamSpec  *s;
+  ClfxOp              *o = CLFX_OP (object);
+  const ClfxParamSpec *s;
+  gint                 extra;
 
-  if (id == 0 || id > (guint) (info->n_rows + N_EXTRA))
+  if (! property_of (object, id, pspec, &s, &extra))
+    return;
+  if (! s)
     {
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
-      return;
-    }
-  if (id > (guint) info->n_rows)
-    {
-      switch (id - (guint) info->n_rows - 1)
+      switch (extra)
         {
         case EXTRA_DEVICE:
           g_free (o->device);
@@ -394,7 +426,6 @@ clfx_op_set_property (GObject      *object,
         }
       return;
     }
-  s = &info->family->params[info->rows[id - 1]];
   switch (s->type)
     {
     case CLFX_PARAM_INT:
@@ -427,17 +458,14 @@ clfx_op_get_property (GObject    *object,
                       GParamSpec *pspec)
 {
   ClfxOp              *o = CLFX_OP (object);
-  const ClfxOpInfo    *info = CLFX_OP_INFO (o);
   const ClfxParamSpec *s;
+  gint                 extra;
 
-  if (id == 0 || id > (guint) (info->n_rows + N_EXTRA))
+  if (! property_of (object, id, pspec, &s, &extra))
+    return;
+  if (! s)
     {
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
-      return;
-    }
-  if (id > (guint) info->n_rows)
-    {
-      switch (id - (guint) info->n_rows - 1)
+      switch (extra)
         {
         case EXTRA_DEVICE:
           g_value_set_string (value, o->device);
@@ -451,7 +479,6 @@ clfx_op_get_property (GObject    *object,
         }
       return;
     }
-  s = &info->family->params[info->rows[id - 1]];
   switch (s->type)
     {
     case CLFX_PARAM_INT:

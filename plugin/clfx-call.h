@@ -112,6 +112,10 @@ gboolean clfx_shadow_collect   (ClfxCall            *call,
                                 GError             **error);
 gboolean clfx_shadow_apply     (ClfxCall            *call,
                                 GError             **error);
+/* Puts back, from the backups, the selection's bounds of every job whose
+ * apply step began (the in-process path's all or nothing too). */
+gboolean clfx_shadow_restore   (ClfxCall            *call,
+                                GError             **error);
 
 /* clfx-inprocess.c: the same families through the GEGL module's
  * operations inside GIMP's process.  wanted: "in-process" is on and GEGL

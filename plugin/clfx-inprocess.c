@@ -107,9 +107,16 @@ clfx_inprocess_apply (ClfxCall *call,
                                ? call->args.report_file
                                : tmp_path;
   gboolean     ok = TRUE;
+  GPtrArray   *appended = g_ptr_array_new ();
 
   clfx_inprocess_operation (call, op, sizeof op);
-  gimp_image_undo_group_start (call->image);
+  /* All or nothing, as the wire path: the drawables are copied first,
+   * and when a step fails those already changed get their pixels back
+   * inside the same undo group. */
+  if (! clfx_call_backup (call, error))
+    ok = FALSE;
+  else
+    gimp_image_undo_group_start (call->image);
   for (guint i = 0; ok && i < call->jobs->len; i++)
     {
       ClfxJob            *job = clfx_call_job (call, i);
@@ -118,6 +125,7 @@ clfx_inprocess_apply (ClfxCall *call,
       /* The test hook of every apply step (CLFX_FAULT=clfx_apply_job). */
       if (! (ok = clfx_call_fault (job, error)))
         break;
+      job->started = ! keep;
       filter = gimp_drawable_filter_new (job->drawable, op, NULL);
       if (! filter)
         {
@@ -133,11 +141,28 @@ clfx_inprocess_apply (ClfxCall *call,
                                 i == 0 ? report_file : "");
       gimp_drawable_filter_update (filter);
       if (keep)
-        gimp_drawable_append_filter (job->drawable, filter);
+        {
+          gimp_drawable_append_filter (job->drawable, filter);
+          g_ptr_array_add (appended, filter);
+        }
       else
         gimp_drawable_merge_filter (job->drawable, filter);
     }
-  gimp_image_undo_group_end (call->image);
+  if (! ok && clfx_call_job (call, 0)->backup)
+    {
+      GError *restore_error = NULL;
+
+      /* Appended filters are taken off again; merged ones put back. */
+      for (guint i = 0; i < appended->len; i++)
+        gimp_drawable_filter_delete (g_ptr_array_index (appended, i));
+      clfx_shadow_restore (call, &restore_error);
+      clfx_call_restored (error, restore_error);
+    }
+  if (clfx_call_job (call, 0)->backup)
+    {
+      gimp_image_undo_group_end (call->image);
+      clfx_call_drop_backups (call);
+    }
 
   if (ok && ! keep
       && ! g_file_get_contents (tmp_path, &call->report, NULL, NULL))
@@ -152,6 +177,7 @@ clfx_inprocess_apply (ClfxCall *call,
                                     call->family->name, op);
   if (ok && ! keep && *call->args.report_file)
     ok = clfx_report_write (call->args.report_file, call->report, error);
+  g_ptr_array_free (appended, TRUE);
   g_file_delete (tmp, NULL, NULL);
   g_object_unref (tmp);
   g_free (tmp_path);

@@ -77,7 +77,7 @@ clfx_shadow_collect (ClfxCall      *call,
 
 /* Puts back the pixels of every drawable whose merge began; goes on
  * after a failure, to put back what it can. */
-static gboolean
+gboolean
 clfx_shadow_restore (ClfxCall *call,
                      GError  **error)
 {

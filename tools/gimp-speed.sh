@@ -17,13 +17,15 @@
 #   gegl    + gegl:gaussian-blur, std-dev 10, through
 #             gimp-drawable-merge-new-filter (what Filters > Blur >
 #             Gaussian Blur applies)
-#   clfx    + plug-in-clfx-filter, gaussian, std-dev 10
+#   clfx    + plug-in-clfx-filter, gaussian, std-dev 10 (in-process off:
+#             the plug-in's wire path)
 # or with OPS tonemap:
 #   gegl    + gegl:reinhard05 (its defaults), merged the same way
 #   clfx    + plug-in-clfx-tonemap, reinhard05 (the same defaults)
 # and for blur and tonemap with GEGL_MODULE (the clfx: operations):
 #   inproc  + clfx:gaussian std-dev 10 or clfx:reinhard05, merged the way
-#             GEGL's are, inside GIMP's process (no pixel wire)
+#             GEGL's are, inside GIMP's process (no pixel wire; what the
+#             procedures do with in-process on)
 # The plug-in's report (engine timings) is kept in OUTDIR, with every
 # run's time (gimp-speed-runs.txt) and the plug-in's own account of each
 # resize (gimp-speed-clfx.txt: GIMP's transfers, the engine, the copies
@@ -81,11 +83,13 @@ scheme () {  # scheme CONFIG DEPTH
     gegl|inproc)
       local op=gegl:gaussian-blur props='"std-dev-x" 10.0 "std-dev-y" 10.0'
       [ "$ops" = tonemap ] && op=gegl:reinhard05 props=
-      [ "$1" = inproc ] && op=clfx:${op#gegl:} && props="$props \"device\" \"$device\""
-      op=${op/gaussian-blur/gaussian}
+      if [ "$1" = inproc ]; then
+        op=clfx:${op#gegl:} props="$props \"device\" \"$device\""
+        op=${op/gaussian-blur/gaussian}
+      fi
       echo "(begin (script-fu-use-v3) $load (gimp-drawable-merge-new-filter (vector-ref $drw 0) \"$op\" 0 LAYER-MODE-REPLACE 1.0 $props) (gimp-image-delete img))" ;;
-    clfx) [ "$ops" = tonemap ] && echo "(begin (script-fu-use-v3) $load (plug-in-clfx-tonemap #:run-mode RUN-NONINTERACTIVE #:image img #:drawables $drw #:operator \"reinhard05\" #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" && return
-          [ "$ops" = blur ] && echo "(begin (script-fu-use-v3) $load (plug-in-clfx-filter #:run-mode RUN-NONINTERACTIVE #:image img #:drawables $drw #:filter \"gaussian\" #:std-dev-x 10.0 #:std-dev-y 10.0 #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" && return
+    clfx) [ "$ops" = tonemap ] && echo "(begin (script-fu-use-v3) $load (plug-in-clfx-tonemap #:run-mode RUN-NONINTERACTIVE #:image img #:drawables $drw #:operator \"reinhard05\" #:in-process #f #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" && return
+          [ "$ops" = blur ] && echo "(begin (script-fu-use-v3) $load (plug-in-clfx-filter #:run-mode RUN-NONINTERACTIVE #:image img #:drawables $drw #:filter \"gaussian\" #:std-dev-x 10.0 #:std-dev-y 10.0 #:in-process #f #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" && return
           echo "(begin (script-fu-use-v3) $load (plug-in-clfx-resize #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (gimp-image-get-selected-drawables img) #:width $half #:height $half #:filter \"linear\" #:target \"image\" #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" ;;
   esac
 }
@@ -102,8 +106,8 @@ for i in $(seq "$repeat"); do
     for config in $configs; do
       t=$(run_gimp "$(scheme "$config" "$depth")")
       echo "$depth $config $i $t" >>"$out/gimp-speed-runs.txt"
-      if [ "$config" = clfx ]; then
-        grep -a 'clfx-DEBUG' "$work/gimp.log" | sed "s/^/$depth run $i: /" \
+      if [ "$config" = clfx ] || [ "$config" = inproc ]; then
+        grep -a 'clfx-DEBUG' "$work/gimp.log" | sed "s/^/$depth $config run $i: /" \
           >>"$out/gimp-speed-clfx.txt" || true
       fi
     done

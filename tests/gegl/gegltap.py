@@ -34,7 +34,26 @@ def gegl():
     except (ImportError, ValueError) as e:
         skip_all("GEGL's Python bindings: %s" % e)
     Gegl.init(None)
+    global _gegl
+    _gegl = Gegl
     return Gegl
+
+
+_gegl = None
+
+
+def load(path, fmt):
+    """A file GEGL reads, into a new buffer of fmt: (buffer, w, h)."""
+    g = _gegl.Node()
+    node = g.create_child("gegl:load")
+    node.set_property("path", path)
+    r = node.get_bounding_box()
+    buf = _gegl.Buffer.new(fmt, 0, 0, r.width, r.height)
+    write = g.create_child("gegl:write-buffer")
+    write.set_property("buffer", buf)
+    node.link(write)
+    write.process()
+    return buf, r.width, r.height
 
 
 def read_pfm(path):

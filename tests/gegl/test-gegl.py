@@ -49,17 +49,7 @@ device = os.environ.get("CLFX_TEST_DEVICE") or "auto"
 os.makedirs(work, exist_ok=True)
 
 
-def gegl_load(path, fmt):
-    g = Gegl.Node()
-    load = g.create_child("gegl:load")
-    load.set_property("path", path)
-    r = load.get_bounding_box()
-    buf = Gegl.Buffer.new(fmt, 0, 0, r.width, r.height)
-    write = g.create_child("gegl:write-buffer")
-    write.set_property("buffer", buf)
-    load.link(write)
-    write.process()
-    return buf, r.width, r.height
+gegl_load = gegltap.load
 
 
 def gegl_apply(buf, w, h, fmt, op, props):

@@ -120,18 +120,10 @@ def run_op(op, src_buf, w, h, fmt, out_fmt, args, device, report=None,
 
 
 def gegl_file(path, fmt):
-    """A file GEGL reads (PNG), as fmt bytes."""
-    g = Gegl.Node()
-    load = g.create_child("gegl:load")
-    load.set_property("path", path)
-    r = load.get_bounding_box()
-    buf = Gegl.Buffer.new(fmt, 0, 0, r.width, r.height)
-    write = g.create_child("gegl:write-buffer")
-    write.set_property("buffer", buf)
-    load.link(write)
-    write.process()
-    return buf.get(Gegl.Rectangle.new(0, 0, r.width, r.height), 1.0, fmt,
-                   Gegl.AbyssPolicy.NONE), r.width, r.height
+    """A file GEGL reads (PNG), as fmt bytes, width, height."""
+    buf, w, h = gegltap.load(path, fmt)
+    return buf.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, fmt,
+                   Gegl.AbyssPolicy.NONE), w, h
 
 
 def save_png(buf, path):

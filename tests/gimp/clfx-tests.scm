@@ -180,11 +180,12 @@
             (gimp-image-delete copy)
             (loop (+ i 1)))))))
 
-; A target=image resize of a two-layer image whose second apply step
+; A call on both layers of a two-layer image whose second apply step
 ; fails (the driver sets CLFX_FAULT): the call must fail and leave every
-; layer and the canvas as they were.  Prints "CLFX-GEOMETRY <name>
-; before|after <geometry>" and exports the layers around the call.
-(define (clfx-fault-case name base top w h)
+; layer and the canvas as they were.  call is (lambda (img drawables)
+; ...).  Prints "CLFX-GEOMETRY <name> before|after <geometry>" and
+; exports the layers around the call.
+(define (clfx-fault-call-case name base top call)
   (let* ((img (gimp-file-load RUN-NONINTERACTIVE base))
          (layer (gimp-file-load-layer RUN-NONINTERACTIVE img top)))
     (gimp-image-insert-layer img layer 0 0)
@@ -199,13 +200,7 @@
              (begin
                (clfx-with-error-log name
                  (lambda ()
-                   (plug-in-clfx-resize #:run-mode RUN-NONINTERACTIVE
-                                        #:image img
-                                        #:drawables
-                                        (gimp-image-get-selected-drawables img)
-                                        #:width w #:height h
-                                        #:filter "linear" #:target "image"
-                                        #:device clfx-device)))
+                   (call img (gimp-image-get-selected-drawables img))))
                "accepted"))))
       (clfx-export-layers img (string-append name ".after"))
       (display (string-append "CLFX-GEOMETRY " name " after "
@@ -213,6 +208,15 @@
       (newline)
       (clfx-mark name outcome))
     (gimp-image-delete img)))
+
+; The same for a target=image resize.
+(define (clfx-fault-case name base top w h)
+  (clfx-fault-call-case name base top
+    (lambda (img drawables)
+      (plug-in-clfx-resize #:run-mode RUN-NONINTERACTIVE #:image img
+                           #:drawables drawables #:width w #:height h
+                           #:filter "linear" #:target "image"
+                           #:device clfx-device))))
 
 ; A filter that must succeed: call is (lambda (img drw) ...) running
 ; plug-in-clfx-filter with its report-file at <name>.json; writes

@@ -267,6 +267,11 @@ CASES
   fi
   printf '(clfx-fault-case "fault-apply" "%s/rgba8.png" "%s/alpha8.png" 32 24)\n' \
     "$in" "$in"
+  # The in-process path's all or nothing: a box on both layers, the
+  # second layer's step failing.
+  [ -z "$gegl_module" ] ||
+    printf '(clfx-fault-call-case "fault-inproc" "%s/rgba8.png" "%s/alpha8.png" (lambda (img drawables) (plug-in-clfx-filter #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (gimp-image-get-layers img) #:filter "box" #:radius 2 #:in-process #t #:device clfx-device)))\n' \
+      "$in" "$in"
   printf '(clfx-call-case "script-fu-call" "%s/rgb8.png" (lambda (img drw) %s))\n' \
     "$in" "$sf_call"
   # On the CPU reference there is nothing to compare, and a report-file
@@ -573,6 +578,18 @@ for layer in L0 L1; do
            "$out/fault-apply.after-$layer.png" 0 2>&1)
   ok $? "fault-apply: layer $layer's pixels unchanged ($result)"
 done
+if [ -n "$gegl_module" ]; then
+  marked fault-inproc refused
+  ok $? "fault-inproc: the in-process call failed with a PDB error"
+  grep -a "^CLFX-ERROR fault-inproc: " "$log" \
+    | grep -q "CL_OUT_OF_RESOURCES.*put back as it was"
+  ok $? "fault-inproc: the error names the fault and says the image was put back"
+  for layer in L0 L1; do
+    result=$("$compare" "$out/fault-inproc.before-$layer.png" \
+             "$out/fault-inproc.after-$layer.png" 0 2>&1)
+    ok $? "fault-inproc: layer $layer's pixels unchanged ($result)"
+  done
+fi
 
 marked selftest-reference refused
 ok $? "selftest-reference: the call failed with a PDB error"
