@@ -45,6 +45,10 @@ enum
 
 #define MAX_ROWS 64
 
+/* Every property: read-write, set at construction, an input of the node. */
+#define PROP_FLAGS                                                           \
+  ((GParamFlags) (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | GEGL_PARAM_PAD_INPUT))
+
 typedef struct
 {
   const ClfxFamily *family;
@@ -552,9 +556,7 @@ static GParamSpec *
 row_pspec (const ClfxFamily    *family,
            const ClfxParamSpec *s)
 {
-  const GParamFlags flags = (GParamFlags) (G_PARAM_READWRITE
-                                           | G_PARAM_CONSTRUCT
-                                           | GEGL_PARAM_PAD_INPUT);
+  const GParamFlags flags = PROP_FLAGS;
   const gchar *nick = plain_label (s->label);
   GParamSpec  *p = NULL;
 
@@ -642,26 +644,19 @@ clfx_op_class_init (gpointer klass,
     g_param_spec_string ("device", "Device",
                          "auto, all, reference (the CPU path) or a part of "
                          "the OpenCL platform's or device's name",
-                         "auto",
-                         (GParamFlags) (G_PARAM_READWRITE | G_PARAM_CONSTRUCT
-                                        | GEGL_PARAM_PAD_INPUT)));
+                         "auto", PROP_FLAGS));
   g_object_class_install_property (
     object_class, id++,
     g_param_spec_boolean ("validate", "Validate",
                           "Also run the CPU reference and compare (a "
                           "warning when they differ beyond the tolerance)",
-                          FALSE,
-                          (GParamFlags) (G_PARAM_READWRITE
-                                         | G_PARAM_CONSTRUCT
-                                         | GEGL_PARAM_PAD_INPUT)));
+                          FALSE, PROP_FLAGS));
   g_object_class_install_property (
     object_class, id++,
     g_param_spec_string ("report-file", "Report file",
                          "Where each run writes its JSON report (empty: "
                          "none)",
-                         "",
-                         (GParamFlags) (G_PARAM_READWRITE | G_PARAM_CONSTRUCT
-                                        | GEGL_PARAM_PAD_INPUT)));
+                         "", PROP_FLAGS));
 
   gegl_operation_class_set_keys (operation_class,
                                  "name", info->op_name,

@@ -294,24 +294,21 @@ clfx_call_run (const ClfxFamily    *family,
        && (geometry ? clfx_geometry_collect (&call, drawables, error)
                     : clfx_shadow_collect (&call, drawables, error))
        && clfx_call_check_jobs (&call, error);
-  if (ok && ! geometry && clfx_inprocess_wanted (&call))
-    {
-      /* GIMP runs the module's operation itself: no engine here. */
-      gimp_progress_init (clfx_translate (family->title));
-      ok = clfx_inprocess_apply (&call, error);
-      gimp_progress_end ();
-    }
-  else if (ok)
+  if (ok)
     {
       gimp_progress_init (clfx_translate (family->title));
-      ok = clfx_call_engine (&call, error)
-           /* Before the image changes, so that failing to write it leaves
-            * the image as it was. */
-           && (! *call.args.report_file
-               || clfx_report_write (call.args.report_file, call.report,
-                                     error))
-           && (geometry ? clfx_geometry_apply (&call, error)
-                        : clfx_shadow_apply (&call, error));
+      if (! geometry && clfx_inprocess_wanted (&call))
+        /* GIMP runs the module's operation itself: no engine here. */
+        ok = clfx_inprocess_apply (&call, error);
+      else
+        ok = clfx_call_engine (&call, error)
+             /* Before the image changes, so that failing to write it
+              * leaves the image as it was. */
+             && (! *call.args.report_file
+                 || clfx_report_write (call.args.report_file, call.report,
+                                       error))
+             && (geometry ? clfx_geometry_apply (&call, error)
+                          : clfx_shadow_apply (&call, error));
       gimp_progress_update (1.0);
       gimp_progress_end ();
     }

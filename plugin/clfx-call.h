@@ -112,21 +112,29 @@ gboolean clfx_shadow_collect   (ClfxCall            *call,
                                 GError             **error);
 gboolean clfx_shadow_apply     (ClfxCall            *call,
                                 GError             **error);
-/* Puts back, from the backups, the selection's bounds of every job whose
- * apply step began (the in-process path's all or nothing too). */
-gboolean clfx_shadow_restore   (ClfxCall            *call,
-                                GError             **error);
+/* One apply step of a job; sets job->started before it changes the
+ * job's pixels. */
+typedef gboolean (*ClfxShadowStep) (ClfxCall  *call,
+                                    ClfxJob   *job,
+                                    gpointer   data,
+                                    GError   **error);
+/* Runs step on every job inside one undo group, all or nothing: the
+ * drawables are copied first (clfx_call_backup), the CLFX_FAULT hook runs
+ * before each step, and when a step fails, undo (may be NULL) takes back
+ * what the steps made besides pixels, and every started job gets the
+ * selection's bounds back from its copy. */
+gboolean clfx_shadow_apply_each (ClfxCall           *call,
+                                 ClfxShadowStep      step,
+                                 void              (*undo) (gpointer data),
+                                 gpointer            data,
+                                 GError            **error);
 
 /* clfx-inprocess.c: the same families through the GEGL module's
  * operations inside GIMP's process.  wanted: "in-process" is on and GEGL
- * has the variant's operation; operation: its name into buf (NULL when
- * GEGL lacks it). */
-gboolean     clfx_inprocess_wanted    (const ClfxCall      *call);
-const gchar *clfx_inprocess_operation (const ClfxCall      *call,
-                                       gchar               *buf,
-                                       gsize                n);
-gboolean     clfx_inprocess_apply     (ClfxCall            *call,
-                                       GError             **error);
+ * has the variant's operation. */
+gboolean clfx_inprocess_wanted (const ClfxCall      *call);
+gboolean clfx_inprocess_apply  (ClfxCall            *call,
+                                GError             **error);
 
 G_END_DECLS
 

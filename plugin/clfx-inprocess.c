@@ -30,7 +30,8 @@ clfx_row_on (const ClfxCall *call,
          && clfx_param_get_bool (&call->args.params, s);
 }
 
-const gchar *
+/* The variant's operation name into buf; NULL when GEGL lacks it. */
+static const gchar *
 clfx_inprocess_operation (const ClfxCall *call,
                           gchar          *buf,
                           gsize           n)
@@ -95,89 +96,89 @@ clfx_inprocess_configure (const ClfxCall           *call,
                 call->args.validate, "report-file", report_file, NULL);
 }
 
+/* What every drawable's step shares. */
+typedef struct
+{
+  const gchar *op;
+  gboolean     keep;        /* append (non-destructive), not merge */
+  const gchar *report_file; /* the first drawable's run writes it */
+  GPtrArray   *appended;    /* taken off again when a later step fails */
+} ClfxInprocessStep;
+
+static gboolean
+clfx_inprocess_step (ClfxCall *call,
+                     ClfxJob  *job,
+                     gpointer  data,
+                     GError  **error)
+{
+  ClfxInprocessStep  *st = data;
+  GimpDrawableFilter *filter = gimp_drawable_filter_new (job->drawable,
+                                                         st->op, NULL);
+
+  if (! filter)
+    {
+      g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_IO,
+                   _("GIMP could not make a %s filter on '%s'"), st->op,
+                   gimp_item_get_name (GIMP_ITEM (job->drawable)));
+      return FALSE;
+    }
+  clfx_inprocess_configure (call, gimp_drawable_filter_get_config (filter),
+                            job == clfx_call_job (call, 0) ? st->report_file
+                                                          : "");
+  gimp_drawable_filter_update (filter);
+  if (st->keep)
+    {
+      gimp_drawable_append_filter (job->drawable, filter);
+      g_ptr_array_add (st->appended, filter);
+    }
+  else
+    {
+      /* Merged pixels are put back from the copy if a later step fails. */
+      job->started = TRUE;
+      gimp_drawable_merge_filter (job->drawable, filter);
+    }
+  return TRUE;
+}
+
+static void
+clfx_inprocess_undo (gpointer data)
+{
+  ClfxInprocessStep *st = data;
+
+  for (guint i = 0; i < st->appended->len; i++)
+    gimp_drawable_filter_delete (g_ptr_array_index (st->appended, i));
+}
+
 gboolean
 clfx_inprocess_apply (ClfxCall *call,
                       GError  **error)
 {
-  gboolean     keep = clfx_row_on (call, "non-destructive");
-  gchar        op[64];
-  GFile       *tmp = gimp_temp_file ("json");
-  gchar       *tmp_path = g_file_get_path (tmp);
-  const gchar *report_file = keep && *call->args.report_file
-                               ? call->args.report_file
-                               : tmp_path;
-  gboolean     ok = TRUE;
-  GPtrArray   *appended = g_ptr_array_new ();
+  gchar             op[64];
+  GFile            *tmp = gimp_temp_file ("json");
+  gchar            *tmp_path = g_file_get_path (tmp);
+  ClfxInprocessStep st = { op, clfx_row_on (call, "non-destructive"),
+                           tmp_path, g_ptr_array_new () };
+  gboolean          ok;
 
   clfx_inprocess_operation (call, op, sizeof op);
-  /* All or nothing, as the wire path: the drawables are copied first,
-   * and when a step fails those already changed get their pixels back
-   * inside the same undo group. */
-  if (! clfx_call_backup (call, error))
-    ok = FALSE;
-  else
-    gimp_image_undo_group_start (call->image);
-  for (guint i = 0; ok && i < call->jobs->len; i++)
-    {
-      ClfxJob            *job = clfx_call_job (call, i);
-      GimpDrawableFilter *filter;
-
-      /* The test hook of every apply step (CLFX_FAULT=clfx_apply_job). */
-      if (! (ok = clfx_call_fault (job, error)))
-        break;
-      job->started = ! keep;
-      filter = gimp_drawable_filter_new (job->drawable, op, NULL);
-      if (! filter)
-        {
-          g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_IO,
-                       _("GIMP could not make a %s filter on '%s'"), op,
-                       gimp_item_get_name (GIMP_ITEM (job->drawable)));
-          ok = FALSE;
-          break;
-        }
-      /* Each run writes the report; the first drawable's is returned. */
-      clfx_inprocess_configure (call,
-                                gimp_drawable_filter_get_config (filter),
-                                i == 0 ? report_file : "");
-      gimp_drawable_filter_update (filter);
-      if (keep)
-        {
-          gimp_drawable_append_filter (job->drawable, filter);
-          g_ptr_array_add (appended, filter);
-        }
-      else
-        gimp_drawable_merge_filter (job->drawable, filter);
-    }
-  if (! ok && clfx_call_job (call, 0)->backup)
-    {
-      GError *restore_error = NULL;
-
-      /* Appended filters are taken off again; merged ones put back. */
-      for (guint i = 0; i < appended->len; i++)
-        gimp_drawable_filter_delete (g_ptr_array_index (appended, i));
-      clfx_shadow_restore (call, &restore_error);
-      clfx_call_restored (error, restore_error);
-    }
-  if (clfx_call_job (call, 0)->backup)
-    {
-      gimp_image_undo_group_end (call->image);
-      clfx_call_drop_backups (call);
-    }
-
-  if (ok && ! keep
-      && ! g_file_get_contents (tmp_path, &call->report, NULL, NULL))
-    call->report = g_strdup_printf ("{\"operation\":\"%s\",\"in-process\":"
-                                    "\"%s merged, no report\"}",
-                                    call->family->name, op);
-  else if (ok && keep)
+  if (st.keep && *call->args.report_file)
+    st.report_file = call->args.report_file;
+  /* All or nothing, as the wire path. */
+  ok = clfx_shadow_apply_each (call, clfx_inprocess_step,
+                               clfx_inprocess_undo, &st, error);
+  if (ok && st.keep)
     call->report = g_strdup_printf ("{\"operation\":\"%s\",\"in-process\":"
                                     "\"%s appended as a non-destructive "
                                     "filter; each render writes its report "
                                     "to report-file\"}",
                                     call->family->name, op);
-  if (ok && ! keep && *call->args.report_file)
+  else if (ok && ! g_file_get_contents (tmp_path, &call->report, NULL, NULL))
+    call->report = g_strdup_printf ("{\"operation\":\"%s\",\"in-process\":"
+                                    "\"%s merged, no report\"}",
+                                    call->family->name, op);
+  if (ok && ! st.keep && *call->args.report_file)
     ok = clfx_report_write (call->args.report_file, call->report, error);
-  g_ptr_array_free (appended, TRUE);
+  g_ptr_array_free (st.appended, TRUE);
   g_file_delete (tmp, NULL, NULL);
   g_object_unref (tmp);
   g_free (tmp_path);

@@ -77,7 +77,7 @@ clfx_shadow_collect (ClfxCall      *call,
 
 /* Puts back the pixels of every drawable whose merge began; goes on
  * after a failure, to put back what it can. */
-gboolean
+static gboolean
 clfx_shadow_restore (ClfxCall *call,
                      GError  **error)
 {
@@ -96,8 +96,11 @@ clfx_shadow_restore (ClfxCall *call,
 }
 
 gboolean
-clfx_shadow_apply (ClfxCall *call,
-                   GError  **error)
+clfx_shadow_apply_each (ClfxCall       *call,
+                        ClfxShadowStep  step,
+                        void          (*undo) (gpointer data),
+                        gpointer        data,
+                        GError        **error)
 {
   GError  *restore_error = NULL;
   gboolean ok = TRUE;
@@ -109,21 +112,38 @@ clfx_shadow_apply (ClfxCall *call,
     {
       ClfxJob *job = clfx_call_job (call, i);
 
-      ok = clfx_call_fault (job, error);
-      if (ok)
-        {
-          job->started = TRUE;
-          ok = clfx_drawable_merge (job->drawable, &job->result, job->read.x,
-                                    job->read.y, &job->write, &job->format,
-                                    error);
-        }
+      ok = clfx_call_fault (job, error) && step (call, job, data, error);
     }
   if (! ok)
     {
+      if (undo)
+        undo (data);
       clfx_shadow_restore (call, &restore_error);
       clfx_call_restored (error, restore_error);
     }
   gimp_image_undo_group_end (call->image);
   clfx_call_drop_backups (call);
   return ok;
+}
+
+/* The wire path's step: the engine's result through the shadow buffer. */
+static gboolean
+clfx_shadow_merge_step (ClfxCall *call,
+                        ClfxJob  *job,
+                        gpointer  data,
+                        GError  **error)
+{
+  (void) call;
+  (void) data;
+  job->started = TRUE;
+  return clfx_drawable_merge (job->drawable, &job->result, job->read.x,
+                              job->read.y, &job->write, &job->format, error);
+}
+
+gboolean
+clfx_shadow_apply (ClfxCall *call,
+                   GError  **error)
+{
+  return clfx_shadow_apply_each (call, clfx_shadow_merge_step, NULL, NULL,
+                                 error);
 }
