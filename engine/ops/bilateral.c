@@ -21,6 +21,7 @@
  * double, independent of the device's float tables. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../kernels/clfx-common.h"
 #include "../clfx-tolerance.h"
@@ -28,8 +29,11 @@
 #include "clfx-params.h"
 #include "filter-common.h"
 
-/* The GPU form's work-group side (bilateral.cl). */
-#define BIL_T 16
+/* The GPU form's work-group side, and the CPU form's results per
+ * work-item and largest radius (bilateral.cl). */
+#define BIL_T  16
+#define BIL_V  8
+#define BIL_VR 8
 
 typedef struct
 {
@@ -111,9 +115,18 @@ bilateral_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   bool                  local = ! clfx_graph_source_is_buffer (g)
                                 && lbytes + 1024 <= dev->local_mem
                                 && dev->max_work_group >= BIL_T * BIL_T;
-  ClfxLaunch            l = { local ? "bilateral_l" : "bilateral_d", NULL,
-                              NULL, 2,
-                              { local ? (w + BIL_T - 1) / BIL_T * BIL_T : w,
+  /* CPU devices up to radius BIL_VR: BIL_V results per work-item. */
+  bool                  lanes = ! local && st->R <= BIL_VR
+                                && ! strcmp (dev->type, "cpu");
+  ClfxLaunch            l = { local   ? "bilateral_l"
+                              : lanes ? "bilateral_v"
+                                      : "bilateral_d",
+                              NULL,
+                              NULL,
+                              2,
+                              { local   ? (w + BIL_T - 1) / BIL_T * BIL_T
+                                : lanes ? (w + BIL_V - 1) / BIL_V
+                                        : w,
                                 local ? (h + BIL_T - 1) / BIL_T * BIL_T : h },
                               { local ? BIL_T : 0, local ? BIL_T : 0 } };
   cl_mem                ws;

@@ -31,6 +31,8 @@
 #include "filter-common.h"
 
 #define MAX_N 7
+/* convolve.cl's CPU form: results per work-item. */
+#define CONV_V 8
 
 typedef struct
 {
@@ -182,8 +184,18 @@ convolve_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                           && clfx_graph_device (g)->max_work_group >= 256;
   cl_float4       par = { { st->inv_divisor, st->offset, st->abs_sum, 0 } };
   cl_mem          k;
-  ClfxLaunch      l = { local ? "convolve_l" : "convolve_d", NULL, NULL, 2,
-                        { local ? round_up (w, 16) : w,
+  /* CPU devices: CONV_V results of a row per work-item. */
+  bool            lanes = ! local
+                          && ! strcmp (clfx_graph_device (g)->type, "cpu");
+  ClfxLaunch      l = { local   ? "convolve_l"
+                        : lanes ? "convolve_v"
+                                : "convolve_d",
+                        NULL,
+                        NULL,
+                        2,
+                        { local   ? round_up (w, 16)
+                          : lanes ? (w + CONV_V - 1) / CONV_V
+                                  : w,
                           local ? round_up (h, 16) : h },
                         { local ? 16 : 0, local ? 16 : 0 } };
 

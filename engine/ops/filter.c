@@ -497,11 +497,13 @@ clfx_gauss_blur (ClfxGraph *g, const char *name, const ClfxGaussAxis *x,
 }
 
 /* Work-group shapes of filter_conv_h (FH_W x FH_R, a result each) and
- * filter_conv_v (lanes x lanes, FPER results each): filter.cl. */
+ * filter_conv_v (lanes x lanes, FPER results each), and the results per
+ * work-item of the other forms (FV): filter.cl. */
 #define FH_W 64
 #define FH_R 4
 #define F_LANES 16
 #define FPER 4
+#define FV 8
 
 static size_t
 round_up (size_t n, size_t m)
@@ -512,7 +514,8 @@ round_up (size_t n, size_t m)
 /* Both FIR axes in two passes straight from the source to the result
  * (filter.cl), the taps' texels through local memory where the device
  * reads images (GPUs) and they fit; CPU devices read their buffers
- * directly (the _d kernels), where a work-group's copy is only a copy. */
+ * directly (the _hv and _vv kernels), where a work-group's copy is only a
+ * copy. */
 static bool
 launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
 {
@@ -533,18 +536,21 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
   cl_int4               renorm = { { st->renorm, plan->width, plan->height,
                                      0 } };
   cl_mem                inter, kx, ky;
-  ClfxLaunch            l_h = { local ? "filter_conv_h" : "filter_conv_hd",
+  ClfxLaunch            l_h = { local ? "filter_conv_h" : "filter_conv_hv",
                                 NULL, NULL, 2,
-                                { round_up ((size_t) w, FH_W),
-                                  round_up ((size_t) ih, FH_R) },
+                                { local ? round_up ((size_t) w, FH_W)
+                                        : ((size_t) w + FV - 1) / FV,
+                                  local ? round_up ((size_t) ih, FH_R)
+                                        : (size_t) ih },
                                 { local ? FH_W : 0, local ? FH_R : 0 } };
   ClfxLaunch            l_v = { "filter_conv_v", NULL, NULL, 2,
                                 { round_up ((size_t) w, F_LANES),
                                   round_up ((size_t) (h + FPER - 1) / FPER,
                                             F_LANES) },
                                 { F_LANES, F_LANES } };
-  ClfxLaunch            l_vd = { "filter_conv_vd", NULL, NULL, 2,
-                                 { (size_t) w, (size_t) h }, { 0, 0 } };
+  ClfxLaunch            l_vv = { "filter_conv_vv", NULL, NULL, 2,
+                                 { ((size_t) w + FV - 1) / FV, (size_t) h },
+                                 { 0, 0 } };
 
   if (! (inter = clfx_graph_buffer (g, "rows", (size_t) w * (size_t) ih * 16,
                                     error))
@@ -564,7 +570,7 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
                            CLFX_INT (st->x.n));
   return CLFX_LAUNCH (g, &l_h, error, CLFX_SRC, CLFX_ARG (inter),
                       CLFX_ARG (rect), CLFX_ARG (kx), CLFX_INT (st->x.n))
-         && CLFX_LAUNCH (g, &l_vd, error, CLFX_ARG (inter), CLFX_INT (w),
+         && CLFX_LAUNCH (g, &l_vv, error, CLFX_ARG (inter), CLFX_INT (w),
                          CLFX_DST, CLFX_ARG (ky), CLFX_INT (st->y.n),
                          CLFX_ARG (renorm), CLFX_ARG (kx), CLFX_INT (st->x.n));
 }

@@ -39,6 +39,8 @@
 #define MEDIAN_MAX_RADIUS 100
 /* GPU work-groups: MEDIAN_T x MEDIAN_T results (median.cl). */
 #define MEDIAN_T 16
+/* CPU devices' network: MEDIAN_V results per work-item (median.cl). */
+#define MEDIAN_V 4
 /* The largest radius median_rl takes: its tile of (16 + 2r)^2 texels
  * costs 36 bytes a texel and 8 a sort slot (radius 8: 44 KiB). */
 #define MEDIAN_RANK_MAX 8
@@ -221,9 +223,18 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                                { MEDIAN_T, MEDIAN_T } };
   cl_int4               rect = { { t->in.x, t->in.y, t->in.width,
                                    t->in.height } };
-  ClfxLaunch            l = { local ? (st->net ? "median_nl" : "median_l")
-                                    : (st->net ? "median_nb" : "median_b"),
-                              opt, NULL, 2, { (size_t) w, (size_t) h },
+  /* CPU devices' network: MEDIAN_V results per work-item. */
+  bool                  lanes = ! local && st->net
+                                && ! strcmp (dev->type, "cpu");
+  ClfxLaunch            l = { local   ? (st->net ? "median_nl" : "median_l")
+                              : lanes ? "median_nv"
+                                      : (st->net ? "median_nb" : "median_b"),
+                              opt,
+                              NULL,
+                              2,
+                              { lanes ? ((size_t) w + MEDIAN_V - 1) / MEDIAN_V
+                                      : (size_t) w,
+                                (size_t) h },
                               { local ? MEDIAN_T : 0, local ? MEDIAN_T : 0 } };
   ClfxLaunch            lk_ = { "median_keys", opt, NULL, 2,
                                 { (size_t) t->in.width,
