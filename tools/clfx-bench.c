@@ -19,7 +19,7 @@ typedef struct
 {
   const char *device;
   int         repeat, warmup;
-  bool        validate, roofline, list, straight, pinned, timeline;
+  bool        validate, roofline, list, straight, opaque, pinned, timeline;
   const char *report, *input, *output, *synthetic, *transfer;
   int         channels;
   size_t      guard;
@@ -34,17 +34,18 @@ usage (FILE *f)
     "                  [--report FILE] [--guard BYTES] [--no-roofline]\n"
     "                  [--pinned] [--timeline]\n"
     "                  (--input FILE | --synthetic WxH[:u8|u16|half|float])\n"
-    "                  [--channels 1|2|4] [--straight-alpha]\n"
+    "                  [--channels 1|2|4] [--straight-alpha] [--opaque]\n"
     "                  [--transfer srgb|linear]\n"
     "                  [--output FILE] FAMILY [OPTIONS]\n"
     "D: auto, all (every GPU, else every CPU device), reference (CPU path),\n"
     "or part of a platform/vendor/device name.\n"
     "--straight-alpha: the synthetic image's alpha is straight, as in GIMP\n"
     "and PNG files (always so for a PNG with alpha): filters weigh colour\n"
-    "by it.  --transfer: how the synthetic image's colour is encoded\n"
-    "(default: srgb for u8/u16, linear for half/float; PNG files are srgb,\n"
-    "PFM and OpenEXR files linear): filters that mix pixels work in\n"
-    "linear light.\n"
+    "by it.  --opaque: the synthetic image's alpha is 1 (else it varies\n"
+    "from 0.25 to 1).  --transfer: how the synthetic image's colour is\n"
+    "encoded (default: srgb for u8/u16, linear for half/float; PNG files\n"
+    "are srgb, PFM and OpenEXR files linear): filters that mix pixels work\n"
+    "in linear light.\n"
     "--pinned: the images live in the device's pinned memory, as the\n"
     "plug-in's do, so transfers need no staging copy.\n"
     "--timeline: every upload, kernel and download of the last run on the\n"
@@ -338,6 +339,10 @@ load_source (const Options *o, ClfxImage *src, int *file_channels,
                                error))
     return false;
   clfx_host_image_synthetic (src, 1);
+  if (o->opaque && o->channels > 1)
+    for (int y = 0; y < src->height; y++)
+      for (int x = 0; x < src->width; x++)
+        clfx_image_set (src, x, y, o->channels - 1, 1.0f);
   src->straight_alpha = o->straight && o->channels > 1;
   /* As GIMP's images usually are: 8 and 16 bits perceptual, half and
    * float linear. */
@@ -733,6 +738,8 @@ parse_options (int argc, char **argv, Options *o, const ClfxFamily **fam)
         o->roofline = false;
       else if (! strcmp (a, "--straight-alpha"))
         o->straight = true;
+      else if (! strcmp (a, "--opaque"))
+        o->opaque = true;
       else if (! strcmp (a, "--pinned"))
         o->pinned = true;
       else if (! strcmp (a, "--timeline"))
@@ -782,8 +789,9 @@ parse_options (int argc, char **argv, Options *o, const ClfxFamily **fam)
 int
 main (int argc, char **argv)
 {
-  Options           o = { "auto", 10, 1, false, true, false, false, false, false,
-                          NULL, NULL, NULL, NULL, NULL, 4, 0 };
+  Options           o = { "auto", 10,   1,    false, true, false,
+                          false,  false, false, false, NULL, NULL,
+                          NULL,   NULL, NULL, 4,     0 };
   const ClfxFamily *fam = NULL;
   ClfxParams        p;
   ClfxError         error = { 0 };

@@ -9,10 +9,10 @@ usage: tools/filter-compare.py CLFX_BENCH [DEVICE] [SIZE] [REPEAT] [CASE...]
   REPEAT  runs per side and case; medians are compared (default: 3)
   CASE    only the cases whose name contains one of these words
 
-Each case: an RGBA float image in linear light (random values, alpha 1).
-clfx: the engine's wall time with the image in host memory and the result
-back in host memory (clfx-bench's "total (wall)" median: uploads, kernels,
-downloads).  GEGL: gegl_node_process of buffer-source -> op ->
+Each case: an RGBA float image in linear light (random values, alpha 1;
+clfx-bench's own synthetic image with --opaque).  clfx: the engine's wall
+time with the image in host memory and the result back in host memory
+(clfx-bench's "total (wall)" median: uploads, kernels, downloads).  GEGL: gegl_node_process of buffer-source -> op ->
 write-buffer on a GeglBuffer in the op's own working format (so no babl
 conversion is timed; the same pixels without alpha where that format has
 none), with GEGL's default threads.  OpenCV: the call on a numpy array
@@ -47,6 +47,10 @@ def timed(fn, repeat):
 def clfx_ms(bench, device, side, args, repeat):
     cmd = [bench, "--device", device, "--repeat", str(repeat), "--warmup",
            "1", "--no-roofline", "--transfer", "linear", "--straight-alpha",
+           # alpha 1, as GEGL's and OpenCV's images here (the median
+           # orders straight colour weighted by alpha, in a slower form
+           # where a window's alpha varies).
+           "--opaque",
            "--synthetic", "%dx%d:float" % (side, side)]
     # A case names its family first where it is not the filter family.
     cmd += args if args[0] == "tonemap" else ["filter"] + args
