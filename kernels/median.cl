@@ -342,24 +342,27 @@ median_in (int di, int dj)
                              : abs (di) + abs (dj) <= MEDIAN_R;
 }
 
-/* A comparator of the network: the smaller key to a. */
-#define MEDIAN_CS(a, b)                                                      \
+/* A comparator of the network on keys of type T: the smaller key to a. */
+#define MEDIAN_CS_T(T, a, b)                                                 \
   {                                                                          \
-    uint4 x_ = v[a], y_ = v[b];                                              \
+    T x_ = v[a], y_ = v[b];                                                  \
     v[a] = min (x_, y_);                                                     \
     v[b] = max (x_, y_);                                                     \
   }
+#define MEDIAN_CS(a, b) MEDIAN_CS_T (uint4, a, b)
 
-/* A comparator that carries the weights wv with their keys. */
-#define MEDIAN_CSW(a, b)                                                     \
+/* A comparator that carries the weights wv with their keys (IT: the
+ * comparison's type). */
+#define MEDIAN_CSW_T(T, IT, a, b)                                            \
   {                                                                          \
-    uint4 x_ = v[a], y_ = v[b], p_ = wv[a], q_ = wv[b];                      \
-    int4  up_ = x_ > y_;                                                     \
+    T  x_ = v[a], y_ = v[b], p_ = wv[a], q_ = wv[b];                         \
+    IT up_ = x_ > y_;                                                        \
     v[a] = select (x_, y_, up_);                                             \
     v[b] = select (y_, x_, up_);                                             \
     wv[a] = select (p_, q_, up_);                                            \
     wv[b] = select (q_, p_, up_);                                            \
   }
+#define MEDIAN_CSW(a, b) MEDIAN_CSW_T (uint4, int4, a, b)
 
 #define MEDIAN_WNET_MAX 25
 
@@ -462,22 +465,8 @@ median_nb (__global const uint4 *keys, __global const uint *wts, int4 rect,
  * whichever way: the same bytes. */
 #define MEDIAN_V 4
 
-#define MEDIAN_CS16(a, b)                                                    \
-  {                                                                          \
-    uint16 x_ = v[a], y_ = v[b];                                             \
-    v[a] = min (x_, y_);                                                     \
-    v[b] = max (x_, y_);                                                     \
-  }
-
-#define MEDIAN_CSW16(a, b)                                                   \
-  {                                                                          \
-    uint16 x_ = v[a], y_ = v[b], p_ = wv[a], q_ = wv[b];                     \
-    int16  up_ = x_ > y_;                                                    \
-    v[a] = select (x_, y_, up_);                                             \
-    v[b] = select (y_, x_, up_);                                             \
-    wv[a] = select (p_, q_, up_);                                            \
-    wv[b] = select (q_, p_, up_);                                            \
-  }
+#define MEDIAN_CS16(a, b) MEDIAN_CS_T (uint16, a, b)
+#define MEDIAN_CSW16(a, b) MEDIAN_CSW_T (uint16, int16, a, b)
 
 /* The four lanes of MEDIAN_WVEC (w) / MEDIAN_TVEC (c, a) per result. */
 #define MEDIAN_WVEC16(w)                                                     \
