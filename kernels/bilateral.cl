@@ -33,14 +33,14 @@
  * the (16 + 2 R)^2 texels its windows read into local memory (one global
  * read per texel and group instead of (2 R + 1)^2 per result: at radius 4,
  * 2.25 reads per result instead of 81, so the kernel is bound by its
- * arithmetic, about 40 operations a tap, not by texture fetches), and
- * bilateral_d for CPU devices (and windows too large for local memory),
- * which reads the source directly, and bilateral_v, CPU devices' form up to
- * radius BIL_VR: BIL_V results of a row per work-item as vectors.  As in
- * filter.cl, the local form has
- * one unconditional barrier and no early return (PoCL 6.0 corrupted its
- * heap when work-items returned after a barrier, and summed wrongly with
- * a barrier under a kernel argument's condition). */
+ * arithmetic, about 40 operations a tap, not by texture fetches);
+ * bilateral_v for CPU devices up to radius BIL_VR, BIL_V results of a row
+ * per work-item as vectors; and bilateral_d (larger windows on CPU
+ * devices, windows too large for local memory elsewhere), which reads the
+ * source directly, a result per work-item.  As in filter.cl, the local
+ * form has one unconditional barrier and no early return (PoCL 6.0
+ * corrupted its heap when work-items returned after a barrier, and summed
+ * wrongly with a barrier under a kernel argument's condition). */
 #include "clfx-io.h"
 
 #define BIL_T 16
@@ -153,7 +153,7 @@ bilateral_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
  * form evaluates exp for a single pixel per call; here one exp call
  * serves BIL_V results, and each texel of a window row is read and
  * decoded once for the BIL_V windows that hold it instead of once per
- * window (4096x4096 float, radius 4: 1679 -> 258 ms for 2048x2048).
+ * window (2048x2048 float, radius 4, PoCL: 1679 -> 258 ms).
  * Each lane's sums run in the one-result form's order (rows, then
  * columns).  Every result goes through the lanes, near the edges too
  * (the texels then through the addressing; lanes past the result's last
