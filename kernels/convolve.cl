@@ -8,9 +8,10 @@
  * GEGL copies the input when the divisor is 0.
  *
  * convolve_l (GPUs) reads its group's texels once into local memory;
- * convolve_v (CPU devices) makes CONV_V results of a row per work-item
- * as vectors, convolve_d (one result per work-item) serves the edges.  Gray images are
- * worked as GEGL works them, as RGBA (gray, gray, gray, alpha). */
+ * convolve_v (CPU devices, and wherever convolve_l does not run) makes
+ * CONV_V results of a row per work-item as vectors, reading its source
+ * directly.  Gray images are worked as GEGL works them, as RGBA (gray,
+ * gray, gray, alpha). */
 #include "clfx-io.h"
 
 /* p: the window's parameters: divisor's inverse, offset, sum |k|.  The
@@ -66,35 +67,6 @@
     }                                                                        \
   while (0)
 
-__kernel void
-convolve_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
-            float4 p, int alpha_weight, int copy)
-{
-  int gx = get_global_id (0), gy = get_global_id (1);
-
-  if (gx >= dst_rect.z || gy >= dst_rect.w)
-    return;
-
-  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy), h0 = n / 2;
-  float4 out;
-  /* Away from the image's edges no addressing to apply. */
-  bool   inside = clfx_window_inside (src_flags, src_view, x - h0, y - h0,
-                                      n, n);
-  if (inside)
-    {
-#define READ_I(i, j)                                                         \
-  clfx_fetch_inside (CLFX_SRC (src), x - h0 + (i), y - h0 + (j))
-      CONV_PIXEL (READ_I, out);
-#undef READ_I
-      CLFX_STORE (x, y, out);
-      return;
-    }
-#define READ_D(i, j) clfx_fetch (CLFX_SRC (src), x - h0 + (i), y - h0 + (j))
-  CONV_PIXEL (READ_D, out);
-#undef READ_D
-  CLFX_STORE (x, y, out);
-}
-
 /* A 16 x 16 group and its (16 + n - 1)^2 texels (n up to 7) in local
  * memory: every texel is read once per group, where a read per tap made
  * the kernel fetch-bound.  No early return and no barrier under a
@@ -127,8 +99,9 @@ convolve_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
     }
 }
 
-/* CPU devices: CONV_V neighbouring results of a row per work-item, each
- * channel a vector with a lane per result.  PoCL runs a work-item's
+/* CPU devices (and wherever convolve_l does not run): CONV_V neighbouring
+ * results of a row per work-item, each channel a vector with a lane per
+ * result.  PoCL runs a work-item's
  * arithmetic one pixel at a time, so the one-result form spends a read,
  * a decode and a float4 multiply-add per tap; here a matrix row's texels
  * are read and decoded once for the CONV_V windows that hold them (as
@@ -139,8 +112,9 @@ convolve_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
  * for the even and odd rows, the lanes took twice as long: each add
  * waited for the one before).  The side N is a constant in each body, so
  * that the loops unroll and the shuffles are fixed.  Work-items whose
- * windows leave the source, or that reach past the result's last column,
- * make their results one at a time through CONV_PIXEL: the same bytes. */
+ * windows leave the source (the addressing applied there), or that reach
+ * past the result's last column, make their results one at a time
+ * through CONV_PIXEL: the same bytes. */
 #define CONV_V 8
 
 /* Texels (X .. X + 7, Y) of the source as RGBA, channel by channel.  A

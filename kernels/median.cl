@@ -468,7 +468,7 @@ median_nb (__global const uint4 *keys, __global const uint *wts, int4 rect,
 #define MEDIAN_CS16(a, b) MEDIAN_CS_T (uint16, a, b)
 #define MEDIAN_CSW16(a, b) MEDIAN_CSW_T (uint16, int16, a, b)
 
-/* The four lanes of MEDIAN_WVEC (w) / MEDIAN_TVEC (c, a) per result. */
+/* MEDIAN_WVEC of each of four results' weights w (a uint4). */
 #define MEDIAN_WVEC16(w)                                                     \
   ((uint16) (MEDIAN_WVEC ((w).x), MEDIAN_WVEC ((w).y), MEDIAN_WVEC ((w).z),  \
              MEDIAN_WVEC ((w).w)))

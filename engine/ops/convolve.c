@@ -31,7 +31,7 @@
 #include "filter-common.h"
 
 #define MAX_N 7
-/* convolve.cl's CPU form: results per work-item. */
+/* convolve_v's results per work-item (convolve.cl). */
 #define CONV_V 8
 
 typedef struct
@@ -178,24 +178,18 @@ convolve_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   const State    *st = clfx_graph_plan (g)->state;
   const ClfxTile *t = clfx_graph_tile (g);
   size_t          w = (size_t) t->out.width, h = (size_t) t->out.height;
-  /* GPUs through local memory (16 x 16 groups); CPU devices read their
-   * buffers directly. */
+  /* GPUs through local memory (16 x 16 groups); CPU devices (and any
+   * device reading a buffer) CONV_V results of a row per work-item,
+   * straight from the source. */
   bool            local = ! clfx_graph_source_is_buffer (g)
                           && clfx_graph_device (g)->max_work_group >= 256;
   cl_float4       par = { { st->inv_divisor, st->offset, st->abs_sum, 0 } };
   cl_mem          k;
-  /* CPU devices: CONV_V results of a row per work-item. */
-  bool            lanes = ! local
-                          && ! strcmp (clfx_graph_device (g)->type, "cpu");
-  ClfxLaunch      l = { local   ? "convolve_l"
-                        : lanes ? "convolve_v"
-                                : "convolve_d",
+  ClfxLaunch      l = { local ? "convolve_l" : "convolve_v",
                         NULL,
                         NULL,
                         2,
-                        { local   ? round_up (w, 16)
-                          : lanes ? (w + CONV_V - 1) / CONV_V
-                                  : w,
+                        { local ? round_up (w, 16) : (w + CONV_V - 1) / CONV_V,
                           local ? round_up (h, 16) : h },
                         { local ? 16 : 0, local ? 16 : 0 } };
 
