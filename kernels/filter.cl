@@ -395,36 +395,60 @@ filter_sobel (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, int mode)
   CLFX_STORE (x, y, g);
 }
 
-/* GPUs: a 16 x 16 group reads its 18 x 18 texels once into local memory
- * (nine texture fetches per result made it 1.9x the copy kernel, H200,
- * 8192x8192 float).  No early return before or after the barrier (PoCL,
- * see filter_conv_h). */
-#define SOBEL_T 16
-#define SOBEL_S (SOBEL_T + 2)
+/* GPUs: a group of SOBEL_W x SOBEL_R work-items makes SOBEL_W x
+ * SOBEL_R * SOBEL_Q results from the texels it reads once into local
+ * memory (nine texture fetches per result made it 1.9x the copy kernel,
+ * H200, 8192x8192 float); each work-item goes down SOBEL_Q rows of a
+ * column, a row of three texels read per result.  Against 16 x 16 groups
+ * of a result each: fewer halo texels per result (1.13 against 1.27),
+ * no addressing where the group's texels are all inside, a third of the
+ * local reads: 1.15 -> 1.05 ms.  No early return before or after the
+ * barrier (PoCL, see filter_conv_h). */
+#define SOBEL_W 32
+#define SOBEL_R 8
+#define SOBEL_Q 4
+#define SOBEL_SW (SOBEL_W + 2)
+#define SOBEL_SH (SOBEL_R * SOBEL_Q + 2)
 
-__kernel __attribute__ ((reqd_work_group_size (SOBEL_T, SOBEL_T, 1))) void
+__kernel __attribute__ ((reqd_work_group_size (SOBEL_W, SOBEL_R, 1))) void
 filter_sobel_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, int mode)
 {
-  __local float4 tile[SOBEL_S * SOBEL_S];
+  __local float4 tile[SOBEL_SH * SOBEL_SW];
   int            lx = get_local_id (0), ly = get_local_id (1);
-  int            gx = get_global_id (0), gy = get_global_id (1);
-  int            x0 = dst_rect.x + get_group_id (0) * SOBEL_T - 1;
-  int            y0 = dst_rect.y + get_group_id (1) * SOBEL_T - 1;
+  int            gx = get_group_id (0) * SOBEL_W + lx;
+  int            gy = get_group_id (1) * SOBEL_R * SOBEL_Q + ly * SOBEL_Q;
+  int            x0 = dst_rect.x + get_group_id (0) * SOBEL_W - 1;
+  int            y0 = dst_rect.y + get_group_id (1) * SOBEL_R * SOBEL_Q - 1;
+  bool           inside = clfx_window_inside (src_flags, src_view, x0, y0,
+                                              SOBEL_SW, SOBEL_SH);
 
-  for (int i = ly * SOBEL_T + lx; i < SOBEL_S * SOBEL_S;
-       i += SOBEL_T * SOBEL_T)
-    tile[i] = clfx_fetch (CLFX_SRC (src), x0 + i % SOBEL_S, y0 + i / SOBEL_S);
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (gx < dst_rect.z && gy < dst_rect.w)
+  for (int i = ly * SOBEL_W + lx; i < SOBEL_SH * SOBEL_SW;
+       i += SOBEL_W * SOBEL_R)
     {
-      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-      int    o = ly * SOBEL_S + lx;
-      float4 g = sobel_at (tile[o], tile[o + 1], tile[o + 2],
-                           tile[o + SOBEL_S], tile[o + SOBEL_S + 1],
-                           tile[o + SOBEL_S + 2], tile[o + 2 * SOBEL_S],
-                           tile[o + 2 * SOBEL_S + 1],
-                           tile[o + 2 * SOBEL_S + 2], mode, false);
-      CLFX_STORE (x, y, g);
+      int r = i / SOBEL_SW, c = i - r * SOBEL_SW;
+      tile[i] = inside ? clfx_fetch_inside (CLFX_SRC (src), x0 + c, y0 + r)
+                       : clfx_fetch (CLFX_SRC (src), x0 + c, y0 + r);
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  __local const float4 *p = tile + ly * SOBEL_Q * SOBEL_SW + lx;
+  float4 a0 = p[0], a1 = p[1], a2 = p[2];
+  float4 b0 = p[SOBEL_SW], b1 = p[SOBEL_SW + 1], b2 = p[SOBEL_SW + 2];
+
+  for (int q = 0; q < SOBEL_Q; q++)
+    {
+      __local const float4 *n = p + (q + 2) * SOBEL_SW;
+      float4                c0 = n[0], c1 = n[1], c2 = n[2];
+      if (gx < dst_rect.z && gy + q < dst_rect.w)
+        CLFX_STORE (CLFX_DST_X (gx), CLFX_DST_Y (gy + q),
+                    sobel_at (a0, a1, a2, b0, b1, b2, c0, c1, c2, mode,
+                              false));
+      a0 = b0;
+      a1 = b1;
+      a2 = b2;
+      b0 = c0;
+      b1 = c1;
+      b2 = c2;
     }
 }
 

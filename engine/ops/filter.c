@@ -515,7 +515,8 @@ round_up (size_t n, size_t m)
  * (filter.cl), the taps' texels through local memory where the device
  * reads images (GPUs) and they fit; CPU devices read their buffers
  * directly (the _hv and _vv kernels), where a work-group's copy is only a
- * copy. */
+ * copy.  One launch with the intermediate kept on chip was slower on
+ * both (docs/PERFORMANCE.md, "The FIR passes in one launch"). */
 static bool
 launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
 {
@@ -625,15 +626,17 @@ filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   (void) p;
   if (st->variant == CLFX_FILTER_SOBEL)
     {
-      /* GPUs through a local tile of 16 x 16 results; CPU devices read
-       * their buffers directly. */
+      /* GPUs through a local tile of 32 x 32 results (32 x 8
+       * work-items, 4 rows each); CPU devices read their buffers
+       * directly. */
       bool       local = ! clfx_graph_source_is_buffer (g)
                          && clfx_graph_device (g)->max_work_group >= 256;
       ClfxLaunch l = { local ? "filter_sobel_l" : "filter_sobel", NULL,
                        NULL, 2,
-                       { local ? round_up ((size_t) w, 16) : (size_t) w,
-                         local ? round_up ((size_t) h, 16) : (size_t) h },
-                       { local ? 16 : 0, local ? 16 : 0 } };
+                       { local ? round_up ((size_t) w, 32) : (size_t) w,
+                         local ? round_up ((size_t) h, 32) / 4
+                               : (size_t) h },
+                       { local ? 32 : 0, local ? 8 : 0 } };
       return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST,
                           CLFX_INT (st->sobel));
     }
