@@ -504,6 +504,11 @@ clfx_gauss_blur (ClfxGraph *g, const char *name, const ClfxGaussAxis *x,
 #define F_LANES 16
 #define FPER 4
 #define FV 8
+/* filter_sobel_l's group (SOBEL_W x SOBEL_R work-items, SOBEL_Q rows
+ * each): filter.cl. */
+#define SOBEL_W 32
+#define SOBEL_R 8
+#define SOBEL_Q 4
 
 static size_t
 round_up (size_t n, size_t m)
@@ -516,7 +521,8 @@ round_up (size_t n, size_t m)
  * reads images (GPUs) and they fit; CPU devices read their buffers
  * directly (the _hv and _vv kernels), where a work-group's copy is only a
  * copy.  One launch with the intermediate kept on chip was slower on
- * both (docs/PERFORMANCE.md, "The FIR passes in one launch"). */
+ * both (docs/PERFORMANCE.md, "the FIR's two passes in one launch,
+ * tried"). */
 static bool
 launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
 {
@@ -626,17 +632,18 @@ filter_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   (void) p;
   if (st->variant == CLFX_FILTER_SOBEL)
     {
-      /* GPUs through a local tile of 32 x 32 results (32 x 8
-       * work-items, 4 rows each); CPU devices read their buffers
-       * directly. */
+      /* GPUs through a local tile of results; CPU devices read their
+       * buffers directly. */
       bool       local = ! clfx_graph_source_is_buffer (g)
                          && clfx_graph_device (g)->max_work_group >= 256;
       ClfxLaunch l = { local ? "filter_sobel_l" : "filter_sobel", NULL,
                        NULL, 2,
-                       { local ? round_up ((size_t) w, 32) : (size_t) w,
-                         local ? round_up ((size_t) h, 32) / 4
+                       { local ? round_up ((size_t) w, SOBEL_W)
+                               : (size_t) w,
+                         local ? round_up ((size_t) h, SOBEL_R * SOBEL_Q)
+                                   / SOBEL_Q
                                : (size_t) h },
-                       { local ? 32 : 0, local ? 8 : 0 } };
+                       { local ? SOBEL_W : 0, local ? SOBEL_R : 0 } };
       return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST,
                           CLFX_INT (st->sobel));
     }
