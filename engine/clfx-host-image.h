@@ -59,6 +59,12 @@ typedef struct
   ClfxTransfer transfer;
   /* NULL: data is the C heap's (clfx_pixels_alloc). */
   ClfxPixelOwner *owner;
+  /* Where this image's first pixel sits in a larger one it was cut from
+   * (a selection's bounds grown by the halo, a GEGL chunk's read
+   * rectangle); 0, 0 for a whole image.  Variants whose rounding depends
+   * on a pixel's place (the box's running sums restart at fixed places)
+   * take it, so that a cut gives the whole image's bytes. */
+  int origin_x, origin_y;
 } ClfxImage;
 
 const char *clfx_transfer_name (ClfxTransfer t);            /* "linear" "srgb" */

@@ -331,6 +331,8 @@ clfx_op_process (GeglOperation       *operation,
     {
       src.straight_alpha = o->pf.straight_alpha;
       src.transfer = o->pf.transfer;
+      src.origin_x = read.x - extent.x;
+      src.origin_y = read.y - extent.y;
       t0 = g_get_monotonic_time ();
       gegl_buffer_get (input, &read, 1.0, o->pf.format, src.data,
                        (gint) src.stride, GEGL_ABYSS_NONE);

@@ -77,6 +77,8 @@ clfx_drawable_read (GimpDrawable          *drawable,
     }
   image->straight_alpha = pf->straight_alpha;
   image->transfer = pf->transfer;
+  image->origin_x = rect->x;
+  image->origin_y = rect->y;
   if ((gsize) babl_format_get_bytes_per_pixel (pf->format)
       != clfx_image_pixel_size (image))
     {

@@ -5,8 +5,9 @@
  *   its own method: FIR (the sampled Gaussian, ceil (6.5 sigma) taps made
  *   odd) or IIR (Young and van Vliet's recursion with Triggs and Sdika's
  *   boundary); auto takes FIR below sigma 1 and IIR from 1, as GEGL does.
- * box: gegl:box-blur as the exact mean of the (2 radius + 1)^2 window
- *   (GEGL's running sums drift; docs/FILTERS.md).
+ * box: gegl:box-blur as the mean of the (2 radius + 1)^2 window (GEGL's
+ *   float running sums drift; docs/FILTERS.md).  CPU devices run sums in
+ *   double that restart at fixed places (BOX_RUN).
  * sobel: gegl:edge-sobel, centred on the pixel (GEGL's is not), on
  *   straight colour as GEGL's RGBA float.
  *
@@ -17,7 +18,8 @@
  *
  * The CPU references are independent of the device plan: FIR as a direct
  * 2-D sum in double (two double passes where the kernel is larger than
- * 32 x 32 taps), the box as double prefix sums, the IIR in double. */
+ * 32 x 32 taps), the box as a double sum over each window, the IIR in
+ * double. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,13 @@
 
 typedef ClfxGaussAxis Axis;
 
+/* The box's running sums (CPU devices with cl_khr_fp64): each starts
+ * afresh, a plain sum of its window, at every BOX_RUN-th pixel of the
+ * whole image along its axis (filter.cl's).  From radius BOX_RUNS_FROM:
+ * below it PoCL sums the taps as fast (filter.cl says by how much). */
+#define BOX_RUN 32
+#define BOX_RUNS_FROM 8
+
 typedef struct
 {
   int  variant;
@@ -43,6 +52,8 @@ typedef struct
                    * the weights of those inside renormalised) */
   int  sobel;     /* sobel: bit 0 horizontal, 1 vertical, 2 keep-sign */
   bool linear;    /* sampler-filter linear: tap pairs through the sampler */
+  bool runs;      /* box: running sums where the device takes them */
+  int  ox, oy;    /* the source's origin in the whole image */
   cl_float2 *px, *py; /* linear: each axis's (offset, weight) pairs */
   int  mx, my;
   Axis x, y;
@@ -305,6 +316,18 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->decode = clfx_plan_decodes (true, src);
   plan->halo[0] = plan->halo[2] = clfx_gauss_half (&st->x);
   plan->halo[1] = plan->halo[3] = clfx_gauss_half (&st->y);
+  /* A run's results read back to its start, at most BOX_RUN - 1 before
+   * them: the halo is the most any rectangle reads (box_source_rect gives
+   * what one does).  GPUs sum the taps and read less. */
+  st->runs = fp->filter == CLFX_FILTER_BOX && ! st->linear
+             && fp->radius >= BOX_RUNS_FROM;
+  st->ox = src->origin_x;
+  st->oy = src->origin_y;
+  if (st->runs)
+    {
+      plan->halo[0] += BOX_RUN - 1;
+      plan->halo[1] += BOX_RUN - 1;
+    }
   /* A recursion along whole lines: one piece (no bands, no tiles). */
   plan->whole_image_stats = st->x.iir || st->y.iir;
   /* The loaded source, the intermediate and the result as float RGBA,
@@ -516,6 +539,83 @@ round_up (size_t n, size_t m)
   return (n + m - 1) / m * m;
 }
 
+/* The start of the run that holds position v of a source whose first
+ * pixel is at o in the whole image: the multiple of BOX_RUN at or below
+ * v + o, in the source's coordinates (v may be negative: a halo). */
+static int
+run_start (int v, int o)
+{
+  int a = v + o;
+
+  return (a >= 0 ? a / BOX_RUN : -((-a + BOX_RUN - 1) / BOX_RUN)) * BOX_RUN
+         - o;
+}
+
+/* What the result rectangle out reads: back to its first run's start and
+ * the radius before it where the box runs sums, else the taps' halo. */
+static void
+box_source_rect (const ClfxPlan *plan, const ClfxImage *src,
+                 const ClfxRect *out, ClfxRect *in)
+{
+  const State *st = plan->state;
+  int          r = st->x.n / 2;
+
+  (void) src;
+  in->x = (st->runs ? run_start (out->x, st->ox) : out->x) - r;
+  in->y = (st->runs ? run_start (out->y, st->oy) : out->y) - r;
+  in->width = out->x + out->width + r - in->x;
+  in->height = out->y + out->height + r - in->y;
+}
+
+/* Results per work-item and row of filter_box_vr: a strip of BV pixels. */
+#define BV 16
+
+/* The box on CPU devices: running sums along the rows (filter_box_hr, a
+ * work-item per run and row) into a float4 buffer that holds the rows
+ * from the first run's window on (rows iw texels apart, whole double16
+ * lines for the columns), then down the columns (filter_box_vr, a
+ * work-item per strip of BV columns and run). */
+static bool
+launch_box (ClfxGraph *g, const State *st, ClfxError *error)
+{
+  const ClfxTile *t = clfx_graph_tile (g);
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  int             w = t->out.width, h = t->out.height, r = st->y.n / 2;
+  int             x0 = run_start (t->out.x, st->ox);
+  int             y0 = run_start (t->out.y, st->oy);
+  int             iy0 = y0 - r, ih = t->out.y + h + r - iy0;
+  int             iw = (w + 3) / 4 * 4;
+  cl_int4         rect = { { t->out.x, iy0, w, ih } };
+  cl_int4         renorm = { { st->renorm, plan->width, plan->height, 0 } };
+  cl_mem          inter, kx, ky;
+  ClfxLaunch      l_h = { "filter_box_hr", NULL, NULL, 2,
+                          { (size_t) ((t->out.x + w - 1 - x0) / BOX_RUN + 1),
+                            ((size_t) ih + 3) / 4 },
+                          { 0, 0 } };
+  ClfxLaunch      l_v = { "filter_box_vr", NULL, NULL, 2,
+                          { ((size_t) w + BV - 1) / BV,
+                            (size_t) ((t->out.y + h - 1 - y0) / BOX_RUN
+                                      + 1) },
+                          { 0, 0 } };
+
+  return (inter = clfx_graph_buffer (g, "rows",
+                                     (size_t) iw * (size_t) ih * 16, error))
+         && (kx = clfx_graph_table (g, "taps x", st->x.k,
+                                    sizeof (float) * (size_t) st->x.n,
+                                    error))
+         && (ky = clfx_graph_table (g, "taps y", st->y.k,
+                                    sizeof (float) * (size_t) st->y.n,
+                                    error))
+         && CLFX_LAUNCH (g, &l_h, error, CLFX_SRC, CLFX_ARG (inter),
+                         CLFX_INT (iw), CLFX_ARG (rect), CLFX_INT (x0),
+                         CLFX_FLOAT (st->x.k[0]), CLFX_INT (st->x.n))
+         && CLFX_LAUNCH (g, &l_v, error, CLFX_ARG (inter), CLFX_INT (w),
+                         CLFX_INT (iw), CLFX_INT (iy0), CLFX_INT (y0),
+                         CLFX_DST,
+                         CLFX_FLOAT (st->y.k[0]), CLFX_INT (st->y.n),
+                         CLFX_ARG (renorm), CLFX_ARG (kx), CLFX_ARG (ky));
+}
+
 /* Both FIR axes in two passes straight from the source to the result
  * (filter.cl), the taps' texels through local memory where the device
  * reads images (GPUs) and they fit; CPU devices read their buffers
@@ -559,6 +659,10 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
                                  { ((size_t) w + FV - 1) / FV, (size_t) h },
                                  { 0, 0 } };
 
+  /* The box's running sums are in double: devices without it sum the
+   * taps. */
+  if (! local && st->runs && dev->fp64)
+    return launch_box (g, st, error);
   if (! (inter = clfx_graph_buffer (g, "rows", (size_t) w * (size_t) ih * 16,
                                     error))
       || ! (kx = clfx_graph_table (g, "taps x", st->x.k,
@@ -1042,17 +1146,18 @@ static const char *const uses_box[] = { "filter", "radius", "addressing",
 static const char *const uses_sobel[] = { "filter", "horizontal", "vertical",
                                           "keep-sign", "addressing", NULL };
 
-#define VARIANT(id, blurb, uses)                                             \
-  { id, FILTER, blurb, uses, filter_plan, NULL, filter_cl, filter_cpu,       \
+#define VARIANT(id, blurb, uses, rect)                                       \
+  { id, FILTER, blurb, uses, filter_plan, rect, filter_cl, filter_cpu,       \
     filter_tolerance, NULL, clfx_filter_describe, NULL }
 const ClfxVariant clfx_variant_gaussian
   = VARIANT ("gaussian",
              "Gaussian blur (GEGL's gaussian-blur: FIR below sigma 1, IIR "
              "from 1)",
-             uses_gaussian);
+             uses_gaussian, NULL);
 const ClfxVariant clfx_variant_box
-  = VARIANT ("box", "Box blur (the mean of a square window)", uses_box);
+  = VARIANT ("box", "Box blur (the mean of a square window)", uses_box,
+             box_source_rect);
 const ClfxVariant clfx_variant_sobel
   = VARIANT ("sobel", "Sobel edges (GEGL's edge-sobel, centred)",
-             uses_sobel);
+             uses_sobel, NULL);
 #undef VARIANT

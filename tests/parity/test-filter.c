@@ -99,7 +99,12 @@ static const Case cases[] = {
   { "median 0", { "filter", "median", "radius", "0", NULL } },
   { "median circle 2, percentile 0", { "filter", "median", "radius", "2",
                                        "percentile", "0", NULL } },
+  { "box 9 (running sums on CPU devices)", { "filter", "box", "radius", "9",
+                                             NULL } },
 };
+
+/* The box whose CPU form runs sums (filter.c's BOX_RUNS_FROM): last. */
+#define BOX_RUNS_CASE (&cases[sizeof cases / sizeof cases[0] - 1])
 
 /* The test device: a run that fails frees the context it ran on (it is
  * not trusted again), and the next case makes a new one. */
@@ -347,7 +352,7 @@ static void
 pieces (ClfxContext *ctx)
 {
   const Case  *which[] = { &cases[1], &cases[7], &cases[0], &cases[9],
-                           NULL, NULL, NULL, NULL };
+                           NULL, NULL, NULL, NULL, BOX_RUNS_CASE };
   ClfxContext *many = clfx_context_new (&ctx->device, NULL);
 
   /* The bilateral's, the median's and the convolutions' cases by name (on
@@ -470,6 +475,116 @@ bilateral_nonfinite (ClfxContext *ctx)
           "(%d non-finite values)%s%s", odd, ok ? "" : ": ",
           ok ? "" : e.message);
   clfx_run_result_clear (&r);
+  clfx_host_image_free (&src);
+}
+
+/* Non-finite texels in the box (a float image, channels alike): a result
+ * is NaN or infinite exactly where its window holds a NaN or an infinity
+ * of that channel, so none spreads beyond the windows that read it (a
+ * running sum that carried one on would leave NaN behind it), and the
+ * rest validates against the reference. */
+static void
+box_nonfinite (ClfxContext *ctx)
+{
+  static const int W = 83, H = 47, R = 9;
+  ClfxRunOptions   opt = { NULL, true, 64, &ctx, false };
+  ClfxParams       p;
+  ClfxImage        src, dst;
+  ClfxRunResult    r;
+  ClfxError        e = { 0 };
+  bool             ok;
+  int              wrong = 0, odd = 0;
+
+  memset (&r, 0, sizeof r);
+  params_for (BOX_RUNS_CASE, "clamp-to-edge", &p, &e);
+  clfx_host_image_alloc (&src, W, H, 4, CLFX_DEPTH_FLOAT, &e);
+  clfx_host_image_synthetic (&src, 7);
+  src.straight_alpha = false;
+  clfx_image_set (&src, 20, 10, 0, NAN);
+  clfx_image_set (&src, 40, 30, 1, INFINITY);
+  clfx_image_set (&src, 44, 33, 1, -INFINITY);
+  clfx_image_set (&src, 70, 5, 2, INFINITY);
+  ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
+  for (int y = 0; ok && y < H; y++)
+    for (int x = 0; x < W; x++)
+      for (int c = 0; c < 4; c++)
+        {
+          bool held = false;
+          for (int j = -R; j <= R; j++)
+            for (int i = -R; i <= R; i++)
+              {
+                int sx = x + i < 0 ? 0 : x + i >= W ? W - 1 : x + i;
+                int sy = y + j < 0 ? 0 : y + j >= H ? H - 1 : y + j;
+                held |= ! isfinite (clfx_image_get (&src, sx, sy, c));
+              }
+          bool got = ! isfinite (clfx_image_get (&dst, x, y, c));
+          odd += got;
+          wrong += got != held;
+        }
+  tap_ok (ok && r.path == CLFX_PATH_OPENCL && r.validation.passed
+            && wrong == 0 && odd > 0,
+          "box %d, NaN and infinities in a float image: validated, %d "
+          "non-finite results, %d where the window holds no non-finite "
+          "texel or the other way round%s%s", R, odd, wrong,
+          ok ? "" : ": ", ok ? "" : e.message);
+  clfx_run_result_clear (&r);
+  if (ok)
+    clfx_host_image_free (&dst);
+  clfx_host_image_free (&src);
+}
+
+/* A bright texel (1e6) among dark ones (1e-3 .. 2e-3): results whose
+ * window no longer holds it are within the float sum's own bound of the
+ * exact mean, relative (n + 1) 2^-24 for positive terms.  GEGL's running
+ * sum in float drifts there (docs/FILTERS.md), and so would a running sum
+ * that let the bright value's rounding follow it along the row. */
+static void
+box_no_drift (ClfxContext *ctx)
+{
+  static const int W = 97, H = 29, R = 9;
+  ClfxRunOptions   opt = { NULL, false, 0, &ctx, false };
+  ClfxParams       p;
+  ClfxImage        src, dst;
+  ClfxRunResult    r;
+  ClfxError        e = { 0 };
+  double           worst = 0.0, bound = (2 * R + 2) / 16777216.0;
+  bool             ok;
+
+  memset (&r, 0, sizeof r);
+  params_for (BOX_RUNS_CASE, "clamp-to-edge", &p, &e);
+  clfx_host_image_alloc (&src, W, H, 4, CLFX_DEPTH_FLOAT, &e);
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++)
+      for (int c = 0; c < 4; c++)
+        clfx_image_set (&src, x, y, c,
+                        1e-3f * (1.0f + (float) ((x * 7 + y * 3 + c) % 11)
+                                          / 11.0f));
+  src.straight_alpha = false;
+  clfx_image_set (&src, 33, 14, 0, 1e6f);
+  ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
+  for (int y = 0; ok && y < H; y++)
+    for (int x = 0; x < W; x++)
+      {
+        double sum = 0.0, got = clfx_image_get (&dst, x, y, 0);
+        if (abs (x - 33) <= R && abs (y - 14) <= R)
+          continue;
+        for (int j = -R; j <= R; j++)
+          for (int i = -R; i <= R; i++)
+            {
+              int sx = x + i < 0 ? 0 : x + i >= W ? W - 1 : x + i;
+              int sy = y + j < 0 ? 0 : y + j >= H ? H - 1 : y + j;
+              sum += clfx_image_get (&src, sx, sy, 0);
+            }
+        sum /= (double) ((2 * R + 1) * (2 * R + 1));
+        worst = fmax (worst, fabs (got - sum) / sum);
+      }
+  tap_ok (ok && r.path == CLFX_PATH_OPENCL && worst <= bound,
+          "box %d, 1e6 among values near 1e-3: the results whose window "
+          "does not hold it within %.3g of the mean, relative (worst %.3g)"
+          "%s%s", R, bound, worst, ok ? "" : ": ", ok ? "" : e.message);
+  clfx_run_result_clear (&r);
+  if (ok)
+    clfx_host_image_free (&dst);
   clfx_host_image_free (&src);
 }
 
@@ -650,6 +765,8 @@ main (void)
           for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c += 3)
             one (&ctx, &cases[c], "clamp-to-edge", sizes[s][0], sizes[s][1],
                  channels[layout], (ClfxDepth) d, d < 2);
+          one (&ctx, BOX_RUNS_CASE, "clamp-to-edge", sizes[s][0],
+               sizes[s][1], channels[layout], (ClfxDepth) d, d < 2);
         }
   if (ctx)
     pieces (ctx);
@@ -659,6 +776,10 @@ main (void)
     linear_matches_nearest (ctx);
   if (ctx)
     bilateral_nonfinite (ctx);
+  if (ctx)
+    box_nonfinite (ctx);
+  if (ctx)
+    box_no_drift (ctx);
   /* Last: the median's large networks take a GPU's compiler longest. */
   medians (&ctx);
   refusals ();
