@@ -14,7 +14,9 @@
  * gray, gray, alpha). */
 #include "clfx-io.h"
 
-/* p: the window's parameters: divisor's inverse, offset, sum |k|.  The
+/* p: the window's parameters: divisor's inverse, offset, sum |k| and
+ * sum |k| as an opaque window's sum |k a| adds it up (convolve_v).  With
+ * alpha weighting a texel is (c a, c a, c a, a) before its k.  The
  * even and the odd matrix rows go to two sums, added at the end: two
  * chains of adds at once on CPU devices (the float sum's bound holds for
  * any order), and the same arithmetic as convolve_v's lanes, so that a
@@ -29,14 +31,28 @@
       float4 v_ = clfx_rgba (READ (c_, (r_)));                               \
       if (alpha_weight)                                                      \
         {                                                                    \
-          float ka_ = k_ * v_.w;                                             \
-          S.xyz += k_ * v_.xyz * v_.w;                                       \
-          S.w += ka_;                                                        \
-          AS += fabs (ka_);                                                  \
+          S += k_ * (v_ * (float4) (v_.www, 1.0f));                          \
+          AS += fabs (k_ * v_.w);                                            \
         }                                                                    \
       else                                                                   \
         S += k_ * v_;                                                        \
     }
+
+/* The sums T (RGBA) and AS (sum |k a|) to the result: divisor, offset,
+ * and GEGL's alpha rules. */
+#define CONV_SCALE(T, AS)                                                    \
+  do                                                                         \
+    {                                                                        \
+      float as_ = (AS);                                                      \
+      T.xyz = T.xyz * p.x + p.y;                                             \
+      if (! alpha_weight)                                                    \
+        T.w = T.w * p.x + p.y;                                               \
+      else if (as_ > 0.0f)                                                   \
+        T.w = T.w * p.x * p.z / as_ + p.y;                                   \
+      else                                                                   \
+        T.w = p.y;                                                           \
+    }                                                                        \
+  while (0)
 
 #define CONV_PIXEL(READ, out)                                                \
   do                                                                         \
@@ -53,15 +69,8 @@
               if (r2_ + 1 < n)                                               \
                 CONV_PIXEL_ROW (READ, r2_ + 1, s1_, as1_)                    \
             }                                                                \
-          float as_ = as0_ + as1_;                                           \
           t_ = s0_ + s1_;                                                    \
-          t_.xyz = t_.xyz * p.x + p.y;                                       \
-          if (! alpha_weight)                                                \
-            t_.w = t_.w * p.x + p.y;                                         \
-          else if (as_ > 0.0f)                                               \
-            t_.w = t_.w * p.x * p.z / as_ + p.y;                             \
-          else                                                               \
-            t_.w = p.y;                                                      \
+          CONV_SCALE (t_, as0_ + as1_);                                      \
         }                                                                    \
       (out) = clfx_from_rgba (t_);                                           \
     }                                                                        \
@@ -100,108 +109,131 @@ convolve_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
 }
 
 /* CPU devices (and wherever convolve_l does not run): CONV_V neighbouring
- * results of a row per work-item, each channel a vector with a lane per
- * result.  PoCL runs a work-item's
+ * results of a row per work-item, kept as they are stored, RGBA after
+ * RGBA: two float16 of four results each.  PoCL runs a work-item's
  * arithmetic one pixel at a time, so the one-result form spends a read,
- * a decode and a float4 multiply-add per tap; here a matrix row's texels
- * are read and decoded once for the CONV_V windows that hold them (as
- * two vectors per channel: texels 0-7 and N-1 to N+6 of the row, exactly
- * the N + 7 the windows read), each column's texels are a shuffle of the
- * two, and one vector multiply-add serves CONV_V results.  Each lane's
- * arithmetic is CONV_PIXEL's, in its order (with one sum instead of two
- * for the even and odd rows, the lanes took twice as long: each add
- * waited for the one before).  The side N is a constant in each body, so
- * that the loops unroll and the shuffles are fixed.  Work-items whose
+ * a decode and a float4 multiply-add per tap.  Here a tap is one float16
+ * multiply-add per four results, its texels the four (eight) that follow
+ * the tap's column in the matrix row: two vector loads of the row as it
+ * lies in a float RGBA buffer, or four of the row's N + 7 texels decoded
+ * once.  (A vector per channel, lane per result, made every tap shuffle
+ * its four channels out of the row's texels: see docs/PERFORMANCE.md.)
+ * Each lane's arithmetic is CONV_PIXEL's, in its order: with alpha
+ * weighting a texel times (a, a, a, 1), and sum |k a| is the alpha lanes'
+ * of the sums of |k v|.  A window whose alphas are all 1 skips the
+ * weighting, which changes no bit there (CONV_SIDE).  The side N
+ * is a constant in each body, so that the loops unroll.  Work-items whose
  * windows leave the source (the addressing applied there), or that reach
  * past the result's last column, make their results one at a time
  * through CONV_PIXEL: the same bytes. */
 #define CONV_V 8
 
-/* Texels (X .. X + 7, Y) of the source as RGBA, channel by channel.  A
- * float RGBA buffer with nothing to decode is read as two float16. */
 #if CLFX_SRC_BUFFER && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT \
   && CLFX_CHANNELS == 4 && ! CLFX_SRGB && ! CLFX_PREMUL
-#define CONV_LOAD8(r, g, b, a, X, Y)                                         \
-  do                                                                         \
-    {                                                                        \
-      __global const float *p_                                               \
-        = (__global const float *) (src + (long) ((Y) - src_view.y)          \
-                                              * src_pitch)                   \
-          + 4 * ((X) - src_view.x);                                          \
-      float16 lo_ = vload16 (0, p_), hi_ = vload16 (1, p_);                  \
-      r = (float8) (lo_.s048c, hi_.s048c);                                   \
-      g = (float8) (lo_.s159d, hi_.s159d);                                   \
-      b = (float8) (lo_.s26ae, hi_.s26ae);                                   \
-      a = (float8) (lo_.s37bf, hi_.s37bf);                                   \
-    }                                                                        \
-  while (0)
+/* A float RGBA buffer with nothing to decode: the texels from X in row Y
+ * are read where they lie. */
+#define CONV_FAST 1
+#define CONV_ROW_PTR(X, Y)                                                   \
+  ((__global const float *) (src + (long) ((Y) - src_view.y) * src_pitch)  \
+   + 4 * ((X) - src_view.x))
+#define CONV_TAPS(LO, HI, C)                                                 \
+  float16 LO = vload16 (0, row_ + 4 * (C));                                  \
+  float16 HI = vload16 (0, row_ + 4 * (C) + 16)
 #else
-#define CONV_LOAD8(r, g, b, a, X, Y)                                         \
-  do                                                                         \
-    {                                                                        \
-      float4 t_[8];                                                          \
-      _Pragma ("unroll") for (int q_ = 0; q_ < 8; q_++)                      \
-        t_[q_] = clfx_rgba (clfx_fetch_inside (CLFX_SRC (src), (X) + q_,     \
-                                               (Y)));                        \
-      r = (float8) (t_[0].x, t_[1].x, t_[2].x, t_[3].x, t_[4].x, t_[5].x,    \
-                    t_[6].x, t_[7].x);                                       \
-      g = (float8) (t_[0].y, t_[1].y, t_[2].y, t_[3].y, t_[4].y, t_[5].y,    \
-                    t_[6].y, t_[7].y);                                       \
-      b = (float8) (t_[0].z, t_[1].z, t_[2].z, t_[3].z, t_[4].z, t_[5].z,    \
-                    t_[6].z, t_[7].z);                                       \
-      a = (float8) (t_[0].w, t_[1].w, t_[2].w, t_[3].w, t_[4].w, t_[5].w,    \
-                    t_[6].w, t_[7].w);                                       \
-    }                                                                        \
-  while (0)
+#define CONV_FAST 0
+#define CONV_TAPS(LO, HI, C)                                                 \
+  float16 LO = (float16) (t_[(C)], t_[(C) + 1], t_[(C) + 2], t_[(C) + 3]);  \
+  float16 HI = (float16) (t_[(C) + 4], t_[(C) + 5], t_[(C) + 6], t_[(C) + 7])
 #endif
 
-/* Matrix row R_ of side N into the sums SR, SG, SB, SA, AS. */
-#define CONV_ROW(N, R_, SR, SG, SB, SA, AS)                                  \
+/* (a, a, a, 1) for each of V's four texels. */
+#define CONV_ALPHA1(V)                                                       \
+  ((float16) (V.s333, 1.0f, V.s777, 1.0f, V.sbbb, 1.0f, V.sfff, 1.0f))
+
+/* Matrix row R_ of side N into the sums SL, SH (results 0-3, 4-7) and the
+ * sums of absolute values AL, AH. */
+#define CONV_ROW(N, W, R_, SL, SH, AL, AH)                                    \
   do                                                                         \
     {                                                                        \
-      float8 ar_, ag_, ab_, aa_, br_, bg_, bb_, ba_;                         \
-      CONV_LOAD8 (ar_, ag_, ab_, aa_, x0 - h0, y - h0 + (R_));               \
-      CONV_LOAD8 (br_, bg_, bb_, ba_, x0 - h0 + (N) - 1, y - h0 + (R_));     \
+      int X_ = x0 - h0, Y_ = y - h0 + (R_);                                  \
+      CONV_ROW_SOURCE (N, X_, Y_);                                           \
       _Pragma ("unroll") for (int c_ = 0; c_ < (N); c_++)                    \
         {                                                                    \
-          /* Lane l reads texel c + l of the row: from the first vector   \
-           * below 8, else from the second, which starts at texel N - 1. */ \
-          uint8  q_ = (uint8) (c_) + (uint8) (0, 1, 2, 3, 4, 5, 6, 7);       \
-          uint8  m_ = q_ + (as_uint8 (q_ >= (uint8) (8))                     \
-                            & (uint8) (9 - (N)));                            \
-          float  kc_ = k[(R_) * (N) + c_];                                   \
-          float8 vr_ = shuffle2 (ar_, br_, m_);                              \
-          float8 vg_ = shuffle2 (ag_, bg_, m_);                              \
-          float8 vb_ = shuffle2 (ab_, bb_, m_);                              \
-          float8 va_ = shuffle2 (aa_, ba_, m_);                              \
-          if (alpha_weight)                                                  \
+          float kc_ = k[(R_) * (N) + c_];                                    \
+          CONV_TAPS (lo_, hi_, c_);                                          \
+          if (W)                                                             \
             {                                                                \
-              float8 ka_ = kc_ * va_;                                        \
-              SR += kc_ * vr_ * va_;                                         \
-              SG += kc_ * vg_ * va_;                                         \
-              SB += kc_ * vb_ * va_;                                         \
-              SA += ka_;                                                     \
-              AS += fabs (ka_);                                              \
+              SL += kc_ * (lo_ * CONV_ALPHA1 (lo_));                         \
+              SH += kc_ * (hi_ * CONV_ALPHA1 (hi_));                         \
+              AL += fabs (kc_ * lo_);                                        \
+              AH += fabs (kc_ * hi_);                                        \
             }                                                                \
           else                                                               \
             {                                                                \
-              SR += kc_ * vr_;                                               \
-              SG += kc_ * vg_;                                               \
-              SB += kc_ * vb_;                                               \
-              SA += kc_ * va_;                                               \
+              SL += kc_ * lo_;                                               \
+              SH += kc_ * hi_;                                               \
             }                                                                \
         }                                                                    \
     }                                                                        \
   while (0)
 
-/* All rows: the even ones into the sums ending in 0, the odd into 1. */
-#define CONV_LANES(N)                                                        \
+#if CONV_FAST
+#define CONV_ROW_SOURCE(N, X, Y)                                             \
+  __global const float *row_ = CONV_ROW_PTR (X, Y)
+#else
+#define CONV_ROW_SOURCE(N, X, Y)                                             \
+  float4 t_[CONV_V + 6];                                                     \
+  _Pragma ("unroll") for (int q_ = 0; q_ < (N) + CONV_V - 1; q_++)           \
+    t_[q_] = clfx_rgba (clfx_fetch_inside (CLFX_SRC (src), (X) + q_, (Y)))
+#endif
+
+/* All rows: the even ones into the sums ending in 0, the odd into 1;
+ * W: whether to weigh by alpha (a constant in each body). */
+#define CONV_LANES(N, W)                                                     \
   for (int r_ = 0; r_ < (N); r_ += 2)                                        \
     {                                                                        \
-      CONV_ROW (N, r_, sr0, sg0, sb0, sa0, as0);                             \
+      CONV_ROW (N, W, r_, sl0, sh0, al0, ah0);                               \
       if (r_ + 1 < (N))                                                      \
-        CONV_ROW (N, r_ + 1, sr1, sg1, sb1, sa1, as1);                       \
+        CONV_ROW (N, W, r_ + 1, sl1, sh1, al1, ah1);                         \
     }
+
+/* Whether the window's N rows of N + CONV_V - 1 texels are all opaque,
+ * read four texels at a time (the last four overlapping): a texel at a
+ * time took as long as the sums. */
+#if CONV_FAST
+#define CONV_OPAQUE(N, OK)                                                   \
+  do                                                                         \
+    {                                                                        \
+      int4 all_ = (int4) (-1);                                               \
+      _Pragma ("unroll") for (int r_ = 0; r_ < (N); r_++)                    \
+        {                                                                    \
+          __global const float *row_ = CONV_ROW_PTR (x0 - h0, y - h0 + r_);  \
+          _Pragma ("unroll") for (int q_ = 0; q_ < (N) + CONV_V - 1; q_ += 4) \
+            all_ &= vload16 (0, row_ + 4 * min (q_, (N) + CONV_V - 5))       \
+                      .s37bf                                                 \
+                    == (float4) (1.0f);                                      \
+        }                                                                    \
+      OK = all (all_);                                                       \
+    }                                                                        \
+  while (0)
+#else
+#define CONV_OPAQUE(N, OK) OK = false
+#endif
+
+/* Side N: weighing by alpha unless the window is opaque (then k (c 1,
+ * c 1, c 1, 1) is k (c, c, c, 1) exactly, and sum |k a| is sum |k|,
+ * which the host sums in this order: p.w). */
+#define CONV_SIDE(N)                                                         \
+  do                                                                         \
+    {                                                                        \
+      if (alpha_weight)                                                      \
+        CONV_OPAQUE (N, opaque);                                             \
+      if (alpha_weight && ! opaque)                                          \
+        CONV_LANES (N, 1)                                                    \
+      else                                                                   \
+        CONV_LANES (N, 0)                                                    \
+    }                                                                        \
+  while (0)
 
 __kernel void
 convolve_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
@@ -231,38 +263,31 @@ convolve_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
       return;
     }
 
-  float8 sr0 = (float8) (0.0f), sg0 = (float8) (0.0f);
-  float8 sb0 = (float8) (0.0f), sa0 = (float8) (0.0f);
-  float8 as0 = (float8) (0.0f), sr1 = (float8) (0.0f);
-  float8 sg1 = (float8) (0.0f), sb1 = (float8) (0.0f);
-  float8 sa1 = (float8) (0.0f), as1 = (float8) (0.0f);
+  bool    opaque = false;
+  float16 sl0 = (float16) (0.0f), sh0 = (float16) (0.0f);
+  float16 al0 = (float16) (0.0f), ah0 = (float16) (0.0f);
+  float16 sl1 = (float16) (0.0f), sh1 = (float16) (0.0f);
+  float16 al1 = (float16) (0.0f), ah1 = (float16) (0.0f);
 
   if (n == 3)
-    CONV_LANES (3)
+    CONV_SIDE (3);
   else if (n == 5)
-    CONV_LANES (5)
+    CONV_SIDE (5);
   else if (n == 7)
-    CONV_LANES (7)
+    CONV_SIDE (7);
   else
-    CONV_LANES (1)
+    CONV_SIDE (1);
 
-  /* CONV_PIXEL's ending, lane by lane. */
-  float tr[CONV_V], tg[CONV_V], tb[CONV_V], ta[CONV_V], asl[CONV_V];
-  vstore8 ((sr0 + sr1) * p.x + p.y, 0, tr);
-  vstore8 ((sg0 + sg1) * p.x + p.y, 0, tg);
-  vstore8 ((sb0 + sb1) * p.x + p.y, 0, tb);
-  vstore8 (sa0 + sa1, 0, ta);
-  vstore8 (as0 + as1, 0, asl);
+  /* CONV_PIXEL's ending, result by result. */
+  float t[4 * CONV_V], as[4 * CONV_V];
+  vstore16 (sl0 + sl1, 0, t);
+  vstore16 (sh0 + sh1, 1, t);
+  vstore16 (al0 + al1, 0, as);
+  vstore16 (ah0 + ah1, 1, as);
   for (int l = 0; l < CONV_V; l++)
     {
-      float a = ta[l];
-      if (! alpha_weight)
-        a = a * p.x + p.y;
-      else if (asl[l] > 0.0f)
-        a = a * p.x * p.z / asl[l] + p.y;
-      else
-        a = p.y;
-      CLFX_STORE (x0 + l, y,
-                  clfx_from_rgba ((float4) (tr[l], tg[l], tb[l], a)));
+      float4 t_ = vload4 (l, t);
+      CONV_SCALE (t_, opaque ? p.w : as[4 * l + 3]);
+      CLFX_STORE (x0 + l, y, clfx_from_rgba (t_));
     }
 }

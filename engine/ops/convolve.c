@@ -41,6 +41,9 @@ typedef struct
   float inv_divisor;  /* GEGL's: 1.0 / divisor, as float */
   float offset;
   float abs_sum;      /* sum |k| (GEGL's matrixsum) */
+  float abs_rows[2];  /* sum |k| of the even and of the odd rows, in the
+                       * kernels' order: their sum |k a| for an opaque
+                       * window */
   bool  alpha_weight;
   bool  copy;         /* divisor 0 */
 } State;
@@ -149,7 +152,10 @@ convolve_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   st->inv_divisor = (float) (1.0 / (double) divisor);
   st->offset = offset;
   for (int i = 0; i < st->n * st->n; i++)
-    st->abs_sum += fabsf (st->k[i]);
+    {
+      st->abs_sum += fabsf (st->k[i]);
+      st->abs_rows[i / st->n % 2] += fabsf (st->k[i]);
+    }
   st->alpha_weight = fp->alpha_weight;
   st->copy = fp->divisor == 0.0;
   plan->width = src->width;
@@ -183,7 +189,8 @@ convolve_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
    * straight from the source. */
   bool            local = ! clfx_graph_source_is_buffer (g)
                           && clfx_graph_device (g)->max_work_group >= 256;
-  cl_float4       par = { { st->inv_divisor, st->offset, st->abs_sum, 0 } };
+  cl_float4       par = { { st->inv_divisor, st->offset, st->abs_sum,
+                            st->abs_rows[0] + st->abs_rows[1] } };
   cl_mem          k;
   ClfxLaunch      l = { local ? "convolve_l" : "convolve_v",
                         NULL,

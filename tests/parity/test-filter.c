@@ -352,7 +352,7 @@ static void
 pieces (ClfxContext *ctx)
 {
   const Case  *which[] = { &cases[1], &cases[7], &cases[0], &cases[9],
-                           NULL, NULL, NULL, NULL, BOX_RUNS_CASE };
+                           NULL, NULL, NULL, NULL, BOX_RUNS_CASE, NULL };
   ClfxContext *many = clfx_context_new (&ctx->device, NULL);
 
   /* The bilateral's, the median's and the convolutions' cases by name (on
@@ -368,20 +368,31 @@ pieces (ClfxContext *ctx)
     else if (! strcmp (cases[c].name,
                        "convolve 7x7 divisor, offset, no alpha weight"))
       which[7] = &cases[c];
-  if (! many || ! which[4] || ! which[5] || ! which[6] || ! which[7])
+    else if (! strcmp (cases[c].name, "convolve 5x5 zero sum, normalized"))
+      which[9] = &cases[c];
+  if (! many || ! which[4] || ! which[5] || ! which[6] || ! which[7]
+      || ! which[9])
     {
       tap_ok (false, "a second context, and the cases named");
       clfx_context_free (many);
       return;
     }
-  for (int mode = 0; mode < 2; mode++)
+  /* flt: straight linear float, which CPU devices read where it lies,
+   * opaque on the left (where the convolution's lanes skip the alpha
+   * weighting) and not on the right: the alpha-weighted convolutions. */
+  for (int run = 0; run < 4; run++)
     for (size_t i = 0; i < sizeof which / sizeof which[0]; i++)
       {
+        int         flt = run / 2, mode = run % 2;
         ClfxParams  p;
         ClfxImage   src, a = { 0 }, b = { 0 };
         ClfxTimings ta, tb;
         ClfxError   e = { 0 };
+        ClfxDepth   depth = flt ? CLFX_DEPTH_FLOAT : CLFX_DEPTH_U8;
         bool        ok, iir;
+
+        if (flt && which[i] != which[6] && which[i] != which[9])
+          continue;
 
         memset (&ta, 0, sizeof ta);
         memset (&tb, 0, sizeof tb);
@@ -393,20 +404,24 @@ pieces (ClfxContext *ctx)
         iir = iir_case (&p);
         if (iir)
           params_for (which[i], "clamp", &p, &e);
-        clfx_host_image_alloc (&src, 97, 61, 4, CLFX_DEPTH_U8, &e);
+        clfx_host_image_alloc (&src, 97, 61, 4, depth, &e);
         clfx_host_image_synthetic (&src, 9);
-        src.transfer = CLFX_TRC_SRGB;
+        src.transfer = flt ? CLFX_TRC_LINEAR : CLFX_TRC_SRGB;
         src.straight_alpha = true;
-        ok = clfx_host_image_alloc (&a, 97, 61, 4, CLFX_DEPTH_U8, &e)
-             && clfx_host_image_alloc (&b, 97, 61, 4, CLFX_DEPTH_U8, &e)
+        for (int y = 0; flt && y < 61; y++)
+          for (int x = 0; x < 48; x++)
+            clfx_image_set (&src, x, y, 3, 1.0f);
+        ok = clfx_host_image_alloc (&a, 97, 61, 4, depth, &e)
+             && clfx_host_image_alloc (&b, 97, 61, 4, depth, &e)
              && clfx_run_on_context (ctx, &p, &src, &a, &ta, NULL, NULL, &e)
              && clfx_run_on_context (many, &p, &src, &b, &tb, NULL, NULL,
                                      &e);
         tap_ok (ok && (iir ? tb.pieces == 1 : tb.pieces > 1)
                   && tb.tiled == (mode == 0 && ! iir)
                   && ! memcmp (a.data, b.data, a.stride * 61),
-                "%s in %d %s: the bytes of one piece%s%s", which[i]->name,
-                tb.pieces, tb.tiled ? "tiles" : "bands", ok ? "" : ": ",
+                "%s%s in %d %s: the bytes of one piece%s%s", which[i]->name,
+                flt ? " (linear float, half opaque)" : "", tb.pieces,
+                tb.tiled ? "tiles" : "bands", ok ? "" : ": ",
                 ok ? "" : e.message);
         clfx_timings_clear (&ta);
         clfx_timings_clear (&tb);
@@ -478,6 +493,13 @@ bilateral_nonfinite (ClfxContext *ctx)
   clfx_host_image_free (&src);
 }
 
+/* i clamped to 0 .. n - 1: clamp-to-edge. */
+static int
+clamp_index (int i, int n)
+{
+  return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
 /* Non-finite texels in the box (a float image, channels alike): a result
  * is NaN or infinite exactly where its window holds a NaN or an infinity
  * of that channel, so none spreads beyond the windows that read it (a
@@ -513,9 +535,8 @@ box_nonfinite (ClfxContext *ctx)
           for (int j = -R; j <= R; j++)
             for (int i = -R; i <= R; i++)
               {
-                int sx = x + i < 0 ? 0 : x + i >= W ? W - 1 : x + i;
-                int sy = y + j < 0 ? 0 : y + j >= H ? H - 1 : y + j;
-                held |= ! isfinite (clfx_image_get (&src, sx, sy, c));
+                held |= ! isfinite (clfx_image_get (
+                  &src, clamp_index (x + i, W), clamp_index (y + j, H), c));
               }
           bool got = ! isfinite (clfx_image_get (&dst, x, y, c));
           odd += got;
@@ -570,11 +591,8 @@ box_no_drift (ClfxContext *ctx)
           continue;
         for (int j = -R; j <= R; j++)
           for (int i = -R; i <= R; i++)
-            {
-              int sx = x + i < 0 ? 0 : x + i >= W ? W - 1 : x + i;
-              int sy = y + j < 0 ? 0 : y + j >= H ? H - 1 : y + j;
-              sum += clfx_image_get (&src, sx, sy, 0);
-            }
+            sum += clfx_image_get (&src, clamp_index (x + i, W),
+                                   clamp_index (y + j, H), 0);
         sum /= (double) ((2 * R + 1) * (2 * R + 1));
         worst = fmax (worst, fabs (got - sum) / sum);
       }
