@@ -177,7 +177,13 @@ os.makedirs(work, exist_ok=True)
 Gegl = gegltap.gegl()
 Gegl.load_module_directory(module_dir)
 
-print("1..%d" % (2 + len(VARIANTS) + 3 * len(CASES) + 7))
+CHUNKS = (("median", {"radius": "3"}),
+          ("gaussian", {"std-dev-x": "3", "method": "fir"}),
+          ("gaussian", {"std-dev-x": "5"}),
+          # Runs of sums on CPU devices: a chunk restarts them where the
+          # whole image does.
+          ("box", {"radius": "9"}))
+print("1..%d" % (2 + len(VARIANTS) + 3 * len(CASES) + len(CHUNKS) + 4))
 
 # ---- registration ------------------------------------------------------------
 names = [o for o in Gegl.list_operations() if o.startswith("clfx:")]
@@ -249,9 +255,7 @@ for k, (variant, family, args) in enumerate(CASES):
           % np.nanmax(np.abs(mine[:, :, :3] - theirs))))
 
 # ---- chunks ----------------------------------------------------------------------
-for variant, args in (("median", {"radius": "3"}),
-                      ("gaussian", {"std-dev-x": "3", "method": "fir"}),
-                      ("gaussian", {"std-dev-x": "5"})):
+for variant, args in CHUNKS:
     whole = run_op("clfx:" + variant, u8_buf, W, H, U8, U8, args, device)
     parts = run_op("clfx:" + variant, u8_buf, W, H, U8, U8, args, device,
                    chunk=(37, 29))

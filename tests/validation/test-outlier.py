@@ -5,7 +5,9 @@
 
 The kernels are built from a copy of the sources ($CLFX_KERNEL_SRC) in
 which every result store adds 0.25 to channel 0 (CLFX_KERNEL_DIR), and
-run on a 16x12 float image whose one texel is 1e30.  A bound built from
+run on a 16x12 float image (64x12 for the box's running sums, so that
+its right half does not read back to the outlier) whose one texel is
+1e30.  A bound built from
 the image's largest value (4 u x 1e30 = 2.4e23) would let that kernel
 pass; the per-pixel bound widens only where the outlier is read, so every
 case must fail validation.  The same cases with the unbroken copy must
@@ -29,14 +31,14 @@ bench, work = sys.argv[1], sys.argv[2]
 src_dir = os.environ["CLFX_KERNEL_SRC"]
 device = os.environ.get("CLFX_TEST_DEVICE", "auto")
 
-W, H, OUTLIER = 16, 12, (5, 4)
+OUTLIER = (5, 4)
 
 
 def ok(cond, what, detail=""):
     return taplib.ok(cond, what, detail, last_lines=8)
 
 
-def write_pfm(path, outlier):
+def write_pfm(path, outlier, W, H):
     """Smooth values in [0.1, 0.9] (no texel equal to a neighbour), and
     1e30 in channel 0 at OUTLIER when outlier is set.  PFM rows run
     bottom to top; the texel's place does not matter here."""
@@ -88,6 +90,10 @@ CASES = [
     ("resize cubic, repeat", ["resize", "--width", "20", "--height", "10",
                               "--filter", "cubic", "--addressing", "repeat"]),
     ("box", ["filter", "--filter", "box", "--radius", "1"]),
+    # From radius 8 CPU devices run the box as sums restarted every 32
+    # texels, a result reading back to its run's start: the wide image.
+    ("box 9, running sums", ["filter", "--filter", "box", "--radius", "9"],
+     "wide"),
     ("gaussian fir", ["filter", "--filter", "gaussian", "--method", "fir",
                       "--std-dev-x", "1", "--std-dev-y", "0.7"]),
     ("sobel", ["filter", "--filter", "sobel"]),
@@ -98,14 +104,17 @@ CASES = [
 ]
 
 os.makedirs(work, exist_ok=True)
-outlier = os.path.join(work, "outlier.pfm")
-plain = os.path.join(work, "plain.pfm")
-write_pfm(outlier, True)
-write_pfm(plain, False)
+images = {}
+for size, (w, h) in (("small", (16, 12)), ("wide", (64, 12))):
+    images[size] = (os.path.join(work, "outlier-%s.pfm" % size),
+                    os.path.join(work, "plain-%s.pfm" % size))
+    write_pfm(images[size][0], True, w, h)
+    write_pfm(images[size][1], False, w, h)
 good = kernel_copy("kernels-good", False)
 bad = kernel_copy("kernels-broken", True)
 
-rc, out, r = run(good, plain, CASES[0][1], os.path.join(work, "probe.json"))
+rc, out, r = run(good, images["small"][1], CASES[0][1],
+                 os.path.join(work, "probe.json"))
 if r is None or r.get("fallback") is not None or rc != 0:
     if os.environ.get("CLFX_REQUIRE_DEVICE") == "1":
         print("1..1")
@@ -117,7 +126,8 @@ if r is None or r.get("fallback") is not None or rc != 0:
     print("1..0 # SKIP no OpenCL device '%s'" % device)
     sys.exit(0)
 
-for i, (name, args) in enumerate(CASES):
+for i, (name, args, *size) in enumerate(CASES):
+    outlier, plain = images[size[0] if size else "small"]
     rep = os.path.join(work, "case%d" % i)
     rc, out, r = run(good, outlier, args, rep + "-good.json")
     v = r and r.get("validation")
