@@ -278,6 +278,33 @@ convolve_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
   else
     CONV_SIDE (1);
 
+#if CONV_FAST
+  /* Where sum |k a| is the same for every result, CONV_SCALE's arithmetic
+   * on all of them at once, stored where they lie (a float RGBA result
+   * with nothing to encode). */
+  if (! alpha_weight || opaque)
+    {
+      float16 tl = sl0 + sl1, th = sh0 + sh1;
+      float16 cl = tl * p.x + p.y, ch = th * p.x + p.y;
+      if (alpha_weight)
+        {
+          float16 al = p.w > 0.0f ? tl * p.x * p.z / p.w + p.y
+                                  : (float16) (p.y);
+          float16 ah = p.w > 0.0f ? th * p.x * p.z / p.w + p.y
+                                  : (float16) (p.y);
+          cl = (float16) (cl.s012, al.s3, cl.s456, al.s7, cl.s89a, al.sb,
+                          cl.scde, al.sf);
+          ch = (float16) (ch.s012, ah.s3, ch.s456, ah.s7, ch.s89a, ah.sb,
+                          ch.scde, ah.sf);
+        }
+      __global float *o = (__global float *) (dst + dst_offset
+                                               + (long) gy * dst_pitch)
+                          + 4 * gx;
+      vstore16 (cl, 0, o);
+      vstore16 (ch, 1, o);
+      return;
+    }
+#endif
   /* CONV_PIXEL's ending, result by result. */
   float t[4 * CONV_V], as[4 * CONV_V];
   vstore16 (sl0 + sl1, 0, t);

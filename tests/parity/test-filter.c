@@ -377,9 +377,9 @@ pieces (ClfxContext *ctx)
       clfx_context_free (many);
       return;
     }
-  /* flt: straight linear float, which CPU devices read where it lies,
-   * opaque on the left (where the convolution's lanes skip the alpha
-   * weighting) and not on the right: the alpha-weighted convolutions. */
+  /* flt: straight linear float, which CPU devices read and write where
+   * it lies, opaque on the left (where the convolution's lanes skip the
+   * alpha weighting) and not on the right: the convolutions. */
   for (int run = 0; run < 4; run++)
     for (size_t i = 0; i < sizeof which / sizeof which[0]; i++)
       {
@@ -391,7 +391,8 @@ pieces (ClfxContext *ctx)
         ClfxDepth   depth = flt ? CLFX_DEPTH_FLOAT : CLFX_DEPTH_U8;
         bool        ok, iir;
 
-        if (flt && which[i] != which[6] && which[i] != which[9])
+        if (flt && which[i] != which[6] && which[i] != which[7]
+            && which[i] != which[9])
           continue;
 
         memset (&ta, 0, sizeof ta);
