@@ -281,7 +281,10 @@ convolve_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
 #if CONV_FAST
   /* Where sum |k a| is the same for every result, CONV_SCALE's arithmetic
    * on all of them at once, stored where they lie (a float RGBA result
-   * with nothing to encode). */
+   * with nothing to encode).  Results with sums of their own go one at a
+   * time below: the same arithmetic on float16 with a per-lane condition
+   * (select or ?:) aborts PoCL 6.0's LLVM 18 ("Instruction Combining did
+   * not reach a fixpoint"). */
   if (! alpha_weight || opaque)
     {
       float16 tl = sl0 + sl1, th = sh0 + sh1;
@@ -305,7 +308,8 @@ convolve_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
       return;
     }
 #endif
-  /* CONV_PIXEL's ending, result by result. */
+  /* CONV_PIXEL's ending, result by result (never an opaque window's:
+   * those returned above). */
   float t[4 * CONV_V], as[4 * CONV_V];
   vstore16 (sl0 + sl1, 0, t);
   vstore16 (sh0 + sh1, 1, t);
@@ -314,7 +318,7 @@ convolve_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
   for (int l = 0; l < CONV_V; l++)
     {
       float4 t_ = vload4 (l, t);
-      CONV_SCALE (t_, opaque ? p.w : as[4 * l + 3]);
+      CONV_SCALE (t_, as[4 * l + 3]);
       CLFX_STORE (x0 + l, y, clfx_from_rgba (t_));
     }
 }

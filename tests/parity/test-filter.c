@@ -535,10 +535,8 @@ box_nonfinite (ClfxContext *ctx)
           bool held = false;
           for (int j = -R; j <= R; j++)
             for (int i = -R; i <= R; i++)
-              {
-                held |= ! isfinite (clfx_image_get (
-                  &src, clamp_index (x + i, W), clamp_index (y + j, H), c));
-              }
+              held |= ! isfinite (clfx_image_get (
+                &src, clamp_index (x + i, W), clamp_index (y + j, H), c));
           bool got = ! isfinite (clfx_image_get (&dst, x, y, c));
           odd += got;
           wrong += got != held;
