@@ -13,51 +13,9 @@ OUTDIR=$2
 IMAGE=$3
 BENCH=$4
 
-skip_or_fail ()
-{
-  if [ "${CLFX_REQUIRE_DEVICE:-0}" = 1 ]; then
-    echo "1..1"
-    echo "not ok 1 - $1 (CLFX_REQUIRE_DEVICE=1)"
-    exit 1
-  fi
-  echo "1..0 # SKIP $1"
-  exit 77
-}
-
-for tool in Xvfb gimp-3.0 openbox xdotool import; do
-  command -v "$tool" >/dev/null 2>&1 || skip_or_fail "$tool is missing"
-done
-
-WORK=$(mktemp -d /tmp/clfx-ui-test.XXXXXX)
+. "$(dirname "$0")/ui-lib.sh"
+ui_start ui-test
 LOG=$OUTDIR/gimp-ui.log
-XVFB_PID= OB_PID= GIMP_PID=
-
-# Only our own processes, by id.
-cleanup ()
-{
-  for pid in $GIMP_PID $OB_PID $XVFB_PID; do
-    kill "$pid" 2>/dev/null
-  done
-  sleep 0.5
-  for pid in $GIMP_PID $OB_PID $XVFB_PID; do
-    kill -9 "$pid" 2>/dev/null
-  done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT INT TERM
-
-# A free display in :90..:99 (parallel runs and other sessions may hold one).
-for n in 90 91 92 93 94 95 96 97 98 99; do
-  if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then
-    DISPLAY_NUM=$n
-    break
-  fi
-done
-[ -n "${DISPLAY_NUM:-}" ] || skip_or_fail "no free X display in :90..:99"
-
-export DISPLAY=":$DISPLAY_NUM"
-export HOME="$WORK/home"
-export GIMP3_DIRECTORY="$WORK/profile"
 # Cold caches (ours, and PoCL's under the fresh HOME): the first preview
 # builds its kernels, seconds on PoCL, on the dialog's worker thread while
 # the dialog goes on taking keys.
@@ -68,10 +26,9 @@ export NO_AT_BRIDGE=1
 # What the 1:1 previews showed (<family>.pam).
 export CLFX_PREVIEW_DUMP="$WORK/previews"
 mkdir -p "$CLFX_PREVIEW_DUMP"
-mkdir -p "$HOME" "$GIMP3_DIRECTORY/plug-ins/clfx" "$OUTDIR"
+mkdir -p "$GIMP3_DIRECTORY/plug-ins/clfx" "$OUTDIR"
 "$(dirname "$0")/../../tools/install-plugin.sh" "$PLUGIN" \
   "$GIMP3_DIRECTORY/plug-ins"
-echo '(show-welcome-dialog no)' > "$GIMP3_DIRECTORY/gimprc"
 rm -f "$OUTDIR"/ui-*.png
 
 cat > "$WORK/ui.scm" <<SCM
@@ -118,31 +75,11 @@ cat > "$WORK/ui.scm" <<SCM
         "$WORK/tonemap.json"))
 SCM
 
-Xvfb "$DISPLAY" -screen 0 1400x1000x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
-XVFB_PID=$!
-for i in 1 2 3 4 5 6 7 8 9 10; do
-  [ -e "/tmp/.X11-unix/X$DISPLAY_NUM" ] && break
-  sleep 0.5
-done
-openbox >"$WORK/openbox.log" 2>&1 &
-OB_PID=$!
-sleep 1
-
 gimp-3.0 -n --no-splash --batch-interpreter=plug-in-script-fu-eval \
   -b "(load \"$WORK/ui.scm\")" >"$LOG" 2>&1 &
 GIMP_PID=$!
 
 echo "1..18"
-# Poll rather than `search --sync`: xdotool can exit on an X error when
-# one of GIMP's start-up windows vanishes while it is being searched.
-find_window ()  # find_window TITLE-REGEX TRIES: the window's id, or nothing
-{
-  for i in $(seq "$2"); do
-    w=$(xdotool search --name "$1" 2>/dev/null | head -1)
-    [ -n "$w" ] && { echo "$w"; return; }
-    sleep 0.5
-  done
-}
 WIN=$(find_window '^Resize \(OpenCL\)$' 150)
 if [ -z "$WIN" ]; then
   echo "not ok 1 - the dialog appeared"

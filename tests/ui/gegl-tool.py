@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""gegl-tool.py: drive GIMP's Tools > GEGL Operation through AT-SPI.
+
+  gegl-tool.py open             Tools > GEGL Operation on the image window
+  gegl-tool.py pick OPERATION   pick OPERATION (e.g. clfx:gaussian) in the
+                                tool's list of operations
+  gegl-tool.py check LABEL      tick the check box LABEL
+  gegl-tool.py entry LABEL TEXT type TEXT into the entry after LABEL
+  gegl-tool.py ok               press the tool dialog's OK
+  gegl-tool.py dump             print the dialog's accessible tree
+
+The operation list is a plain GtkComboBox of about a hundred entries
+sorted by title: keys or clicks could only pick one by its place in the
+list, which changes with every GEGL and GIMP release.  GTK names each
+entry of the combo box's menu by its text, "Title (name)", so the entry
+is found by the operation's name and chosen through the combo box's AT-SPI selection (which sets it active,
+as a click would).  Exit status 0 on success, 1 with a message on
+stderr otherwise.
+"""
+import sys
+import time
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+
+def children(acc):
+    try:
+        n = acc.get_child_count()
+    except gi.repository.GLib.Error:
+        return []
+    out = []
+    for i in range(n):
+        try:
+            c = acc.get_child_at_index(i)
+        except gi.repository.GLib.Error:
+            continue
+        if c is not None:
+            out.append(c)
+    return out
+
+
+def find(acc, pred, depth=12):
+    """The first descendant (breadth first) for which pred holds."""
+    level = [acc]
+    for _ in range(depth):
+        nxt = []
+        for a in level:
+            for c in children(a):
+                try:
+                    if pred(c):
+                        return c
+                except gi.repository.GLib.Error:
+                    pass
+                nxt.append(c)
+        level = nxt
+    return None
+
+
+def wait_for(what, fn, timeout=60.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        r = fn()
+        if r is not None:
+            return r
+        time.sleep(0.5)
+    sys.exit("gegl-tool.py: %s: not found in %.0f s" % (what, timeout))
+
+
+def gimp():
+    desktop = Atspi.get_desktop(0)
+    for app in children(desktop):
+        if (app.get_name() or "").startswith("gimp"):
+            return app
+    return None
+
+
+def role_name(role, name):
+    return lambda a: a.get_role() == role and a.get_name() == name
+
+
+def tool_dialog(app):
+    """GIMP's dialog of the GEGL Operation tool (title: the tool's name)."""
+    return find(app, lambda a: a.get_role() in (Atspi.Role.DIALOG,
+                                                Atspi.Role.FRAME)
+                and (a.get_name() or "").startswith("GEGL Operation"),
+                depth=1)
+
+
+def the_dialog():
+    return wait_for("the GEGL Operation dialog",
+                    lambda: tool_dialog(wait_for("GIMP", gimp)))
+
+
+def open_tool():
+    app = wait_for("GIMP on the accessibility bus", gimp)
+    # The image window's Tools menu, as a user opens it.
+    tools = wait_for("the Tools menu",
+                     lambda: find(app, role_name(Atspi.Role.MENU, "Tools")))
+    item = wait_for("Tools > GEGL Operation...", lambda: find(
+        tools, lambda a: a.get_role() == Atspi.Role.MENU_ITEM
+        and (a.get_name() or "").startswith("GEGL Operation"), depth=2))
+    item.do_action(0)
+    the_dialog()
+    print("opened Tools > %s" % item.get_name())
+
+
+def pick(op):
+    dialog = the_dialog()
+    combo = wait_for("the operation list", lambda: find(
+        dialog, lambda a: a.get_role() == Atspi.Role.COMBO_BOX))
+    menu = wait_for("the operation list's entries", lambda: find(
+        combo, lambda a: a.get_role() == Atspi.Role.MENU, depth=1))
+    # Each entry reads "Title (name)".
+    names = [c.get_name() or "" for c in children(menu)]
+    hits = [i for i, n in enumerate(names) if n.endswith("(%s)" % op)]
+    if len(hits) != 1:
+        sys.exit("gegl-tool.py: %s is %d times in GIMP's list of %d "
+                 "operations (first: %s)"
+                 % (op, len(hits), len(names), ", ".join(names[:5])))
+    combo.select_child(hits[0])
+    print("picked %s, entry %d of %d" % (names[hits[0]], hits[0] + 1,
+                                         len(names)))
+
+
+def check(label):
+    """Ticks the operation's check box LABEL (a boolean property)."""
+    box = wait_for("the check box %s" % label, lambda: find(
+        the_dialog(), role_name(Atspi.Role.CHECK_BOX, label)))
+    if not box.get_state_set().contains(Atspi.StateType.CHECKED):
+        box.do_action(0)
+    print("ticked %s" % label)
+
+
+def entry(label, text):
+    """Types TEXT into the text entry that follows the label LABEL."""
+    def after_label():
+        lab = find(the_dialog(), role_name(Atspi.Role.LABEL, label))
+        if lab is None:
+            return None
+        sib = children(lab.get_parent())
+        for c in sib[sib.index(lab) + 1:] if lab in sib else []:
+            if c.get_role() in (Atspi.Role.TEXT, Atspi.Role.ENTRY):
+                return c
+        return None
+    e = wait_for("the entry after %s" % label, after_label)
+    Atspi.EditableText.set_text_contents(e, text)
+    print("%s = %s" % (label, Atspi.Text.get_text(e, 0, -1)))
+
+
+def dump(acc, indent=0, depth=8):
+    """The dialog's accessible tree, for a failure's log."""
+    try:
+        text = ""
+        if acc.get_role() in (Atspi.Role.TEXT, Atspi.Role.ENTRY):
+            text = " = %r" % Atspi.Text.get_text(acc, 0, -1)
+        print("%s%s %r%s" % ("  " * indent, acc.get_role_name(),
+                             acc.get_name(), text))
+    except gi.repository.GLib.Error:
+        return
+    if depth:
+        for c in children(acc):
+            dump(c, indent + 1, depth - 1)
+
+
+def press_ok():
+    ok = wait_for("its OK button", lambda: find(
+        the_dialog(), role_name(Atspi.Role.PUSH_BUTTON, "OK")))
+    ok.do_action(0)
+    print("pressed OK")
+
+
+if __name__ == "__main__":
+    cmd = sys.argv[1:]
+    if cmd == ["open"]:
+        open_tool()
+    elif len(cmd) == 2 and cmd[0] == "pick":
+        pick(cmd[1])
+    elif len(cmd) == 2 and cmd[0] == "check":
+        check(cmd[1])
+    elif len(cmd) == 3 and cmd[0] == "entry":
+        entry(cmd[1], cmd[2])
+    elif cmd == ["ok"]:
+        press_ok()
+    elif cmd == ["dump"]:
+        dump(the_dialog())
+    else:
+        sys.exit(__doc__)
