@@ -55,6 +55,7 @@ typedef struct
   int               variant;
   char              op_name[64];   /* "clfx:gaussian" */
   char              title[160];
+  char              menu_label[164]; /* the title and "..." */
   /* Property id k (from 1) is family row rows[k - 1] for k <= n_rows,
    * then the extras. */
   int               rows[MAX_ROWS];
@@ -82,31 +83,42 @@ typedef struct
   (((ClfxOpClass *) G_OBJECT_GET_CLASS (obj))->info)
 
 /* GEGL's categories for each variant, so that they sit beside GEGL's own
- * blurs, enhance, edge-detect and tone-mapping operations. */
-static const struct
+ * blurs, enhance, edge-detect and tone-mapping operations; and the GIMP
+ * menu (GIMP 3 reads "gimp:menu-path") where GIMP puts its own filter of
+ * the same kind, so that a user finds ours beside it, with the on-canvas
+ * preview and the non-destructive filter GIMP gives every GEGL
+ * operation. */
+typedef struct
 {
-  const char *variant, *categories;
-} op_categories[] = {
-  { "gaussian", "blur" },
-  { "box", "blur" },
-  { "unsharp", "enhance:sharpen" },
-  { "median", "blur:noise-reduction" },
-  { "bilateral", "enhance:noise-reduction" },
-  { "sobel", "edge-detect" },
-  { "convolve", "generic" },
+  const char *variant, *categories, *menu;
+} OpPlace;
+
+static const OpPlace op_places[] = {
+  { "gaussian", "blur", "<Image>/Filters/Blur" },
+  { "box", "blur", "<Image>/Filters/Blur" },
+  { "unsharp", "enhance:sharpen", "<Image>/Filters/Enhance" },
+  { "median", "blur:noise-reduction", "<Image>/Filters/Blur" },
+  { "bilateral", "enhance:noise-reduction", "<Image>/Filters/Enhance" },
+  { "sobel", "edge-detect", "<Image>/Filters/Edge-Detect" },
+  { "convolve", "generic", "<Image>/Filters/Generic" },
 };
 
-static const char *
-categories_of (const ClfxOpInfo *info)
+static const OpPlace tonemap_place = { NULL, "tonemapping",
+                                       "<Image>/Colors/Tone Mapping" };
+static const OpPlace other_place = { NULL, "generic",
+                                     "<Image>/Filters/Generic" };
+
+static const OpPlace *
+place_of (const ClfxOpInfo *info)
 {
   const char *v = info->family->variants[info->variant]->name;
 
-  for (size_t i = 0; i < G_N_ELEMENTS (op_categories); i++)
-    if (! strcmp (op_categories[i].variant, v))
-      return op_categories[i].categories;
+  for (size_t i = 0; i < G_N_ELEMENTS (op_places); i++)
+    if (! strcmp (op_places[i].variant, v))
+      return &op_places[i];
   if (! strcmp (info->family->name, "tonemap"))
-    return "tonemapping";
-  return "generic";
+    return &tonemap_place;
+  return &other_place;
 }
 
 /* ---- the engine, shared by every operation of the process ------------- */
@@ -663,7 +675,9 @@ clfx_op_class_init (gpointer klass,
   gegl_operation_class_set_keys (operation_class,
                                  "name", info->op_name,
                                  "title", info->title,
-                                 "categories", categories_of (info),
+                                 "categories", place_of (info)->categories,
+                                 "gimp:menu-path", place_of (info)->menu,
+                                 "gimp:menu-label", info->menu_label,
                                  "description", v->blurb,
                                  NULL);
 }
@@ -711,6 +725,8 @@ register_variant (GTypeModule      *module,
   if (f->variant_param >= 0)
     label = plain_label (f->params[f->variant_param].choices[variant].label);
   g_snprintf (info->title, sizeof info->title, "%s (OpenCL)", label);
+  g_snprintf (info->menu_label, sizeof info->menu_label, "%s...",
+              info->title);
   for (int i = 0; i < f->n_params && info->n_rows < MAX_ROWS; i++)
     if (i != f->variant_param && ! f->params[i].plugin_only
         && clfx_variant_uses (v, &f->params[i]))

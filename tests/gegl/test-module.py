@@ -64,6 +64,7 @@ CASES = [
     ("fattal02", "tonemap", {}),
 ]
 VARIANTS = sorted({c[0] for c in CASES})
+TONEMAP = {c[0] for c in CASES if c[1] == "tonemap"}
 
 
 def set_props(node, args):
@@ -200,9 +201,16 @@ for v in VARIANTS:
     op = "clfx:" + v
     title = Gegl.Operation.get_key(op, "title") or ""
     props = [p.name for p in Gegl.Operation.list_properties(op)]
+    # GIMP 3 puts an operation with "gimp:menu-path" in that menu.
+    menu = Gegl.Operation.get_key(op, "gimp:menu-path") or ""
+    want = "<Image>/Colors/Tone Mapping" if v in TONEMAP else (
+        "<Image>/Filters/")
     ok(title.endswith("(OpenCL)") and Gegl.Operation.get_key(op, "description")
-       and props[-3:] == ["device", "validate", "report-file"],
-       "%s: title '%s', %d properties" % (op, title, len(props)))
+       and props[-3:] == ["device", "validate", "report-file"]
+       and menu.startswith(want)
+       and Gegl.Operation.get_key(op, "gimp:menu-label") == title + "...",
+       "%s: title '%s', %d properties, menu %s" % (op, title, len(props),
+                                                   menu))
 
 # ---- the inputs: a crop of a real photograph, odd sizes ------------------------
 full, fw, fh = gegl_file(photo, U8)

@@ -1,21 +1,25 @@
 #!/usr/bin/env python3
-"""gegl-tool.py: drive GIMP's Tools > GEGL Operation through AT-SPI.
+"""gegl-tool.py: drive GIMP's filter tools through AT-SPI.
 
-  gegl-tool.py open             Tools > GEGL Operation on the image window
-  gegl-tool.py pick OPERATION   pick OPERATION (e.g. clfx:gaussian) in the
-                                tool's list of operations
-  gegl-tool.py check LABEL      tick the check box LABEL
-  gegl-tool.py entry LABEL TEXT type TEXT into the entry after LABEL
-  gegl-tool.py ok               press the tool dialog's OK
-  gegl-tool.py dump             print the dialog's accessible tree
+  gegl-tool.py [--dialog TITLE] COMMAND
+    menu MENU... ITEM       activate a menu item of the image window, e.g.
+                            menu Tools "GEGL Operation..."
+    pick OPERATION          pick OPERATION (e.g. clfx:gaussian) in the
+                            GEGL Operation tool's list of operations
+    check LABEL             tick the check box LABEL
+    entry LABEL TEXT        type TEXT into the entry after LABEL
+    press BUTTON            press the button BUTTON (OK, Cancel)
+    dump                    print the dialog's accessible tree
+  The dialog is the filter tool's whose title starts with TITLE
+  (default "GEGL Operation").
 
 The operation list is a plain GtkComboBox of about a hundred entries
 sorted by title: keys or clicks could only pick one by its place in the
 list, which changes with every GEGL and GIMP release.  GTK names each
 entry of the combo box's menu by its text, "Title (name)", so the entry
-is found by the operation's name and chosen through the combo box's AT-SPI selection (which sets it active,
-as a click would).  Exit status 0 on success, 1 with a message on
-stderr otherwise.
+is found by the operation's name and chosen through the combo box's
+AT-SPI selection (which sets it active, as a click would).  Exit status
+0 on success, 1 with a message on stderr otherwise.
 """
 import sys
 import time
@@ -81,30 +85,33 @@ def role_name(role, name):
     return lambda a: a.get_role() == role and a.get_name() == name
 
 
+DIALOG = "GEGL Operation"
+
+
 def tool_dialog(app):
-    """GIMP's dialog of the GEGL Operation tool (title: the tool's name)."""
+    """The filter tool's dialog (its title: the tool's or filter's)."""
     return find(app, lambda a: a.get_role() in (Atspi.Role.DIALOG,
                                                 Atspi.Role.FRAME)
-                and (a.get_name() or "").startswith("GEGL Operation"),
-                depth=1)
+                and (a.get_name() or "").startswith(DIALOG), depth=1)
 
 
 def the_dialog():
-    return wait_for("the GEGL Operation dialog",
+    return wait_for("the %s dialog" % DIALOG,
                     lambda: tool_dialog(wait_for("GIMP", gimp)))
 
 
-def open_tool():
+def menu(path):
+    """Activates MENU > ... > ITEM, as a user picks it in the menu bar."""
     app = wait_for("GIMP on the accessibility bus", gimp)
-    # The image window's Tools menu, as a user opens it.
-    tools = wait_for("the Tools menu",
-                     lambda: find(app, role_name(Atspi.Role.MENU, "Tools")))
-    item = wait_for("Tools > GEGL Operation...", lambda: find(
-        tools, lambda a: a.get_role() == Atspi.Role.MENU_ITEM
-        and (a.get_name() or "").startswith("GEGL Operation"), depth=2))
+    m = wait_for("the %s menu" % path[0],
+                 lambda: find(app, role_name(Atspi.Role.MENU, path[0])))
+    for sub in path[1:-1]:
+        m = wait_for("the %s menu" % sub,
+                     lambda: find(m, role_name(Atspi.Role.MENU, sub), 2))
+    item = wait_for(" > ".join(path), lambda: find(
+        m, role_name(Atspi.Role.MENU_ITEM, path[-1]), depth=2))
     item.do_action(0)
-    the_dialog()
-    print("opened Tools > %s" % item.get_name())
+    print("activated %s" % " > ".join(path))
 
 
 def pick(op):
@@ -165,25 +172,29 @@ def dump(acc, indent=0, depth=8):
             dump(c, indent + 1, depth - 1)
 
 
-def press_ok():
-    ok = wait_for("its OK button", lambda: find(
-        the_dialog(), role_name(Atspi.Role.PUSH_BUTTON, "OK")))
-    ok.do_action(0)
-    print("pressed OK")
+def press(label):
+    button = wait_for("its %s button" % label, lambda: find(
+        the_dialog(), role_name(Atspi.Role.PUSH_BUTTON, label)))
+    button.do_action(0)
+    print("pressed %s" % label)
 
 
 if __name__ == "__main__":
     cmd = sys.argv[1:]
-    if cmd == ["open"]:
-        open_tool()
+    if len(cmd) >= 2 and cmd[0] == "--dialog":
+        DIALOG = cmd[1]
+        cmd = cmd[2:]
+    if len(cmd) >= 3 and cmd[0] == "menu":
+        menu(cmd[1:])
+        the_dialog()
     elif len(cmd) == 2 and cmd[0] == "pick":
         pick(cmd[1])
     elif len(cmd) == 2 and cmd[0] == "check":
         check(cmd[1])
     elif len(cmd) == 3 and cmd[0] == "entry":
         entry(cmd[1], cmd[2])
-    elif cmd == ["ok"]:
-        press_ok()
+    elif len(cmd) == 2 and cmd[0] == "press":
+        press(cmd[1])
     elif cmd == ["dump"]:
         dump(the_dialog())
     else:

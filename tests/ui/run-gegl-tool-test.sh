@@ -3,7 +3,8 @@
 # operations in GIMP's own interactive filter tool: a real GIMP 3 under
 # Xvfb, the module in the user's GEGL folder, Tools > GEGL Operation
 # opened on the image, clfx:gaussian picked in its list, the on-canvas
-# preview screenshot (OUTDIR/gegl-tool-preview.png), OK pressed.  TAP on
+# preview screenshot (OUTDIR/gegl-tool-preview.png), OK pressed; then the
+# same operation from GIMP's Filters > Blur menu (gegl-tool-menu.png).  TAP on
 # stdout.  GIMP's widgets are driven through AT-SPI (gegl-tool.py): the
 # tool's list of operations can only be searched by name that way.
 #
@@ -50,7 +51,7 @@ gimp-3.0 -n --no-splash --batch-interpreter=plug-in-script-fu-eval \
   -b "(load \"$WORK/load.scm\")" >"$LOG" 2>&1 &
 GIMP_PID=$!
 
-echo "1..8"
+echo "1..9"
 FAILED=0
 say ()  # say OK? NUMBER DESCRIPTION
 {
@@ -88,7 +89,7 @@ W=$(find_window '^Welcome to GIMP' 10)
 xdotool windowactivate --sync "$IMGWIN" 2>/dev/null
 xdotool mousemove 1390 990
 
-driver open
+driver menu Tools "GEGL Operation..."
 say $? 2 "Tools > GEGL Operation opened its dialog on the image"
 # The dialog to the right, off the canvas.
 DLG=$(find_window '^GEGL Operation$' 20)
@@ -168,7 +169,7 @@ else
 fi
 
 before=$(runs)
-driver ok
+driver press OK
 for i in $(seq 60); do
   [ "$(runs)" -gt "$before" ] && break
   sleep 0.5
@@ -179,6 +180,21 @@ if [ "$(runs)" -gt "$before" ] && [ -z "$(xdotool search --name '^GEGL Operation
 else
   say 1 7 "OK applied clfx:gaussian to the layer and closed the tool's dialog ($before runs before, $(runs) after)"
 fi
+
+# GIMP puts the operation in its own menu too ("gimp:menu-path"), beside
+# GEGL's Gaussian Blur: the filter's dialog opens there and previews it.
+before=$(runs)
+driver --dialog "Gaussian blur (OpenCL)" \
+  menu Filters Blur "Gaussian blur (OpenCL)..."
+rc=$?
+for i in $(seq 60); do
+  [ "$(runs)" -gt "$before" ] && break
+  sleep 0.5
+done
+[ $rc = 0 ] && [ "$(runs)" -gt "$before" ] &&
+  import -window root "$OUTDIR/gegl-tool-menu.png" 2>>"$WORK/import.log" &&
+  driver --dialog "Gaussian blur (OpenCL)" press Cancel
+say $? 9 "Filters > Blur > Gaussian blur (OpenCL)... opens it with its preview ($(runs) runs)"
 
 # GTK's accessibility bridge prints CRITICALs of its own (Gdk, Gtk, Atk)
 # when dialogs go away under it: not ours, so only the module's domain
