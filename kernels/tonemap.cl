@@ -175,13 +175,13 @@ tm_merge_scan (uint4 a, uint4 b)
 /* A tree over n entries of local memory (n a power of two); the result in
  * s[0], every work-item past the last barrier. */
 inline void
-tm_tree_scan (__local uint4 *s, int lx, int n)
+tm_tree_scan (__local uint4 *s, int lx, int n, int step)
 {
   for (int span = n / 2; span > 0; span /= 2)
     {
       barrier (CLK_LOCAL_MEM_FENCE);
-      if (lx < span)
-        s[lx] = tm_merge_scan (s[lx], s[lx + span]);
+      for (int i = lx; i < span; i += step)
+        s[i] = tm_merge_scan (s[i], s[i + span]);
     }
   barrier (CLK_LOCAL_MEM_FENCE);
 }
@@ -212,7 +212,7 @@ tm_scan (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
 #endif
       }
   s[lx] = a;
-  tm_tree_scan (s, lx, TM_BW);
+  tm_tree_scan (s, lx, TM_BW, TM_BW);
   if (lx == 0)
     partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
 }
@@ -229,7 +229,7 @@ tm_scan_final (__global const uint4 *partials, int n, __global uint4 *out,
   for (int i = lx; i < n; i += TM_FINAL)
     a = tm_merge_scan (a, partials[i]);
   s[lx] = a;
-  tm_tree_scan (s, lx, TM_FINAL);
+  tm_tree_scan (s, lx, TM_FINAL, TM_FINAL);
   if (lx == 0)
     out[0] = s[0];
 }
@@ -249,14 +249,16 @@ tm_merge (float8 a, float8 b)
   return r;
 }
 
+/* step: the work-items taking part; work-item lx merges entries lx, lx +
+ * step, ... of each level (the same pairs whatever step is). */
 inline void
-tm_tree (__local float8 *s, int lx, int n)
+tm_tree (__local float8 *s, int lx, int n, int step)
 {
   for (int span = n / 2; span > 0; span /= 2)
     {
       barrier (CLK_LOCAL_MEM_FENCE);
-      if (lx < span)
-        s[lx] = tm_merge (s[lx], s[lx + span]);
+      for (int i = lx; i < span; i += step)
+        s[i] = tm_merge (s[i], s[i + span]);
     }
   barrier (CLK_LOCAL_MEM_FENCE);
 }
@@ -293,7 +295,7 @@ tm_stats (CLFX_SRC_ARGS (src), int4 rect, int nbx,
         atomic_inc (&lh[tm_hist_bin (Y, TM_HB_LO, TM_HB_N)]);
       }
   s[lx] = (float8) (sum[0], sum[1], sum[2], sum[3], sum[4], lo, hi, 0.0f);
-  tm_tree (s, lx, TM_BW);
+  tm_tree (s, lx, TM_BW, TM_BW);
   if (lx == 0)
     partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
   tm_hist_flush (lh, TM_HB_N, hist);
@@ -320,7 +322,7 @@ tm_stats_final (__global const float8 *partials, int n, __global float8 *out,
       hi = fmax (hi, b.s6);
     }
   s[lx] = (float8) (sum[0], sum[1], sum[2], sum[3], sum[4], lo, hi, 0.0f);
-  tm_tree (s, lx, TM_FINAL);
+  tm_tree (s, lx, TM_FINAL, TM_FINAL);
   if (lx == 0)
     out[0] = s[0];
 }
@@ -400,56 +402,120 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
 
 /* ---- the maps ----------------------------------------------------------------- */
 
-/* reinhard05's photoreceptor, per channel, for a pixel of luminance Y > 0
- * (GEGL's: C / (C + (f Ia)^m), 0 where the denominator is 0; f Ia >= 0).
- * The power as exp2 (m log2 (f Ia)), as in fat_phi: PoCL's powr is a
- * scalar library call, its exp2 and log2 are not (the range pass and the
- * map each spent about 1.2 s of 3 s on powr at 4096², PoCL); f Ia = 0
- * gives exp2 (-inf) = 0, as powr does (m >= 0.3).  The tolerance carries
- * the larger error for large |log| (map_bound). */
-inline float3
-tm_r05 (float4 v, float Y, __global const float *p)
-{
-  float3 c = v.xyz, d;
+/* The maps' arithmetic, channel by channel, for one pixel (T float, S _1:
+ * the GPU form, a work-item a pixel) or eight (T float8, S _8: the CPU
+ * form, whose arithmetic PoCL then runs eight pixels wide, exp2 and log2
+ * included): the same operations in the same order either way.
+ *
+ * tm_r05: reinhard05's photoreceptor, per channel, for a pixel of
+ * luminance Y > 0 (GEGL's: C / (C + (f Ia)^m), 0 where the denominator is
+ * 0; f Ia >= 0).  The power as exp2 (m log2 (f Ia)), as in fat_phi:
+ * PoCL's powr is a scalar library call, its exp2 and log2 are not (the
+ * range pass and the map each spent about 1.2 s of 3 s on powr at 4096²,
+ * PoCL); f Ia = 0 gives exp2 (-inf) = 0, as powr does (m >= 0.3).  The
+ * tolerance carries the larger error for large |log| (map_bound).  With
+ * no chromatic adaptation (the default) Ia is the same for the three
+ * channels: one power per pixel instead of three.
+ *
+ * tm_aces: Hill's fit of the ACES RRT + sRGB ODT (the curve most
+ * renderers call "ACES fitted"): linear sRGB into the fit's space, the
+ * rational curve, back, clamped to [0, 1].  The input is capped at 1e18
+ * (the curve is flat there: its square must not overflow).
+ *
+ * tm_mapc: an operator's map of the colour (r, g, b) of luminance Y. */
+#define TM_DEFINE_MAPS(T, S)                                                 \
+  inline void tm_r05##S (T *r, T *g, T *b, T Y, __global const float *p)   \
+  {                                                                          \
+    T c0 = *r, c1 = *g, c2 = *b, d0, d1, d2;                                 \
+    if (p[6] == 0.0f)                                                        \
+      {                                                                      \
+        T ia = p[7] * Y + (1.0f - p[7]) * p[3];                              \
+        T pw = exp2 (p[1] * log2 (p[0] * ia));                               \
+        d0 = c0 + pw;                                                        \
+        d1 = c1 + pw;                                                        \
+        d2 = c2 + pw;                                                        \
+      }                                                                      \
+    else                                                                     \
+      {                                                                      \
+        T ia0 = p[7] * (p[6] * c0 + (1.0f - p[6]) * Y)                       \
+                + (1.0f - p[7]) * p[3];                                      \
+        T ia1 = p[7] * (p[6] * c1 + (1.0f - p[6]) * Y)                       \
+                + (1.0f - p[7]) * p[4];                                      \
+        T ia2 = p[7] * (p[6] * c2 + (1.0f - p[6]) * Y)                       \
+                + (1.0f - p[7]) * p[5];                                      \
+        d0 = c0 + exp2 (p[1] * log2 (p[0] * ia0));                           \
+        d1 = c1 + exp2 (p[1] * log2 (p[0] * ia1));                           \
+        d2 = c2 + exp2 (p[1] * log2 (p[0] * ia2));                           \
+      }                                                                      \
+    *r = d0 > 0.0f ? c0 / d0 : (T) (0.0f);                                   \
+    *g = d1 > 0.0f ? c1 / d1 : (T) (0.0f);                                   \
+    *b = d2 > 0.0f ? c2 / d2 : (T) (0.0f);                                   \
+  }                                                                          \
+                                                                             \
+  inline void tm_aces##S (T *r, T *g, T *b)                                  \
+  {                                                                          \
+    T x = 0.59719f * *r + 0.35458f * *g + 0.04823f * *b;                     \
+    T y = 0.07600f * *r + 0.90834f * *g + 0.01566f * *b;                     \
+    T z = 0.02840f * *r + 0.13383f * *g + 0.83777f * *b;                     \
+    x = fmin (x, (T) (1e18f));                                               \
+    y = fmin (y, (T) (1e18f));                                               \
+    z = fmin (z, (T) (1e18f));                                               \
+    x = (x * (x + 0.0245786f) - 0.000090537f)                                \
+        / (x * (0.983729f * x + 0.4329510f) + 0.238081f);                    \
+    y = (y * (y + 0.0245786f) - 0.000090537f)                                \
+        / (y * (0.983729f * y + 0.4329510f) + 0.238081f);                    \
+    z = (z * (z + 0.0245786f) - 0.000090537f)                                \
+        / (z * (0.983729f * z + 0.4329510f) + 0.238081f);                    \
+    *r = clamp (1.60475f * x - 0.53108f * y - 0.07367f * z, 0.0f, 1.0f);     \
+    *g = clamp (-0.10208f * x + 1.10813f * y - 0.00605f * z, 0.0f, 1.0f);    \
+    *b = clamp (-0.00327f * x - 0.07276f * y + 1.07602f * z, 0.0f, 1.0f);    \
+  }                                                                          \
+                                                                             \
+  inline void tm_mapc##S (T *r, T *g, T *b, T Y, int op,                     \
+                          __global const float *p)                           \
+  {                                                                          \
+    if (op == TM_ACES)                                                       \
+      tm_aces##S (r, g, b);                                                  \
+    else if (p[TM_P_BLACK] != 0.0f)                                          \
+      *r = *g = *b = (T) (0.0f);                                             \
+    else if (op == TM_REINHARD02)                                            \
+      {                                                                      \
+        /* Ld = L (1 + L / white^2) / (1 + L), L = a Y; colour times Ld /  \
+         * Y, which is a (1 + L / white^2) / (1 + L): no division by Y. */   \
+        T L = p[0] * Y, f = p[0] * (1.0f + L * p[1]) / (1.0f + L);           \
+        *r *= f;                                                             \
+        *g *= f;                                                             \
+        *b *= f;                                                             \
+      }                                                                      \
+    else if (op == TM_REINHARD05)                                            \
+      {                                                                      \
+        tm_r05##S (r, g, b, Y, p);                                           \
+        *r = Y > 0.0f ? *r : (T) (0.0f);                                     \
+        *g = Y > 0.0f ? *g : (T) (0.0f);                                     \
+        *b = Y > 0.0f ? *b : (T) (0.0f);                                     \
+        if (p[14] > 0.0f)                                                    \
+          {                                                                  \
+            *r = (*r - p[12]) * p[14];                                       \
+            *g = (*g - p[12]) * p[14];                                       \
+            *b = (*b - p[12]) * p[14];                                       \
+          }                                                                  \
+      }                                                                      \
+    else                                                                     \
+      {                                                                      \
+        /* drago03: Ld = ln (Yw + 1) / ln (2 + 8 (Y / max Y)^b) / log10    \
+         * (Lmax' + 1), Yw = Y / Lavg; colour times Ld / Y (0 at Y = 0).    \
+         * The power as exp2 (b log2 t), as reinhard05's. */                 \
+        T ld = log1p (Y * p[0])                                              \
+               / log (2.0f + 8.0f * exp2 (p[3] * log2 (Y * p[1]))) * p[2];   \
+        T f = Y > 0.0f ? ld / Y : (T) (0.0f);                                \
+        *r *= f;                                                             \
+        *g *= f;                                                             \
+        *b *= f;                                                             \
+      }                                                                      \
+  }
 
-  if (p[6] == 0.0f)
-    {
-      /* No chromatic adaptation (the default): Ia is the same for the
-       * three channels, one power per pixel instead of three. */
-      float ia = p[7] * Y + (1.0f - p[7]) * p[3];
-      d = c + exp2 (p[1] * log2 (p[0] * ia));
-    }
-  else
-    {
-      float3 ig = (float3) (p[3], p[4], p[5]);
-      float3 il = p[6] * c + (1.0f - p[6]) * Y;
-      float3 ia = p[7] * il + (1.0f - p[7]) * ig;
-      d = c + exp2 (p[1] * log2 (p[0] * ia));
-    }
-
-  return (float3) (d.x > 0.0f ? c.x / d.x : 0.0f,
-                   d.y > 0.0f ? c.y / d.y : 0.0f,
-                   d.z > 0.0f ? c.z / d.z : 0.0f);
-}
-
-/* Hill's fit of the ACES RRT + sRGB ODT (the curve most renderers call
- * "ACES fitted"): linear sRGB into the fit's space, the rational curve,
- * back, clamped to [0, 1].  The input is capped at 1e18 (the curve is flat
- * there: its square must not overflow). */
-inline float3
-tm_aces (float3 c)
-{
-  float3 v = (float3) (0.59719f * c.x + 0.35458f * c.y + 0.04823f * c.z,
-                       0.07600f * c.x + 0.90834f * c.y + 0.01566f * c.z,
-                       0.02840f * c.x + 0.13383f * c.y + 0.83777f * c.z);
-  v = fmin (v, (float3) (1e18f));
-  v = (v * (v + 0.0245786f) - 0.000090537f)
-      / (v * (0.983729f * v + 0.4329510f) + 0.238081f);
-  return clamp ((float3) (1.60475f * v.x - 0.53108f * v.y - 0.07367f * v.z,
-                          -0.10208f * v.x + 1.10813f * v.y - 0.00605f * v.z,
-                          -0.00327f * v.x - 0.07276f * v.y + 1.07602f * v.z),
-                0.0f, 1.0f);
-}
+TM_DEFINE_MAPS (float, _1)
+TM_DEFINE_MAPS (float8, _8)
 
 inline void
 tm_tree_range (__local float2 *s, int lx, int n)
@@ -483,9 +549,10 @@ tm_range (CLFX_SRC_ARGS (src), int4 rect, int nbx,
         float  Y = tm_luminance (v);
         if (Y > 0.0f)
           {
-            float3 c = tm_r05 (v, Y, p);
-            r.x = fmin (r.x, fmin (c.x, fmin (c.y, c.z)));
-            r.y = fmax (r.y, fmax (c.x, fmax (c.y, c.z)));
+            float c0 = v.x, c1 = v.y, c2 = v.z;
+            tm_r05_1 (&c0, &c1, &c2, Y, p);
+            r.x = fmin (r.x, fmin (c0, fmin (c1, c2)));
+            r.y = fmax (r.y, fmax (c0, fmax (c1, c2)));
           }
       }
   s[lx] = r;
@@ -519,36 +586,10 @@ tm_range_final (__global const float2 *partials, int n, __global float *p,
 inline float4
 tm_map1 (float4 v, int op, __global const float *p)
 {
-  float Y = tm_luminance (v);
+  float r = v.x, g = v.y, b = v.z;
 
-  if (op == TM_ACES)
-    v.xyz = tm_aces (v.xyz);
-  else if (p[TM_P_BLACK] != 0.0f)
-    v.xyz = (float3) (0.0f);
-  else if (op == TM_REINHARD02)
-    {
-      /* Ld = L (1 + L / white^2) / (1 + L), L = a Y; colour times Ld / Y,
-       * which is a (1 + L / white^2) / (1 + L): no division by Y. */
-      float L = p[0] * Y;
-      v.xyz *= p[0] * (1.0f + L * p[1]) / (1.0f + L);
-    }
-  else if (op == TM_REINHARD05)
-    {
-      float3 c = Y > 0.0f ? tm_r05 (v, Y, p) : (float3) (0.0f);
-      if (p[14] > 0.0f)
-        c = (c - p[12]) * p[14];
-      v.xyz = c;
-    }
-  else
-    {
-      /* drago03: Ld = ln (Yw + 1) / ln (2 + 8 (Y / max Y)^b) / log10
-       * (Lmax' + 1), Yw = Y / Lavg; colour times Ld / Y (0 at Y = 0).
-       * The power as exp2 (b log2 t), as reinhard05's (tm_r05). */
-      float ld = log1p (Y * p[0])
-                 / log (2.0f + 8.0f * exp2 (p[3] * log2 (Y * p[1]))) * p[2];
-      v.xyz *= Y > 0.0f ? ld / Y : 0.0f;
-    }
-  return v;
+  tm_mapc_1 (&r, &g, &b, tm_luminance (v), op, p);
+  return (float4) (r, g, b, v.w);
 }
 
 /* The result's luminance into the after histogram, and the store. */
@@ -575,6 +616,276 @@ tm_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
       tm_store (dst, dst_offset, dst_pitch, dst_rect, x, y,
                 tm_map1 (tm_read (CLFX_SRC (src), x, y, m, scale), op, p),
                 lh);
+    }
+  tm_hist_flush (lh, TM_HA_N, hist);
+}
+
+/* ---- the CPU form: eight pixels a work-item ---------------------------------
+
+ * PoCL runs a work-item's arithmetic one pixel at a time (its work-group
+ * vectorizer does not take these kernels): the map of 4096² float pixels
+ * cost some 340 ms for reinhard05, 190 for aces, against a few tens for a
+ * pass over the same memory.  On CPU devices (sources in buffers) the
+ * range pass and the map take eight neighbouring pixels of a row per
+ * work-item, as float8 per channel, through the same arithmetic
+ * (TM_DEFINE_MAPS).  Every pixel goes through it, the last group of a row
+ * padded with copies of its last pixel that are not stored, so a pixel's
+ * result does not depend on where a tile starts. */
+
+/* The n (1..8) pixels from (x, y) cleaned and exposed as tm_read does, a
+ * channel per float8. */
+inline void
+tm_read8 (CLFX_SRC_ARGS (src), int x, int y, int n, float m, float scale,
+          float8 *r, float8 *g, float8 *b, float8 *a)
+{
+#if CLFX_SRC_BUFFER && CLFX_CHANNELS == 4 && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT
+  if (n == 8)
+    {
+      /* Float RGBA (the common case): two loads of four pixels, cleaned
+       * eight at a time (the same selections as tm_clean1). */
+      __global const float *row
+        = (__global const float *) (src + (long) (y - src_view.y) * src_pitch)
+          + 4 * (x - src_view.x);
+      float16 u = vload16 (0, row), w = vload16 (1, row);
+      float8  c[3] = { (float8) (u.s048c, w.s048c), (float8) (u.s159d, w.s159d),
+                       (float8) (u.s26ae, w.s26ae) };
+      for (int k = 0; k < 3; k++)
+        {
+          c[k] = isnan (c[k]) ? (float8) (0.0f)
+                 : c[k] < 0.0f ? (float8) (0.0f)
+                 : isinf (c[k]) ? (float8) (m) : c[k];
+          c[k] = fmin (c[k] * scale, (float8) (TM_CAP));
+        }
+      *r = c[0];
+      *g = c[1];
+      *b = c[2];
+      *a = (float8) (u.s37bf, w.s37bf);
+      *a = isnan (*a) ? (float8) (0.0f) : clamp (*a, 0.0f, 1.0f);
+      return;
+    }
+#endif
+  float t[4][8];
+  for (int k = 0; k < 8; k++)
+    {
+      float4 v = tm_read (CLFX_SRC (src), x + min (k, n - 1), y, m, scale);
+      t[0][k] = v.x;
+      t[1][k] = v.y;
+      t[2][k] = v.z;
+      t[3][k] = v.w;
+    }
+  *r = vload8 (0, t[0]);
+  *g = vload8 (0, t[1]);
+  *b = vload8 (0, t[2]);
+  *a = vload8 (0, t[3]);
+}
+
+inline float8
+tm_luminance8 (float8 r, float8 g, float8 b)
+{
+  return TM_YR * r + TM_YG * g + TM_YB * b;
+}
+
+/* tm_scan's blocks with TM_BW / 8 work-items, each eight columns: the
+ * counts and the maximum do not depend on the order, so the partials are
+ * tm_scan's. */
+__kernel void
+tm_scan_v (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
+           __local uint4 *s)
+{
+  int lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
+  int x = rect.x + bx * TM_BW + 8 * lx, y0 = rect.y + by * TM_BH;
+  int n = min (8, rect.z - x);
+  uint4 a = (uint4) (0u);
+
+  for (int j = 0; n > 0 && j < TM_BH && y0 + j < rect.w; j++)
+    {
+#if CLFX_SRC_BUFFER && CLFX_CHANNELS == 4 && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT
+      if (n == 8)
+        {
+          __global const float *row
+            = (__global const float *) (src + (long) (y0 + j - src_view.y)
+                                                * src_pitch)
+              + 4 * (x - src_view.x);
+          float16 u = vload16 (0, row), w = vload16 (1, row);
+          float8  c[3] = { (float8) (u.s048c, w.s048c),
+                           (float8) (u.s159d, w.s159d),
+                           (float8) (u.s26ae, w.s26ae) };
+          int8    cnt[3] = { (int8) (0), (int8) (0), (int8) (0) };
+          uint8   mx = (uint8) (0u);
+          for (int k = 0; k < 3; k++)
+            {
+              /* tm_scan1's cases, eight values at once (true is -1). */
+              int8 nan = isnan (c[k]), inf = isinf (c[k]) && c[k] > 0.0f;
+              cnt[0] -= nan;
+              cnt[1] -= c[k] < 0.0f;
+              cnt[2] -= inf;
+              mx = max (mx, c[k] > 0.0f && ! inf ? as_uint8 (c[k])
+                                                 : (uint8) (0u));
+            }
+          uint4 m4 = max (mx.lo, mx.hi);
+          a.x += (uint) (cnt[0].s0 + cnt[0].s1 + cnt[0].s2 + cnt[0].s3
+                         + cnt[0].s4 + cnt[0].s5 + cnt[0].s6 + cnt[0].s7);
+          a.y += (uint) (cnt[1].s0 + cnt[1].s1 + cnt[1].s2 + cnt[1].s3
+                         + cnt[1].s4 + cnt[1].s5 + cnt[1].s6 + cnt[1].s7);
+          a.z += (uint) (cnt[2].s0 + cnt[2].s1 + cnt[2].s2 + cnt[2].s3
+                         + cnt[2].s4 + cnt[2].s5 + cnt[2].s6 + cnt[2].s7);
+          a.w = max (a.w, max (max (m4.x, m4.y), max (m4.z, m4.w)));
+          continue;
+        }
+#endif
+      for (int k = 0; k < n; k++)
+        {
+          float4 v = clfx_load_inside (CLFX_SRC (src), x + k, y0 + j);
+          tm_scan1 (v.x, &a);
+#if CLFX_CHANNELS == 4
+          tm_scan1 (v.y, &a);
+          tm_scan1 (v.z, &a);
+#endif
+        }
+    }
+  s[lx] = a;
+  tm_tree_scan (s, lx, TM_BW / 8, TM_BW / 8);
+  if (lx == 0)
+    partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
+}
+
+/* tm_stats' blocks with TM_BW / 8 work-items, each eight columns: each
+ * column's sums as tm_stats makes them (a lane of float8 each), then the
+ * same tree over the block's TM_BW columns. */
+__kernel void
+tm_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
+            __global const uint4 *scan, float scale, float log_eps,
+            __global float8 *partials, __local float8 *s, __global uint *hist,
+            __local uint *lh)
+{
+  int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
+  int    x = rect.x + bx * TM_BW + 8 * lx, y0 = rect.y + by * TM_BH;
+  int    n = min (8, rect.z - x);
+  float  m = as_float (scan[0].w);
+  float8 sum[5], comp[5], lo = (float8) (INFINITY), hi = (float8) (0.0f);
+  float  t[8][8];
+
+  for (int k = 0; k < 5; k++)
+    sum[k] = comp[k] = (float8) (0.0f);
+  tm_hist_zero (lh, TM_HB_N);
+  for (int j = 0; n > 0 && j < TM_BH && y0 + j < rect.w; j++)
+    {
+      float8 r, g, b, a;
+      tm_read8 (CLFX_SRC (src), x, y0 + j, n, m, scale, &r, &g, &b, &a);
+      float8 Y = tm_luminance8 (r, g, b);
+      /* tm_kahan, a lane per column; ln as log2 times ln 2 (tm_stats). */
+      float8 v[5] = { Y, log2 (log_eps + Y) * 0.69314718f, r, g, b };
+      for (int k = 0; k < 5; k++)
+        {
+          float8 d = v[k] - comp[k], e = sum[k] + d;
+          comp[k] = (e - sum[k]) - d;
+          sum[k] = e;
+        }
+      lo = fmin (lo, Y);
+      hi = fmax (hi, Y);
+      vstore8 (Y, 0, t[0]);
+      for (int k = 0; k < n; k++)
+        atomic_inc (&lh[tm_hist_bin (t[0][k], TM_HB_LO, TM_HB_N)]);
+    }
+  for (int k = 0; k < 5; k++)
+    vstore8 (sum[k], 0, t[k]);
+  vstore8 (lo, 0, t[5]);
+  vstore8 (hi, 0, t[6]);
+  /* Columns past the image's edge hold nothing, as in tm_stats. */
+  for (int k = 0; k < 8; k++)
+    s[8 * lx + k] = k < n ? (float8) (t[0][k], t[1][k], t[2][k], t[3][k],
+                                      t[4][k], t[5][k], t[6][k], 0.0f)
+                          : (float8) (0.0f, 0.0f, 0.0f, 0.0f, 0.0f, INFINITY,
+                                      0.0f, 0.0f);
+  tm_tree (s, lx, TM_BW, TM_BW / 8);
+  if (lx == 0)
+    partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
+  tm_hist_flush (lh, TM_HB_N, hist);
+}
+
+/* tm_range's blocks with TM_BW / 8 work-items, each eight columns. */
+__kernel void
+tm_range_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
+            __global const uint4 *scan, float scale, __global const float *p,
+            __global float2 *partials, __local float2 *s)
+{
+  int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
+  int    x = rect.x + bx * TM_BW + 8 * lx, y0 = rect.y + by * TM_BH;
+  int    n = min (8, rect.z - x);
+  float  m = as_float (scan[0].w);
+  float8 lo = (float8) (INFINITY), hi = (float8) (-INFINITY);
+  int8   lane = (int8) (0, 1, 2, 3, 4, 5, 6, 7);
+
+  if (n > 0)
+    for (int j = 0; j < TM_BH && y0 + j < rect.w; j++)
+      {
+        float8 r, g, b, a;
+        tm_read8 (CLFX_SRC (src), x, y0 + j, n, m, scale, &r, &g, &b, &a);
+        float8 Y = tm_luminance8 (r, g, b);
+        tm_r05_8 (&r, &g, &b, Y, p);
+        int8 in = Y > 0.0f && lane < n;
+        lo = in ? fmin (lo, fmin (r, fmin (g, b))) : lo;
+        hi = in ? fmax (hi, fmax (r, fmax (g, b))) : hi;
+      }
+  float4 l4 = fmin (lo.lo, lo.hi), h4 = fmax (hi.lo, hi.hi);
+  s[lx] = (float2) (fmin (fmin (l4.x, l4.y), fmin (l4.z, l4.w)),
+                    fmax (fmax (h4.x, h4.y), fmax (h4.z, h4.w)));
+  tm_tree_range (s, lx, TM_BW / 8);
+  if (lx == 0)
+    partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
+}
+
+/* tm_map with eight pixels of a row per work-item. */
+__kernel void
+tm_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
+          float scale, int op, __global const float *p, __global uint *hist,
+          __local uint *lh)
+{
+  int gx = 8 * (int) get_global_id (0), gy = get_global_id (1);
+
+  tm_hist_zero (lh, TM_HA_N);
+  if (gx < dst_rect.z && gy < dst_rect.w)
+    {
+      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+      int    n = min (8, dst_rect.z - gx);
+      float8 r, g, b, a;
+      float  t[5][8];
+
+      tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale, &r, &g,
+                &b, &a);
+      tm_mapc_8 (&r, &g, &b, tm_luminance8 (r, g, b), op, p);
+#if CLFX_CHANNELS == 4 && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT && ! CLFX_PREMUL
+      if (n == 8)
+        {
+          /* Float RGBA: stored as two rows of four pixels. */
+          __global float *o
+            = (__global float *) (dst + dst_offset
+                                  + (long) (y - dst_rect.y) * dst_pitch)
+              + 4 * (x - dst_rect.x);
+          vstore16 ((float16) (r.s0, g.s0, b.s0, a.s0, r.s1, g.s1, b.s1, a.s1,
+                               r.s2, g.s2, b.s2, a.s2, r.s3, g.s3, b.s3, a.s3),
+                    0, o);
+          vstore16 ((float16) (r.s4, g.s4, b.s4, a.s4, r.s5, g.s5, b.s5, a.s5,
+                               r.s6, g.s6, b.s6, a.s6, r.s7, g.s7, b.s7, a.s7),
+                    1, o);
+          vstore8 (tm_luminance8 (r, g, b), 0, t[4]);
+          for (int k = 0; k < 8; k++)
+            atomic_inc (&lh[tm_hist_bin (t[4][k], TM_HA_LO, TM_HA_N)]);
+          n = 0;
+        }
+#endif
+      vstore8 (r, 0, t[0]);
+      vstore8 (g, 0, t[1]);
+      vstore8 (b, 0, t[2]);
+      vstore8 (a, 0, t[3]);
+      vstore8 (tm_luminance8 (r, g, b), 0, t[4]);
+      for (int k = 0; k < n; k++)
+        {
+          atomic_inc (&lh[tm_hist_bin (t[4][k], TM_HA_LO, TM_HA_N)]);
+          CLFX_STORE (x + k, y,
+                      clfx_from_rgba ((float4) (t[0][k], t[1][k], t[2][k],
+                                                t[3][k])));
+        }
     }
   tm_hist_flush (lh, TM_HA_N, hist);
 }

@@ -49,6 +49,9 @@ fattal_u (const ClfxFattalRef *r)
 #define TM_BW    64
 #define TM_BH    32
 #define TM_FINAL 256
+/* Pixels of a row per work-item of the CPU form (tonemap.cl: tm_range_v,
+ * tm_map_v), taken where the source is a buffer (CPU devices). */
+#define TM_V 8
 /* ... and its histograms' bins: half octaves from 2^lo, under and over
  * bins first and last (tm_hist_bin). */
 #define TM_HB_LO (-20)
@@ -739,12 +742,17 @@ stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
   int             nb = nbx * ((plan->height + TM_BH - 1) / TM_BH);
   static const size_t part[] = { 16, 32, 8 };
   static const char *const kernel[] = { "tm_scan", "tm_stats", "tm_range" };
+  static const char *const kernel_v[] = { "tm_scan_v", "tm_stats_v",
+                                          "tm_range_v" };
   static const char *const name[] = { "scan partials", "stats partials",
                                       "range partials" };
-  ClfxLaunch      l = { kernel[stage], NULL, NULL, 2,
-                        { (size_t) (r->width + TM_BW - 1) / TM_BW * TM_BW,
+  /* CPU devices: TM_V columns per work-item (tm_scan_v, ...). */
+  bool            v = clfx_graph_source_is_buffer (g);
+  size_t          lw = v ? TM_BW / TM_V : TM_BW;
+  ClfxLaunch      l = { v ? kernel_v[stage] : kernel[stage], NULL, NULL, 2,
+                        { (size_t) (r->width + TM_BW - 1) / TM_BW * lw,
                           (size_t) (r->height + TM_BH - 1) / TM_BH },
-                        { TM_BW, 1 } };
+                        { lw, 1 } };
   cl_int4         rect = { { r->x, r->y, r->x + r->width,
                              r->y + r->height } };
   cl_mem          partials, scan = NULL, prm = NULL;
@@ -755,7 +763,7 @@ stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
   if (stage == STAGE_SCAN)
     return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
                         CLFX_INT (nbx), CLFX_ARG (partials),
-                        CLFX_LOCAL (16 * TM_BW));
+                        CLFX_LOCAL (16 * lw));
   if (! (scan = scan_buffer (g, st, error)))
     return false;
   if (stage == STAGE_STATS)
@@ -766,6 +774,7 @@ stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
                              CLFX_INT (nbx), CLFX_ARG (scan),
                              CLFX_FLOAT (st->scale),
                              CLFX_FLOAT ((float) LOG_EPS[st->op]),
+                             /* an entry per column in either form */
                              CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
                              CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N));
     }
@@ -773,7 +782,7 @@ stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
          && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
                          CLFX_INT (nbx), CLFX_ARG (scan),
                          CLFX_FLOAT (st->scale), CLFX_ARG (prm),
-                         CLFX_ARG (partials), CLFX_LOCAL (8 * TM_BW));
+                         CLFX_ARG (partials), CLFX_LOCAL (8 * lw));
 }
 
 static bool
@@ -892,8 +901,12 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   const ClfxTile *t = clfx_graph_tile (g);
   ClfxRect        whole = { 0, 0, plan->width, plan->height };
   int             list[3], n = stages (st, list), pass = clfx_graph_pass (g);
-  ClfxLaunch      map = { "tm_map", NULL, NULL, 2,
-                          { (size_t) t->out.width, (size_t) t->out.height },
+  /* CPU devices: TM_V pixels of a row per work-item (tm_map_v). */
+  bool            v = clfx_graph_source_is_buffer (g);
+  ClfxLaunch      map = { v ? "tm_map_v" : "tm_map", NULL, NULL, 2,
+                          { v ? ((size_t) t->out.width + TM_V - 1) / TM_V
+                              : (size_t) t->out.width,
+                            (size_t) t->out.height },
                           { 0, 0 } };
   cl_mem          scan, prm, hist;
 
