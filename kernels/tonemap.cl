@@ -164,6 +164,19 @@ tm_scan1 (float v, uint4 *a)
     a->w = max (a->w, as_uint (v));
 }
 
+/* The stored colour channels of texel (x, y) into the counts. */
+inline void
+tm_scan_texel (CLFX_SRC_ARGS (src), int x, int y, uint4 *a)
+{
+  float4 v = clfx_load_inside (CLFX_SRC (src), x, y);
+
+  tm_scan1 (v.x, a);
+#if CLFX_CHANNELS == 4
+  tm_scan1 (v.y, a);
+  tm_scan1 (v.z, a);
+#endif
+}
+
 /* Counts add (saturating), the largest finite values' bits take the
  * maximum. */
 inline uint4
@@ -204,12 +217,7 @@ tm_scan (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
   if (x < rect.z)
     for (int j = 0; j < TM_BH && y0 + j < rect.w; j++)
       {
-        float4 v = clfx_load_inside (CLFX_SRC (src), x, y0 + j);
-        tm_scan1 (v.x, &a);
-#if CLFX_CHANNELS == 4
-        tm_scan1 (v.y, &a);
-        tm_scan1 (v.z, &a);
-#endif
+        tm_scan_texel (CLFX_SRC (src), x, y0 + j, &a);
       }
   s[lx] = a;
   tm_tree_scan (s, lx, TM_BW, TM_BW);
@@ -734,14 +742,7 @@ tm_scan_v (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
         }
 #endif
       for (int k = 0; k < n; k++)
-        {
-          float4 v = clfx_load_inside (CLFX_SRC (src), x + k, y0 + j);
-          tm_scan1 (v.x, &a);
-#if CLFX_CHANNELS == 4
-          tm_scan1 (v.y, &a);
-          tm_scan1 (v.z, &a);
-#endif
-        }
+        tm_scan_texel (CLFX_SRC (src), x + k, y0 + j, &a);
     }
   s[lx] = a;
   tm_tree_scan (s, lx, TM_BW / 8, TM_BW / 8);
