@@ -52,6 +52,8 @@ fattal_u (const ClfxFattalRef *r)
 /* Pixels of a row per work-item of the CPU form (tonemap.cl: tm_range_v,
  * tm_map_v), taken where the source is a buffer (CPU devices). */
 #define TM_V 8
+/* ... and rows per work-item of tm_map_v. */
+#define TM_MAP_ROWS 4
 /* ... and its histograms' bins: half octaves from 2^lo, under and over
  * bins first and last (tm_hist_bin). */
 #define TM_HB_LO (-20)
@@ -901,12 +903,15 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   const ClfxTile *t = clfx_graph_tile (g);
   ClfxRect        whole = { 0, 0, plan->width, plan->height };
   int             list[3], n = stages (st, list), pass = clfx_graph_pass (g);
-  /* CPU devices: TM_V pixels of a row per work-item (tm_map_v). */
+  /* CPU devices: TM_V pixels of a row in TM_MAP_ROWS rows per work-item
+   * (tm_map_v). */
   bool            v = clfx_graph_source_is_buffer (g);
   ClfxLaunch      map = { v ? "tm_map_v" : "tm_map", NULL, NULL, 2,
                           { v ? ((size_t) t->out.width + TM_V - 1) / TM_V
                               : (size_t) t->out.width,
-                            (size_t) t->out.height },
+                            v ? ((size_t) t->out.height + TM_MAP_ROWS - 1)
+                                  / TM_MAP_ROWS
+                              : (size_t) t->out.height },
                           { 0, 0 } };
   cl_mem          scan, prm, hist;
 
