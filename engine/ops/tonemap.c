@@ -49,17 +49,17 @@ fattal_u (const ClfxFattalRef *r)
 #define TM_BW    64
 #define TM_BH    32
 #define TM_FINAL 256
-/* Pixels of a row per work-item of the CPU form (tonemap.cl: tm_range_v,
- * tm_map_v), taken where the source is a buffer (CPU devices). */
-#define TM_V 8
-/* ... and rows per work-item of tm_map_v. */
-#define TM_MAP_ROWS 4
 /* ... and its histograms' bins: half octaves from 2^lo, under and over
  * bins first and last (tm_hist_bin). */
 #define TM_HB_LO (-20)
 #define TM_HB_N  82
 #define TM_HA_LO (-16)
 #define TM_HA_N  42
+/* kernels/tonemap.cl's CPU form (tm_scan_v, tm_stats_v, tm_range_v,
+ * tm_map_v), taken where the source is a buffer (CPU devices): pixels of
+ * a row per work-item, and rows per work-item of tm_map_v. */
+#define TM_V        8
+#define TM_MAP_ROWS 4
 
 /* babl's Y row for linear sRGB (D50-adapted). */
 static const double Y_ROW[3] = { 0.2224879400, 0.7169038389, 0.0606082572 };
