@@ -55,7 +55,6 @@ typedef struct
   int               variant;
   char              op_name[64];   /* "clfx:gaussian" */
   char              title[160];
-  char              menu_label[164]; /* the title and "..." */
   /* Property id k (from 1) is family row rows[k - 1] for k <= n_rows,
    * then the extras. */
   int               rows[MAX_ROWS];
@@ -631,6 +630,10 @@ clfx_op_class_init (gpointer klass,
   GeglOperationClass       *operation_class = GEGL_OPERATION_CLASS (klass);
   GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
   const ClfxVariant        *v = info->family->variants[info->variant];
+  const OpPlace            *place = place_of (info);
+  /* GEGL keeps copies of the keys' values. */
+  gchar                    *menu_label = g_strdup_printf ("%s...",
+                                                          info->title);
   guint                     id = 1;
 
   ((ClfxOpClass *) klass)->info = info;
@@ -675,11 +678,12 @@ clfx_op_class_init (gpointer klass,
   gegl_operation_class_set_keys (operation_class,
                                  "name", info->op_name,
                                  "title", info->title,
-                                 "categories", place_of (info)->categories,
-                                 "gimp:menu-path", place_of (info)->menu,
-                                 "gimp:menu-label", info->menu_label,
+                                 "categories", place->categories,
+                                 "gimp:menu-path", place->menu,
+                                 "gimp:menu-label", menu_label,
                                  "description", v->blurb,
                                  NULL);
+  g_free (menu_label);
 }
 
 static void
@@ -725,8 +729,6 @@ register_variant (GTypeModule      *module,
   if (f->variant_param >= 0)
     label = plain_label (f->params[f->variant_param].choices[variant].label);
   g_snprintf (info->title, sizeof info->title, "%s (OpenCL)", label);
-  g_snprintf (info->menu_label, sizeof info->menu_label, "%s...",
-              info->title);
   for (int i = 0; i < f->n_params && info->n_rows < MAX_ROWS; i++)
     if (i != f->variant_param && ! f->params[i].plugin_only
         && clfx_variant_uses (v, &f->params[i]))
