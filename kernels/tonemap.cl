@@ -634,11 +634,33 @@ tm_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
  * vectorizer does not take these kernels): the map of 4096² float pixels
  * cost some 340 ms for reinhard05, 190 for aces, against a few tens for a
  * pass over the same memory.  On CPU devices (sources in buffers) the
- * range pass and the map take eight neighbouring pixels of a row per
- * work-item, as float8 per channel, through the same arithmetic
- * (TM_DEFINE_MAPS).  Every pixel goes through it, the last group of a row
+ * scan, the statistics, reinhard05's range and the map take eight
+ * neighbouring pixels of a row per work-item, as float8 per channel, the
+ * maps through the same arithmetic as the GPU's (TM_DEFINE_MAPS).  Every pixel goes through it, the last group of a row
  * padded with copies of its last pixel that are not stored, so a pixel's
  * result does not depend on where a tile starts. */
+
+#define TM_FLOAT_RGBA_BUFFER                                                 \
+  (CLFX_SRC_BUFFER && CLFX_CHANNELS == 4                                     \
+   && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT)
+
+#if TM_FLOAT_RGBA_BUFFER
+/* Eight float RGBA pixels from (x, y) as stored, a channel per float8:
+ * two loads of four pixels. */
+inline void
+tm_load8 (CLFX_SRC_ARGS (src), int x, int y, float8 c[4])
+{
+  __global const float *row
+    = (__global const float *) (src + (long) (y - src_view.y) * src_pitch)
+      + 4 * (x - src_view.x);
+  float16 u = vload16 (0, row), w = vload16 (1, row);
+
+  c[0] = (float8) (u.s048c, w.s048c);
+  c[1] = (float8) (u.s159d, w.s159d);
+  c[2] = (float8) (u.s26ae, w.s26ae);
+  c[3] = (float8) (u.s37bf, w.s37bf);
+}
+#endif
 
 /* The n (1..8) pixels from (x, y) cleaned and exposed as tm_read does, a
  * channel per float8. */
@@ -646,17 +668,13 @@ inline void
 tm_read8 (CLFX_SRC_ARGS (src), int x, int y, int n, float m, float scale,
           float8 *r, float8 *g, float8 *b, float8 *a)
 {
-#if CLFX_SRC_BUFFER && CLFX_CHANNELS == 4 && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT
+#if TM_FLOAT_RGBA_BUFFER
   if (n == 8)
     {
-      /* Float RGBA (the common case): two loads of four pixels, cleaned
-       * eight at a time (the same selections as tm_clean1). */
-      __global const float *row
-        = (__global const float *) (src + (long) (y - src_view.y) * src_pitch)
-          + 4 * (x - src_view.x);
-      float16 u = vload16 (0, row), w = vload16 (1, row);
-      float8  c[3] = { (float8) (u.s048c, w.s048c), (float8) (u.s159d, w.s159d),
-                       (float8) (u.s26ae, w.s26ae) };
+      /* Float RGBA (the common case), cleaned eight at a time (the same
+       * selections as tm_clean1). */
+      float8 c[4];
+      tm_load8 (CLFX_SRC (src), x, y, c);
       for (int k = 0; k < 3; k++)
         {
           c[k] = isnan (c[k]) ? (float8) (0.0f)
@@ -667,8 +685,7 @@ tm_read8 (CLFX_SRC_ARGS (src), int x, int y, int n, float m, float scale,
       *r = c[0];
       *g = c[1];
       *b = c[2];
-      *a = (float8) (u.s37bf, w.s37bf);
-      *a = isnan (*a) ? (float8) (0.0f) : clamp (*a, 0.0f, 1.0f);
+      *a = isnan (c[3]) ? (float8) (0.0f) : clamp (c[3], 0.0f, 1.0f);
       return;
     }
 #endif
@@ -707,19 +724,13 @@ tm_scan_v (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
 
   for (int j = 0; n > 0 && j < TM_BH && y0 + j < rect.w; j++)
     {
-#if CLFX_SRC_BUFFER && CLFX_CHANNELS == 4 && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT
+#if TM_FLOAT_RGBA_BUFFER
       if (n == 8)
         {
-          __global const float *row
-            = (__global const float *) (src + (long) (y0 + j - src_view.y)
-                                                * src_pitch)
-              + 4 * (x - src_view.x);
-          float16 u = vload16 (0, row), w = vload16 (1, row);
-          float8  c[3] = { (float8) (u.s048c, w.s048c),
-                           (float8) (u.s159d, w.s159d),
-                           (float8) (u.s26ae, w.s26ae) };
-          int8    cnt[3] = { (int8) (0), (int8) (0), (int8) (0) };
-          uint8   mx = (uint8) (0u);
+          float8 c[4];
+          int8   cnt[3] = { (int8) (0), (int8) (0), (int8) (0) };
+          uint8  mx = (uint8) (0u);
+          tm_load8 (CLFX_SRC (src), x, y0 + j, c);
           for (int k = 0; k < 3; k++)
             {
               /* tm_scan1's cases, eight values at once (true is -1). */
@@ -730,13 +741,15 @@ tm_scan_v (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
               mx = max (mx, c[k] > 0.0f && ! inf ? as_uint8 (c[k])
                                                  : (uint8) (0u));
             }
+          /* The lanes' counts and maxima added into a. */
+          uint  sum3[3];
           uint4 m4 = max (mx.lo, mx.hi);
-          a.x += (uint) (cnt[0].s0 + cnt[0].s1 + cnt[0].s2 + cnt[0].s3
-                         + cnt[0].s4 + cnt[0].s5 + cnt[0].s6 + cnt[0].s7);
-          a.y += (uint) (cnt[1].s0 + cnt[1].s1 + cnt[1].s2 + cnt[1].s3
-                         + cnt[1].s4 + cnt[1].s5 + cnt[1].s6 + cnt[1].s7);
-          a.z += (uint) (cnt[2].s0 + cnt[2].s1 + cnt[2].s2 + cnt[2].s3
-                         + cnt[2].s4 + cnt[2].s5 + cnt[2].s6 + cnt[2].s7);
+          for (int k = 0; k < 3; k++)
+            {
+              int4 h = cnt[k].lo + cnt[k].hi;
+              sum3[k] = (uint) (h.x + h.y + h.z + h.w);
+            }
+          a.xyz += (uint3) (sum3[0], sum3[1], sum3[2]);
           a.w = max (a.w, max (max (m4.x, m4.y), max (m4.z, m4.w)));
           continue;
         }
