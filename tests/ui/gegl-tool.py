@@ -27,19 +27,19 @@ import time
 import gi
 
 gi.require_version("Atspi", "2.0")
-from gi.repository import Atspi  # noqa: E402
+from gi.repository import Atspi, GLib  # noqa: E402
 
 
 def children(acc):
     try:
         n = acc.get_child_count()
-    except gi.repository.GLib.Error:
+    except GLib.Error:
         return []
     out = []
     for i in range(n):
         try:
             c = acc.get_child_at_index(i)
-        except gi.repository.GLib.Error:
+        except GLib.Error:
             continue
         if c is not None:
             out.append(c)
@@ -56,7 +56,7 @@ def find(acc, pred, depth=12):
                 try:
                     if pred(c):
                         return c
-                except gi.repository.GLib.Error:
+                except GLib.Error:
                     pass
                 nxt.append(c)
         level = nxt
@@ -165,7 +165,7 @@ def dump(acc, indent=0, depth=8):
             text = " = %r" % Atspi.Text.get_text(acc, 0, -1)
         print("%s%s %r%s" % ("  " * indent, acc.get_role_name(),
                              acc.get_name(), text))
-    except gi.repository.GLib.Error:
+    except GLib.Error:
         return
     if depth:
         for c in children(acc):

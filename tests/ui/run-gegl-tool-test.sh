@@ -73,6 +73,14 @@ runs ()  # how many runs of clfx:gaussian the module has made
 {
   grep -ac 'clfx:gaussian: read' "$LOG"
 }
+wait_runs_past ()  # wait_runs_past N: until the module has made more than
+{                  # N runs (30 s at most); status 0 if it has
+  for i in $(seq 60); do
+    [ "$(runs)" -gt "$1" ] && return 0
+    sleep 0.5
+  done
+  return 1
+}
 
 # The image window's title ends with its size and "GIMP".
 IMGWIN=$(find_window '[0-9]+x[0-9]+ .+ GIMP$' 150)
@@ -170,10 +178,7 @@ fi
 
 before=$(runs)
 driver press OK
-for i in $(seq 60); do
-  [ "$(runs)" -gt "$before" ] && break
-  sleep 0.5
-done
+wait_runs_past "$before"
 sleep 1
 if [ "$(runs)" -gt "$before" ] && [ -z "$(xdotool search --name '^GEGL Operation$' 2>/dev/null)" ]; then
   say 0 7 "OK applied clfx:gaussian to the layer and closed the tool's dialog"
@@ -187,11 +192,7 @@ before=$(runs)
 driver --dialog "Gaussian blur (OpenCL)" \
   menu Filters Blur "Gaussian blur (OpenCL)..."
 rc=$?
-for i in $(seq 60); do
-  [ "$(runs)" -gt "$before" ] && break
-  sleep 0.5
-done
-[ $rc = 0 ] && [ "$(runs)" -gt "$before" ] &&
+[ $rc = 0 ] && wait_runs_past "$before" &&
   import -window root "$OUTDIR/gegl-tool-menu.png" 2>>"$WORK/import.log" &&
   driver --dialog "Gaussian blur (OpenCL)" press Cancel
 say $? 9 "Filters > Blur > Gaussian blur (OpenCL)... opens it with its preview ($(runs) runs)"
