@@ -72,7 +72,8 @@ cache_key (const ClfxDeviceInfo *d, const char *source, const char *options)
 }
 
 /* Whether every kernel the driver finds in prog is a kernel the source
- * declares ("__kernel void name"): binds a cached binary to its program,
+ * declares ("__kernel void name", attributes such as
+ * reqd_work_group_size allowed between): binds a cached binary to its program,
  * in a way the entry's own bytes cannot fake (another program's binary
  * under this key, which the header and checksum would let through, has
  * other kernels).  Names only: argument lists are not compared. */
@@ -81,6 +82,32 @@ skip_space (const char *q)
 {
   while (*q == ' ' || *q == '\t' || *q == '\n')
     q++;
+  return q;
+}
+
+/* Past "__attribute__ ((...))" groups, parentheses balanced. */
+static const char *
+skip_attributes (const char *q)
+{
+  q = skip_space (q);
+  while (strncmp (q, "__attribute__", 13) == 0)
+    {
+      int depth = 0;
+
+      q = skip_space (q + 13);
+      if (*q != '(')
+        return q;
+      do
+        {
+          if (*q == '(')
+            depth++;
+          else if (*q == ')')
+            depth--;
+          q++;
+        }
+      while (*q && depth > 0);
+      q = skip_space (q);
+    }
   return q;
 }
 
@@ -111,7 +138,7 @@ kernels_of_source (cl_program prog, const char *source, char *why,
       bool        found = false;
       while (! found && (at = strstr (at, "__kernel")))
         {
-          const char *q = skip_space (at += 8);
+          const char *q = skip_attributes (at += 8);
           if (strncmp (q, "void", 4) != 0)
             continue;
           q = skip_space (q + 4);

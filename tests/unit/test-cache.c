@@ -7,7 +7,8 @@
  * neither hangs nor crashes, the folder is made 0700 and refused when
  * others may write it, an over-long path is refused, not cut, and a
  * process that dies while the driver loads an entry leaves a mark that
- * makes the next run delete the entry instead of dying on it too. */
+ * makes the next run delete the entry instead of dying on it too.  And
+ * every family's programs hit in the next context. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdio.h>
@@ -503,6 +504,68 @@ poisoned (const ClfxDeviceInfo *dev)
   clfx_host_image_free (&src);
 }
 
+/* Every program, kernels with attributes (reqd_work_group_size) among
+ * them, loads from its entry in the next context: a check of kernel
+ * names that missed an attribute would refuse, delete and rebuild these
+ * entries on every run. */
+static void
+every_program_hits (const ClfxDeviceInfo *dev)
+{
+  static const struct { const ClfxFamily *f; const char *set[3][2]; } cases[] = {
+    { &clfx_family_resize, { { "filter", "cubic" }, { "width", "13" } } },
+    { &clfx_family_resize, { { "filter", "lanczos3" }, { "width", "7" } } },
+    { &clfx_family_filter, { { "method", "fir" } } },
+    { &clfx_family_filter, { { "filter", "median" }, { "radius", "2" } } },
+    { &clfx_family_filter, { { "filter", "bilateral" } } },
+    { &clfx_family_filter, { { "filter", "convolve" } } },
+    { &clfx_family_filter, { { "filter", "sobel" } } },
+  };
+  char cmd[300];
+
+  snprintf (cmd, sizeof cmd, "rm -rf '%s'/*", dir);
+  if (system (cmd) != 0)
+    tap_diag ("could not empty %s", dir);
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    {
+      ClfxParams    p;
+      ClfxImage     src;
+      ClfxRunResult r[2];
+      ClfxError     e = { 0 };
+      bool          ok = true;
+      int           hits = 0;
+      const char   *why = "";
+
+      clfx_params_defaults (cases[c].f, &p);
+      for (int i = 0; i < 3 && cases[c].set[i][0]; i++)
+        ok = ok && clfx_params_set (&p, cases[c].set[i][0],
+                                    cases[c].set[i][1], &e);
+      ok = ok && clfx_host_image_alloc (&src, 23, 17, 4, CLFX_DEPTH_FLOAT,
+                                        &e);
+      if (ok)
+        clfx_host_image_synthetic (&src, 6);
+      for (int run = 0; run < 2; run++)
+        {
+          memset (&r[run], 0, sizeof r[run]);
+          ok = ok && run_validated (dev, &p, &src, &r[run], &e)
+               && r[run].validation.passed;
+        }
+      for (int i = 0; ok && i < r[1].n_builds; i++)
+        if (! strcmp (r[1].builds[i].cache, "hit"))
+          hits++;
+        else
+          why = r[1].builds[i].cache_note;
+      tap_ok (ok && r[1].n_builds > 0 && hits == r[1].n_builds,
+              "%s %s %s: the second context loads every program from the "
+              "cache (%d of %d hit%s%s)", cases[c].f->name,
+              cases[c].set[0][0] ? cases[c].set[0][1] : "",
+              cases[c].set[1][0] ? cases[c].set[1][1] : "", hits,
+              r[1].n_builds, *why ? ": " : "", ok ? why : e.message);
+      for (int run = 0; run < 2; run++)
+        clfx_run_result_clear (&r[run]);
+      clfx_host_image_free (&src);
+    }
+}
+
 int
 main (void)
 {
@@ -573,6 +636,7 @@ main (void)
               rec.cache, rec.cache_note);
     }
 
+  every_program_hits (&dev);
   hostile (&dev);
   crashed_loads (&dev);
   poisoned (&dev);
