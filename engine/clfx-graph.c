@@ -599,6 +599,21 @@ fail:
   return NULL;
 }
 
+cl_mem
+clfx_graph_result_float4 (const ClfxGraph *g, int width, int height)
+{
+  const ClfxImage *d = g->dst;
+
+  return g->dst_mem && d && d->depth == CLFX_DEPTH_FLOAT && d->channels == 4
+             && d->width == width && d->height == height
+             && g->tile.out.x == 0 && g->tile.out.y == 0
+             && g->tile.out.width == width && g->tile.out.height == height
+             && g->dst_offset == 0
+             && g->dst_pitch == (cl_long) width * 16
+           ? g->dst_mem
+           : NULL;
+}
+
 /* A read-only buffer holding a copy of data, made under name. */
 static cl_mem
 copied_buffer (ClfxGraph *g, const char *name, const void *data,

@@ -192,6 +192,14 @@ cl_mem clfx_graph_image3d (ClfxGraph *g, const char *name, cl_mem buf,
                            ClfxError *error);
 cl_mem clfx_graph_buffer (ClfxGraph *g, const char *name, size_t bytes,
                           ClfxError *error);
+/* The result buffer itself where it holds exactly a width x height float
+ * RGBA image (the whole result in one piece, rows unpadded, no guard
+ * band), else NULL: an intermediate of that shape for a last pass that
+ * reads each of its texels before writing the result texel there (a
+ * recursion along columns) can live in it, which saves an image-sized
+ * buffer: on CPU devices fresh host memory, whose first touch is what a
+ * large image costs (docs/PERFORMANCE.md). */
+cl_mem clfx_graph_result_float4 (const ClfxGraph *g, int width, int height);
 /* A read-only table uploaded once per run (later tiles reuse it). */
 cl_mem clfx_graph_table (ClfxGraph *g, const char *name, const void *data,
                          size_t bytes, ClfxError *error);

@@ -65,11 +65,12 @@ typedef struct
 void clfx_iir_form (ClfxGraph *g, int w, int h, ClfxIirForm *f);
 
 /* The rows pass of both-axes IIR from the source (CLFX_SRC, w x h, one
- * piece) into *rows (w x h float4); *forward: where the columns keep
- * their forward values unless they are local (then `rows`, unused). */
+ * piece) into *rows (w x h float4: `into` where not NULL, else a buffer
+ * of the graph's); *forward: where the columns keep their forward values
+ * unless they are local (then `rows`, unused). */
 bool clfx_gauss_iir_rows (ClfxGraph *g, const ClfxGaussAxis *x,
                           bool edge_zero, const ClfxIirForm *f, int w,
-                          int h, cl_mem *rows, cl_mem *forward,
+                          int h, cl_mem into, cl_mem *rows, cl_mem *forward,
                           ClfxError *error);
 
 /* The reference: *d (*dw x *dh RGBA doubles, with the halos) blurred in

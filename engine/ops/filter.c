@@ -386,8 +386,8 @@ clfx_iir_form (ClfxGraph *g, int w, int h, ClfxIirForm *f)
 
 bool
 clfx_gauss_iir_rows (ClfxGraph *g, const ClfxGaussAxis *x, bool edge_zero,
-                     const ClfxIirForm *f, int w, int h, cl_mem *rows,
-                     cl_mem *forward, ClfxError *error)
+                     const ClfxIirForm *f, int w, int h, cl_mem into,
+                     cl_mem *rows, cl_mem *forward, ClfxError *error)
 {
   size_t     bytes = (size_t) w * (size_t) h * 16;
   cl_double4 cx = { { x->coef[0], x->coef[1], x->coef[2], x->coef[3] } };
@@ -402,7 +402,8 @@ clfx_gauss_iir_rows (ClfxGraph *g, const ClfxGaussAxis *x, bool edge_zero,
                     { f->local ? 1 : 0, 0 } };
 
   return need_fp64 (g, error)
-         && (*rows = clfx_graph_buffer (g, "iir rows", bytes, error))
+         && (*rows = into ? into
+                          : clfx_graph_buffer (g, "iir rows", bytes, error))
          /* With local forward values `rows` stands in, never touched. */
          && (*forward = f->local ? *rows
                                  : clfx_graph_buffer (g, "iir forward",
@@ -418,7 +419,11 @@ clfx_gauss_iir_rows (ClfxGraph *g, const ClfxGaussAxis *x, bool edge_zero,
 }
 
 /* Both axes IIR, through buffers: the rows straight from the source, the
- * columns straight to the result (filter_iir_rows / _cols / _cols4). */
+ * columns straight to the result (filter_iir_rows / _cols / _cols4).
+ * Where the result is float RGBA in one piece the rows live in it: a
+ * columns work-item reads all of its columns' rows (the forward pass)
+ * before it writes their results (the backward pass), and no work-item
+ * touches another's columns. */
 static bool
 launch_iir_both (ClfxGraph *g, const State *st, int w, int h,
                  ClfxError *error)
@@ -435,7 +440,8 @@ launch_iir_both (ClfxGraph *g, const State *st, int w, int h,
   clfx_iir_form (g, w, h, &f);
   lc.options = l4.options = f.options;
   lc.local[0] = f.local ? 1 : 0;
-  if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, &f, w, h, &rows, &fwd,
+  if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, &f, w, h,
+                             clfx_graph_result_float4 (g, w, h), &rows, &fwd,
                              error)
       || ! (my = clfx_graph_table (g, "iir matrix y", st->y.m,
                                    sizeof st->y.m, error)))

@@ -118,7 +118,8 @@ unsharp_iir (ClfxGraph *g, const State *st, const ClfxIirForm *f, int w,
   ClfxLaunch lm = { "unsharp_mix_b", NULL, NULL, 2,
                     { (size_t) w, (size_t) h }, { 0, 0 } };
 
-  if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, f, w, h, &rows, &fwd,
+  if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, f, w, h, NULL, &rows,
+                             &fwd,
                              error)
       || ! (my = clfx_graph_table (g, "iir matrix y", st->y.m,
                                    sizeof st->y.m, error)))

@@ -433,6 +433,60 @@ pieces (ClfxContext *ctx)
   clfx_context_free (many);
 }
 
+/* Both-axes IIR into a float RGBA result in one piece, with no guard
+ * band, keeps its rows in the result itself (clfx_graph_result_float4):
+ * the same bytes as through a rows buffer of its own (with a guard band
+ * the result is not that shape), with zero-copy and through device
+ * buffers. */
+static void
+iir_rows_in_result (ClfxContext *ctx)
+{
+  ClfxContext *other = clfx_context_new (&ctx->device, NULL);
+
+  for (int zc = 0; zc < 2; zc++)
+    for (int c = 0; c < 2; c++)
+      {
+        const Case *which = c ? &cases[4] : &cases[0];
+        ClfxParams  p;
+        ClfxImage   src, a = { 0 }, b = { 0 };
+        ClfxTimings ta, tb;
+        ClfxError   e = { 0 };
+        bool        ok;
+
+        memset (&ta, 0, sizeof ta);
+        memset (&tb, 0, sizeof tb);
+        ok = other && params_for (which, "clamp-to-edge", &p, &e);
+        if (other)
+          {
+            other->zero_copy = zc ? false : ctx->zero_copy;
+            other->guard_bytes = 64;
+          }
+        clfx_host_image_alloc (&src, 97, 61, 4, CLFX_DEPTH_FLOAT, &e);
+        clfx_host_image_synthetic (&src, 11);
+        src.transfer = CLFX_TRC_LINEAR;
+        src.straight_alpha = true;
+        ok = ok && clfx_host_image_alloc (&a, 97, 61, 4, CLFX_DEPTH_FLOAT, &e)
+             && clfx_host_image_alloc (&b, 97, 61, 4, CLFX_DEPTH_FLOAT, &e)
+             && clfx_run_on_context (other, &p, &src, &a, &ta, NULL, NULL,
+                                     &e);
+        if (other)
+          other->guard_bytes = 0;
+        ok = ok && clfx_run_on_context (other, &p, &src, &b, &tb, NULL, NULL,
+                                        &e);
+        tap_ok (ok && tb.pieces == 1 && ! memcmp (a.data, b.data, a.stride * 61),
+                "%s, float RGBA, %s: the rows in the result give the bytes "
+                "of a rows buffer of their own%s%s", which->name,
+                other && other->zero_copy ? "zero-copy" : "device buffers",
+                ok ? "" : ": ", ok ? "" : e.message);
+        clfx_timings_clear (&ta);
+        clfx_timings_clear (&tb);
+        clfx_host_image_free (&src);
+        clfx_host_image_free (&a);
+        clfx_host_image_free (&b);
+      }
+  clfx_context_free (other);
+}
+
 static const struct
 {
   const char *text, *says;
@@ -787,6 +841,8 @@ main (void)
         }
   if (ctx)
     pieces (ctx);
+  if (ctx)
+    iir_rows_in_result (ctx);
   if (ctx)
     none_keeps_constant (ctx);
   if (ctx)
