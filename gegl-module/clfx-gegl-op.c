@@ -316,6 +316,31 @@ clfx_op_get_cached_region (GeglOperation       *operation,
 
 /* ---- processing --------------------------------------------------------- */
 
+/* A part of the result written into GEGL's output buffer (one thread's
+ * share). */
+typedef struct
+{
+  GeglBuffer          *output;
+  const GeglRectangle *result;
+  const Babl          *format;
+  const ClfxImage     *dst;
+  size_t               off;
+} SetArea;
+
+static void
+set_area (const GeglRectangle *area,
+          gpointer             data)
+{
+  const SetArea *sa = data;
+  size_t         off = sa->off
+                       + (size_t) (area->y - sa->result->y) * sa->dst->stride
+                       + (size_t) (area->x - sa->result->x)
+                           * clfx_image_pixel_size (sa->dst);
+
+  gegl_buffer_set (sa->output, area, 0, sa->format,
+                   (guchar *) sa->dst->data + off, (gint) sa->dst->stride);
+}
+
 static gboolean
 clfx_op_process (GeglOperation       *operation,
                  GeglBuffer          *input,
@@ -360,12 +385,17 @@ clfx_op_process (GeglOperation       *operation,
                "tolerance (%zu pixels)", name, r.validation.mismatches);
   if (ok)
     {
-      size_t off = (size_t) (result->y - read.y) * dst.stride
-                   + (size_t) (result->x - read.x)
-                       * clfx_image_pixel_size (&dst);
+      SetArea sa = { output, result, o->pf.format, &dst,
+                     (size_t) (result->y - read.y) * dst.stride
+                       + (size_t) (result->x - read.x)
+                           * clfx_image_pixel_size (&dst) };
 
-      gegl_buffer_set (output, result, 0, o->pf.format,
-                       (guchar *) dst.data + off, (gint) dst.stride);
+      /* On every core: writing a result is GEGL's tiles' first touch,
+       * and page faults on two cores take half the time of one (4096x4096
+       * float in GIMP's process: 0.87-1.1 s -> 0.49-0.57 s here). */
+      gegl_parallel_distribute_area (result, 1.0,
+                                     GEGL_SPLIT_STRATEGY_HORIZONTAL,
+                                     set_area, &sa);
       /* Where the time goes (G_MESSAGES_DEBUG=clfx): the engine's report
        * has its own part; GEGL's buffers are timed here. */
       g_debug ("%s: read %dx%d as %s in %.1f ms; engine %.1f ms; write "
