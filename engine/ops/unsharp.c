@@ -103,7 +103,10 @@ unsharp_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
  * (unsharp_iir_cols4); GPUs, and CPU devices whose columns are too tall
  * for their local memory, store the blurred columns and mix in a pass of
  * their own (unsharp_iir_cols, unsharp_mix_b).  Either way no loaded
- * source and no float images. */
+ * source and no float images, and the rows may live in a float RGBA
+ * result (clfx_graph_result_float4): the columns read all of their rows
+ * before they store into them, and the mix pass reads only the source
+ * and the blurred columns. */
 static bool
 unsharp_iir (ClfxGraph *g, const State *st, const ClfxIirForm *f, int w,
              int h, ClfxError *error)
@@ -118,8 +121,8 @@ unsharp_iir (ClfxGraph *g, const State *st, const ClfxIirForm *f, int w,
   ClfxLaunch lm = { "unsharp_mix_b", NULL, NULL, 2,
                     { (size_t) w, (size_t) h }, { 0, 0 } };
 
-  if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, f, w, h, NULL, &rows,
-                             &fwd,
+  if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, f, w, h,
+                             clfx_graph_result_float4 (g, w, h), &rows, &fwd,
                              error)
       || ! (my = clfx_graph_table (g, "iir matrix y", st->y.m,
                                    sizeof st->y.m, error)))
