@@ -636,9 +636,10 @@ tm_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
  * pass over the same memory.  On CPU devices (sources in buffers) the
  * scan, the statistics, reinhard05's range and the map take eight
  * neighbouring pixels of a row per work-item, as float8 per channel, the
- * maps through the same arithmetic as the GPU's (TM_DEFINE_MAPS).  Every pixel goes through it, the last group of a row
- * padded with copies of its last pixel that are not stored, so a pixel's
- * result does not depend on where a tile starts. */
+ * maps through the same arithmetic as the GPU's (TM_DEFINE_MAPS).  Every
+ * pixel goes through it, the last group of a row padded with copies of
+ * its last pixel that are not stored, so a pixel's result does not
+ * depend on where a tile starts. */
 
 #define TM_FLOAT_RGBA_BUFFER                                                 \
   (CLFX_SRC_BUFFER && CLFX_CHANNELS == 4                                     \

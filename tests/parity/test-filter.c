@@ -433,11 +433,6 @@ pieces (ClfxContext *ctx)
   clfx_context_free (many);
 }
 
-/* Both-axes IIR into a float RGBA result in one piece, with no guard
- * band, keeps its rows in the result itself (clfx_graph_result_float4):
- * the same bytes as through a rows buffer of its own (with a guard band
- * the result is not that shape), with zero-copy and through device
- * buffers; unsharp's IIR blur the same. */
 /* One run of p on ctx with a guard band of guard bytes into *out (a
  * new float RGBA image of src's size); its number of pieces in *pieces. */
 static bool
@@ -457,10 +452,16 @@ run_guarded (ClfxContext *ctx, size_t guard, const ClfxParams *p,
   return ok;
 }
 
+/* Both-axes IIR into a float RGBA result in one piece, with no guard
+ * band, keeps its rows in the result itself (clfx_graph_result_float4):
+ * the same bytes as through a rows buffer of its own (with a guard band
+ * the result is not that shape), with zero-copy and through device
+ * buffers; unsharp's IIR blur the same. */
 static void
 iir_rows_in_result (ClfxContext *ctx)
 {
   ClfxContext *other = clfx_context_new (&ctx->device, NULL);
+  const Case  *which3[3] = { &cases[0], &cases[4], NULL };
   ClfxImage    src;
   ClfxError    e = { 0 };
 
@@ -468,8 +469,6 @@ iir_rows_in_result (ClfxContext *ctx)
   clfx_host_image_synthetic (&src, 11);
   src.transfer = CLFX_TRC_LINEAR;
   src.straight_alpha = true;
-  const Case  *which3[3] = { &cases[0], &cases[4], NULL };
-
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
     if (! strcmp (cases[c].name, "unsharp 3 (IIR)"))
       which3[2] = &cases[c];
