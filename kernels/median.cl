@@ -33,8 +33,8 @@
  * texture fetch per value and pass would make the passes fetch-bound.  One
  * unconditional barrier, no return before or after it (PoCL 6.0: see
  * filter.cl).  median_rl (GPUs, radius 4 to 8 past the network): the
- * same tile, sorted, and the selection on ranks (at the end of this
- * file).  median_b, median_nb (CPU devices, and windows whose tile
+ * same tile, sorted, and a window of its ranks sliding down each column
+ * (at the end of this file).  median_b, median_nb (CPU devices, and windows whose tile
  * does not fit local memory): median_keys converts the source's texels
  * into buffers of keys and weights once, and each work-item reads its
  * window there (median_nv, CPU devices' network: four results per
@@ -606,90 +606,325 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
 
 #ifdef MEDIAN_RANK_R
 /* GPUs, windows past the network's (radius MEDIAN_RANK_R up to 8, built
- * for it): the radix selection on ranks.  The group sorts its tile's keys
- * once per channel (bitonic, in local memory, (key, texel) as one 64-bit
- * word so that the padding sorts last), and each texel's rank in its tile
- * replaces its key: ranks are distinct and in the keys' order, so the
- * smallest rank whose cumulative weight reaches the target is a texel of
- * the selected value.  Ranks take 10 bits where float keys take about 25
- * (passes), and 8 bytes a texel where keys take 16 (local reads).  The
- * sort costs about 4 x 55 stages of MEDIAN_RANK_P / 256 compare-exchanges
- * per work-item, each stage behind a barrier (constant trip counts: every
- * work-item reaches every barrier). */
+ * for it): ranks in the tile and a window that slides down a column.
+ *
+ * The group sorts its tile's keys once per channel ((key, texel) as one
+ * 64-bit word, so that the padding sorts last; a channel whose keys are
+ * all one value needs no sort), and each texel's rank in its tile stands
+ * for its key: ranks are distinct and in the keys' order, so the smallest
+ * rank whose cumulative weight reaches the target is a texel of the
+ * selected value.  The sort is bitonic with 8 slots in each sorter's
+ * registers: a round loads the 8 slots whose indices differ in 3
+ * neighbouring bits, runs every stage of those bits there and stores them
+ * back (20 rounds for 1024 slots, where a pass through local memory per
+ * stage took 55; 16 slots took 15 rounds, but their registers left fewer
+ * groups on each of the H200's multiprocessors and were slower).
+ *
+ * Then 4 x 16 work-items ("walkers", a column of results and a channel
+ * each) hold the ranks of their window as a bitmap of the tile's ranks
+ * (one bit a texel) and walk down their column: a step down removes the
+ * top texel of each of the window's columns and adds the one below its
+ * bottom (2 (2r + 1) updates, where the window holds up to (2r + 1)^2
+ * texels), and a pointer into the bitmap (p, with C the weight of the
+ * window's ranks up to p) moves to the new order statistic: between
+ * neighbouring results it moves by about the texels that changed.  The
+ * radix selection this replaces read the whole window once per bit of
+ * the ranks (10 times).  The shapes are symmetric under transposition,
+ * so a column dj of the window spans the rows |di| <= hw[dj + r]. */
 #define MEDIAN_RS (MEDIAN_T + 2 * MEDIAN_RANK_R)
 #define MEDIAN_RS2 (MEDIAN_RS * MEDIAN_RS)
+/* The walkers, and the words of a walker's bitmap: word i of walker w is
+ * bm[i MEDIAN_WALKERS + w], so that the walkers of a warp read different
+ * banks whatever their words. */
+#define MEDIAN_WALKERS (4 * MEDIAN_T)
+#define MEDIAN_RW ((MEDIAN_RS2 + 31) / 32)
+/* The sorters, MEDIAN_E slots each; slot i lies at MEDIAN_PAD (i), one
+ * slot left free every MEDIAN_E so that the sorters of a round with slots
+ * MEDIAN_E apart read different banks. */
+#define MEDIAN_EB 3
+#define MEDIAN_E (1 << MEDIAN_EB)
+#define MEDIAN_NS (MEDIAN_RANK_P / MEDIAN_E)
+#define MEDIAN_PAD(i) ((i) + ((i) >> MEDIAN_EB))
+
+#if CLFX_CHANNELS == 4
+#define MEDIAN_IS_ALPHA(c) ((c) == 3)
+#elif CLFX_CHANNELS == 2
+#define MEDIAN_IS_ALPHA(c) ((c) == 1)
+#else
+#define MEDIAN_IS_ALPHA(c) false
+#endif
+
+/* The index of m's lowest set bit (OpenCL C 1.2 has clz, not ctz). */
+inline int
+median_low_bit (uint m)
+{
+  return 31 - (int) clz (m & (0u - m));
+}
+
+/* The smallest rank above p (p >= -1) in walker wid's bitmap, MEDIAN_RS2
+ * if there is none (the walk's sums say there is). */
+inline int
+median_next (__local const uint *bm, int wid, int p)
+{
+  int  s = p + 1, wi = s >> 5;
+  uint m = wi < MEDIAN_RW
+               ? bm[wi * MEDIAN_WALKERS + wid] & (0xffffffffu << (s & 31))
+               : 0u;
+
+  while (m == 0u && ++wi < MEDIAN_RW)
+    m = bm[wi * MEDIAN_WALKERS + wid];
+  return m ? wi * 32 + median_low_bit (m) : MEDIAN_RS2;
+}
+
+/* The largest rank below p in walker wid's bitmap, -1 if there is none. */
+inline int
+median_prev (__local const uint *bm, int wid, int p)
+{
+  if (p <= 0)
+    return -1;
+
+  int  s = p - 1, wi = s >> 5;
+  uint m = bm[wi * MEDIAN_WALKERS + wid] & (0xffffffffu >> (31 - (s & 31)));
+
+  while (m == 0u && --wi >= 0)
+    m = bm[wi * MEDIAN_WALKERS + wid];
+  return m ? wi * 32 + 31 - (int) clz (m) : -1;
+}
+
+/* The slot of sorter t's register r in a round whose register bits start
+ * at bit b: r's MEDIAN_EB bits inserted at b into t's. */
+inline int
+median_slot (int t, int r, int b)
+{
+  return (t & ((1 << b) - 1)) | (r << b) | ((t >> b) << (b + MEDIAN_EB));
+}
+
+/* One round of sorter t (t < MEDIAN_NS): its MEDIAN_E slots from bit b,
+ * the stages of phases k0 to k1 (each k ascending where slot & k is 0) whose
+ * distance j lies in [2^b, jtop].  The registers' indices are constants
+ * (unrolled), so the slots stay in registers. */
+inline void
+median_round (__local ulong *pr, int t, int b, int k0, int k1, int jtop)
+{
+  ulong v[MEDIAN_E];
+
+#pragma unroll
+  for (int r = 0; r < MEDIAN_E; r++)
+    v[r] = pr[MEDIAN_PAD (median_slot (t, r, b))];
+  for (int k = k0; k <= k1; k <<= 1)
+#pragma unroll
+    for (int rb = MEDIAN_EB - 1; rb >= 0; rb--)
+      {
+        int j = 1 << (b + rb);
+        if (j < k && j <= jtop)
+#pragma unroll
+          for (int r = 0; r < MEDIAN_E; r++)
+            if (! (r & (1 << rb)))
+              {
+                ulong x = v[r], y = v[r | (1 << rb)];
+                bool  up = (median_slot (t, r, b) & k) == 0;
+                bool  sw = (x > y) == up;
+                v[r] = sw ? y : x;
+                v[r | (1 << rb)] = sw ? x : y;
+              }
+      }
+#pragma unroll
+  for (int r = 0; r < MEDIAN_E; r++)
+    pr[MEDIAN_PAD (median_slot (t, r, b))] = v[r];
+}
+
+/* Rank q's bit in walker wid's bitmap. */
+#define MEDIAN_BIT(q) bm[((q) >> 5) * MEDIAN_WALKERS + wid]
+#define MEDIAN_MASK(q) (1u << ((q) & 31))
+
+/* Channel c of the key of the tile's texel i. */
+inline uint
+median_key_at (CLFX_SRC_ARGS (src), int x0, int y0, int i, int c)
+{
+  uint4 k = median_key (clfx_fetch (CLFX_SRC (src), x0 + i % MEDIAN_RS,
+                                    y0 + i / MEDIAN_RS));
+  return c == 0 ? k.x : c == 1 ? k.y : c == 2 ? k.z : k.w;
+}
 
 __kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_T, 1))) void
 median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
 {
-  __local uint4  kt[MEDIAN_RS2];
-  __local uint   wt[MEDIAN_RS2];
-  __local ulong  pr[MEDIAN_RANK_P];
+  /* rk: texel i's rank in channel c at rk[4 i + c]; od: the texel of
+   * rank q at od[c RS2 + q]; wt: colour weights by texel; pr: the sort,
+   * then the walkers' bitmaps; res: the results, four words each. */
   __local ushort rk[4 * MEDIAN_RS2];
   __local ushort od[4 * MEDIAN_RS2];
+  __local ushort wt[MEDIAN_RS2];
+  __local ulong  pr[MEDIAN_PAD (MEDIAN_RANK_P)];
+  __local uint   res[4 * MEDIAN_T * MEDIAN_T];
+  __local uint   varies;
   int            lx = get_local_id (0), ly = get_local_id (1);
   int            gx = get_global_id (0), gy = get_global_id (1);
   int            lid = ly * MEDIAN_T + lx;
+  int            x0 = dst_rect.x + get_group_id (0) * MEDIAN_T - MEDIAN_RANK_R;
+  int            y0 = dst_rect.y + get_group_id (1) * MEDIAN_T - MEDIAN_RANK_R;
+  uint           vary;
 
-  median_tile (CLFX_SRC (src), dst_rect, MEDIAN_RANK_R, weighted, wscale, kt,
-               wt);
+  if (lid == 0)
+    varies = 0u;
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (int c = 0; c < 4; c++)
+  {
+    /* The weights, and which channels' keys differ anywhere. */
+    uint4 k0 = median_key (clfx_fetch (CLFX_SRC (src), x0, y0));
+    uint4 d = (uint4) (0u);
+    uint  bits;
+
+    for (int i = lid; i < MEDIAN_RS2; i += MEDIAN_T * MEDIAN_T)
+      {
+        float4 v = clfx_fetch (CLFX_SRC (src), x0 + i % MEDIAN_RS,
+                               y0 + i / MEDIAN_RS);
+        wt[i] = (ushort) median_weight_of (v, weighted, wscale);
+        d |= median_key (v) ^ k0;
+      }
+    bits = (d.x != 0u ? 1u : 0u) | (d.y != 0u ? 2u : 0u)
+           | (d.z != 0u ? 4u : 0u) | (d.w != 0u ? 8u : 0u);
+    if (bits)
+      atomic_or (&varies, bits);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  vary = varies;
+  for (int c = 0; c < CLFX_CHANNELS; c++)
     {
-      for (int i = lid; i < MEDIAN_RANK_P; i += MEDIAN_T * MEDIAN_T)
-        {
-          uint4 k = kt[min (i, MEDIAN_RS2 - 1)];
-          uint  kc = c == 0 ? k.x : c == 1 ? k.y : c == 2 ? k.z : k.w;
-          pr[i] = i < MEDIAN_RS2 ? ((ulong) kc << 32) | (ulong) i
-                                 : 0xfffffffffffffffful;
-        }
+      /* No sort where the keys are one value (the texels' order is then
+       * a sorted one): the same for every work-item, so every one
+       * reaches every barrier. */
+      bool sort = (vary >> c) & 1u;
+      int  mtop = sort ? MEDIAN_RANK_P : 0;
+
+      for (int i = lid; i < mtop; i += MEDIAN_T * MEDIAN_T)
+        pr[MEDIAN_PAD (i)]
+          = i < MEDIAN_RS2
+              ? ((ulong) median_key_at (CLFX_SRC (src), x0, y0, i, c) << 32)
+                  | (ulong) i
+              : 0xfffffffffffffffful;
       barrier (CLK_LOCAL_MEM_FENCE);
-      for (int k = 2; k <= MEDIAN_RANK_P; k <<= 1)
-        for (int j = k >> 1; j > 0; j >>= 1)
+      /* Phases 2 to MEDIAN_E in the first round's registers; each later
+       * phase k from its largest distance down, MEDIAN_EB bits a round.
+       * (Barriers in loops whose trip counts every work-item shares, none
+       * under an if: see the file's head.) */
+      for (int k = MEDIAN_E; k <= mtop; k <<= 1)
+        for (int s = 31 - (int) clz ((uint) k) - 1, b; s >= 0; s = b - 1)
           {
-            for (int i = lid; i < MEDIAN_RANK_P; i += MEDIAN_T * MEDIAN_T)
-              {
-                int l = i ^ j;
-                if (l > i)
-                  {
-                    ulong a = pr[i], b = pr[l];
-                    if ((a > b) == ((i & k) == 0))
-                      {
-                        pr[i] = b;
-                        pr[l] = a;
-                      }
-                  }
-              }
+            b = max (s - (MEDIAN_EB - 1), 0);
+            if (lid < MEDIAN_NS)
+              median_round (pr, lid, b, k == MEDIAN_E ? 2 : k, k, 1 << s);
             barrier (CLK_LOCAL_MEM_FENCE);
           }
       for (int q = lid; q < MEDIAN_RS2; q += MEDIAN_T * MEDIAN_T)
         {
-          uint i = (uint) (pr[q] & 0xfffful);
+          uint i = sort ? (uint) (pr[MEDIAN_PAD (q)] & 0xfffful) : (uint) q;
           rk[i * 4 + c] = (ushort) q;
           od[c * MEDIAN_RS2 + q] = (ushort) i;
         }
       barrier (CLK_LOCAL_MEM_FENCE);
     }
-  if (gx < dst_rect.z && gy < dst_rect.w)
+  if (lid < MEDIAN_WALKERS)
     {
-      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-      int    o = (ly + MEDIAN_RANK_R) * MEDIAN_RS + lx + MEDIAN_RANK_R;
-      float4 res;
-#define KW_R(di, dj, k, w)                                                   \
-  do                                                                         \
-    {                                                                        \
-      k = convert_uint4 (vload4 (o + (di) * MEDIAN_RS + (dj), rk));          \
-      w = wt[o + (di) * MEDIAN_RS + (dj)];                                   \
-    }                                                                        \
-  while (0)
-#define VAL_R(p)                                                             \
-  median_value ((uint4) (kt[od[(p).x]].x, kt[od[MEDIAN_RS2 + (p).y]].y,      \
-                         kt[od[2 * MEDIAN_RS2 + (p).z]].z,                   \
-                         kt[od[3 * MEDIAN_RS2 + (p).w]].w))
-      MEDIAN_SELECT (res, KW_R, VAL_R);
-#undef KW_R
-#undef VAL_R
-      CLFX_STORE (x, y, res);
+      __local uint *bm = (__local uint *) pr;
+      int           wid = lid, cx = wid % MEDIAN_T, c = wid / MEDIAN_T;
+      int           xc = cx + MEDIAN_RANK_R;
+      bool          wc = weighted && ! MEDIAN_IS_ALPHA (c);
+      uint          tfix = MEDIAN_IS_ALPHA (c) ? ta : tc;
+      __local const ushort *odc = od + c * MEDIAN_RS2;
+      int           p = -1;
+      uint          C = 0u, T = 0u;
+/* The colour weight of texel i, of rank q. */
+#define MEDIAN_WT(i) (wc ? (uint) wt[i] : 1u)
+#define MEDIAN_WQ(q) (wc ? (uint) wt[odc[q]] : 1u)
+
+      if (c < CLFX_CHANNELS)
+        {
+          for (int i = 0; i < MEDIAN_RW; i++)
+            bm[i * MEDIAN_WALKERS + wid] = 0u;
+          for (int di = -MEDIAN_RANK_R; di <= MEDIAN_RANK_R; di++)
+            {
+              int h = hw[di + MEDIAN_RANK_R];
+              for (int dj = -h; dj <= h; dj++)
+                {
+                  int i = (MEDIAN_RANK_R + di) * MEDIAN_RS + xc + dj;
+                  int q = rk[i * 4 + c];
+                  atomic_or (&MEDIAN_BIT (q), MEDIAN_MASK (q));
+                  T += MEDIAN_WT (i);
+                }
+            }
+        }
+      for (int row = 0; row < MEDIAN_T; row++)
+        {
+          uint val = 0u;
+
+          if (c >= CLFX_CHANNELS)
+            {
+              res[(row * MEDIAN_T + cx) * 4 + c] = 0u;
+              continue;
+            }
+          if (row > 0)
+            {
+              int yc = row + MEDIAN_RANK_R;
+              /* Unrolled, and each bit flipped by an atomic whose result
+               * is not waited for: the ranks' loads of a step go out
+               * together, where a load, modify and store per texel made
+               * every update wait for the one before. */
+#pragma unroll
+              for (int dj = -MEDIAN_RANK_R; dj <= MEDIAN_RANK_R; dj++)
+                {
+                  int  v = hw[dj + MEDIAN_RANK_R];
+                  int  io = (yc - 1 - v) * MEDIAN_RS + xc + dj;
+                  int  ii = (yc + v) * MEDIAN_RS + xc + dj;
+                  int  qo = rk[io * 4 + c], qi = rk[ii * 4 + c];
+                  uint wo = MEDIAN_WT (io), wi = MEDIAN_WT (ii);
+                  atomic_xor (&MEDIAN_BIT (qo), MEDIAN_MASK (qo));
+                  atomic_xor (&MEDIAN_BIT (qi), MEDIAN_MASK (qi));
+                  T += wi - wo;
+                  C += (qi <= p ? wi : 0u) - (qo <= p ? wo : 0u);
+                }
+            }
+          if (T)
+            {
+              uint t = wc ? median_target (T, pm, ps) : tfix;
+              /* Up to the first rank whose cumulative weight reaches t,
+               * then down while the one before still reaches it. */
+              while (C < t)
+                {
+                  int n = median_next (bm, wid, p);
+                  if (n >= MEDIAN_RS2)
+                    break;
+                  p = n;
+                  C += MEDIAN_WQ (p);
+                }
+              while (p >= 0)
+                {
+                  if (! (MEDIAN_BIT (p) & MEDIAN_MASK (p)))
+                    p = median_prev (bm, wid, p);
+                  else if (C - MEDIAN_WQ (p) >= t)
+                    {
+                      C -= MEDIAN_WQ (p);
+                      p = median_prev (bm, wid, p);
+                    }
+                  else
+                    break;
+                }
+              /* The selected texel's value, fetched again (the keys are
+               * not kept): the value its key gives back. */
+              val = as_uint (median_value ((uint4) (median_key_at (
+                               CLFX_SRC (src), x0, y0, odc[max (p, 0)], c)))
+                               .x);
+            }
+          /* A window of no weight: colour 0 (GEGL's). */
+          res[(row * MEDIAN_T + cx) * 4 + c] = val;
+        }
+#undef MEDIAN_WT
+#undef MEDIAN_WQ
     }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (gx < dst_rect.z && gy < dst_rect.w)
+    CLFX_STORE (CLFX_DST_X (gx), CLFX_DST_Y (gy),
+                as_float4 (vload4 (lid, res)));
 }
+#undef MEDIAN_BIT
+#undef MEDIAN_MASK
 #endif

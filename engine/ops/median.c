@@ -20,9 +20,11 @@
  * The CPU reference gathers each window and sorts it (qsort, NaN last),
  * then walks the cumulative weights; the device sorts windows up to 49
  * texels with a sorting network where the window's weights are equal
- * (CPU devices: up to 25 texels whatever the weights), and selects by
- * radix on the values' bits elsewhere (kernels/median.cl).  Both pick a
- * value of the window, so the result is exact. */
+ * (CPU devices: up to 25 texels whatever the weights), on GPUs from
+ * radius 4 to 8 walks a bitmap of the window's ranks in the group's
+ * sorted tile down each column, and selects by radix on the values' bits
+ * elsewhere (kernels/median.cl).  Each picks a value of the window, so
+ * the result is exact. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +44,8 @@
 /* CPU devices' network: MEDIAN_V results per work-item (median.cl). */
 #define MEDIAN_V 4
 /* The largest radius median_rl takes: its tile of (16 + 2r)^2 texels
- * costs 36 bytes a texel and 8 a sort slot (radius 8: 44 KiB). */
+ * costs 18 bytes a texel, 9 a sort slot and 4 KiB the results (radius 8:
+ * 31 KiB). */
 #define MEDIAN_RANK_MAX 8
 
 typedef struct
@@ -61,8 +64,9 @@ typedef struct
    * ranks where every texel weighs the same (median.cl). */
   bool     net;
   char     options[160];
-  /* GPUs, radius up to MEDIAN_RANK_MAX past the network: the radix
-   * selection on the tile's ranks (median_rl), its local memory. */
+  /* GPUs, radius up to MEDIAN_RANK_MAX past the network: the tile's
+   * ranks and a window sliding down each column (median_rl), its local
+   * memory. */
   size_t   rank_local;
   char     rank_options[96];
 } State;
@@ -166,7 +170,7 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
       size_t pw = 256;
       while (pw < s2)
         pw *= 2;
-      st->rank_local = 36 * s2 + 8 * pw;
+      st->rank_local = 18 * s2 + 8 * (pw + pw / 8) + 4 * 256 * 4 + 4;
       snprintf (st->rank_options, sizeof st->rank_options,
                 "-DMEDIAN_RANK_R=%d -DMEDIAN_RANK_P=%zu", r, pw);
     }

@@ -745,17 +745,26 @@ medians (ClfxContext **ctx)
     { "median square 3, percentile 70, opaque",
       { "filter", "median", "radius", "3", "neighborhood", "square",
         "percentile", "70", NULL } },
+    /* Past the networks: GPUs' sliding ranks. */
+    { "median diamond 6, percentile 75, opaque",
+      { "filter", "median", "radius", "6", "neighborhood", "diamond",
+        "percentile", "75", NULL } },
+    { "median square 5, opaque", { "filter", "median", "radius", "5",
+                                   "neighborhood", "square", NULL } },
   };
   static const Case special[] = {
     { "median circle 2, specials", { "filter", "median", "radius", "2",
                                      NULL } },
     { "median circle 4, percentile 100, specials",
       { "filter", "median", "radius", "4", "percentile", "100", NULL } },
+    /* GPUs' sliding ranks at their largest radius. */
+    { "median circle 8, percentile 40, specials",
+      { "filter", "median", "radius", "8", "percentile", "40", NULL } },
   };
   static const int channels[] = { 4, 2 };
 
   touch = median_specials;
-  for (int k = 0; k < 2; k++)
+  for (size_t k = 0; k < sizeof special / sizeof *special; k++)
     for (int d = 0; d < CLFX_N_DEPTHS; d++)
       for (int l = 0; l < 2; l++)
         one (ctx, &special[k], (d + k) % 2 ? "clamp" : "clamp-to-edge", 41,
