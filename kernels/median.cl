@@ -637,6 +637,10 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
  * bm[i MEDIAN_WALKERS + w], so that the walkers of a warp read different
  * banks whatever their words. */
 #define MEDIAN_WALKERS (4 * MEDIAN_T)
+/* The group: MEDIAN_T x MEDIAN_GY work-items (the host's choice, built
+ * in: 8 rows, so 128 sorters of 8 slots and 64 walkers) for MEDIAN_T x
+ * MEDIAN_T results; the loops below take any MEDIAN_GY. */
+#define MEDIAN_WG (MEDIAN_T * MEDIAN_GY)
 #define MEDIAN_RW ((MEDIAN_RS2 + 31) / 32)
 /* The sorters, MEDIAN_E slots each; slot i lies at MEDIAN_PAD (i), one
  * slot left free every MEDIAN_E so that the sorters of a round with slots
@@ -746,7 +750,7 @@ median_key_at (CLFX_SRC_ARGS (src), int x0, int y0, int i, int c)
   return c == 0 ? k.x : c == 1 ? k.y : c == 2 ? k.z : k.w;
 }
 
-__kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_T, 1))) void
+__kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_GY, 1))) void
 median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
 {
   /* rk: texel i's rank in channel c at rk[4 i + c]; od: the texel of
@@ -758,11 +762,11 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
   __local ulong  pr[MEDIAN_PAD (MEDIAN_RANK_P)];
   __local uint   res[4 * MEDIAN_T * MEDIAN_T];
   __local uint   varies;
-  int            lx = get_local_id (0), ly = get_local_id (1);
-  int            gx = get_global_id (0), gy = get_global_id (1);
-  int            lid = ly * MEDIAN_T + lx;
-  int            x0 = dst_rect.x + get_group_id (0) * MEDIAN_T - MEDIAN_RANK_R;
-  int            y0 = dst_rect.y + get_group_id (1) * MEDIAN_T - MEDIAN_RANK_R;
+  int            lid = get_local_id (1) * MEDIAN_T + get_local_id (0);
+  int            ox = get_group_id (0) * MEDIAN_T;
+  int            oy = get_group_id (1) * MEDIAN_T;
+  int            x0 = dst_rect.x + ox - MEDIAN_RANK_R;
+  int            y0 = dst_rect.y + oy - MEDIAN_RANK_R;
   uint           vary;
 
   if (lid == 0)
@@ -774,7 +778,7 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
     uint4 d = (uint4) (0u);
     uint  bits;
 
-    for (int i = lid; i < MEDIAN_RS2; i += MEDIAN_T * MEDIAN_T)
+    for (int i = lid; i < MEDIAN_RS2; i += MEDIAN_WG)
       {
         float4 v = clfx_fetch (CLFX_SRC (src), x0 + i % MEDIAN_RS,
                                y0 + i / MEDIAN_RS);
@@ -796,7 +800,7 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
       bool sort = (vary >> c) & 1u;
       int  mtop = sort ? MEDIAN_RANK_P : 0;
 
-      for (int i = lid; i < mtop; i += MEDIAN_T * MEDIAN_T)
+      for (int i = lid; i < mtop; i += MEDIAN_WG)
         pr[MEDIAN_PAD (i)]
           = i < MEDIAN_RS2
               ? ((ulong) median_key_at (CLFX_SRC (src), x0, y0, i, c) << 32)
@@ -811,11 +815,11 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
         for (int s = 31 - (int) clz ((uint) k) - 1, b; s >= 0; s = b - 1)
           {
             b = max (s - (MEDIAN_EB - 1), 0);
-            if (lid < MEDIAN_NS)
-              median_round (pr, lid, b, k == MEDIAN_E ? 2 : k, k, 1 << s);
+            for (int t = lid; t < MEDIAN_NS; t += MEDIAN_WG)
+              median_round (pr, t, b, k == MEDIAN_E ? 2 : k, k, 1 << s);
             barrier (CLK_LOCAL_MEM_FENCE);
           }
-      for (int q = lid; q < MEDIAN_RS2; q += MEDIAN_T * MEDIAN_T)
+      for (int q = lid; q < MEDIAN_RS2; q += MEDIAN_WG)
         {
           uint i = sort ? (uint) (pr[MEDIAN_PAD (q)] & 0xfffful) : (uint) q;
           rk[i * 4 + c] = (ushort) q;
@@ -823,10 +827,10 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
         }
       barrier (CLK_LOCAL_MEM_FENCE);
     }
-  if (lid < MEDIAN_WALKERS)
+  for (int wid = lid; wid < MEDIAN_WALKERS; wid += MEDIAN_WG)
     {
       __local uint *bm = (__local uint *) pr;
-      int           wid = lid, cx = wid % MEDIAN_T, c = wid / MEDIAN_T;
+      int           cx = wid % MEDIAN_T, c = wid / MEDIAN_T;
       int           xc = cx + MEDIAN_RANK_R;
       bool          wc = weighted && ! MEDIAN_IS_ALPHA (c);
       uint          tfix = MEDIAN_IS_ALPHA (c) ? ta : tc;
@@ -921,9 +925,13 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
 #undef MEDIAN_WQ
     }
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (gx < dst_rect.z && gy < dst_rect.w)
-    CLFX_STORE (CLFX_DST_X (gx), CLFX_DST_Y (gy),
-                as_float4 (vload4 (lid, res)));
+  for (int o = lid; o < MEDIAN_T * MEDIAN_T; o += MEDIAN_WG)
+    {
+      int gx = ox + o % MEDIAN_T, gy = oy + o / MEDIAN_T;
+      if (gx < dst_rect.z && gy < dst_rect.w)
+        CLFX_STORE (CLFX_DST_X (gx), CLFX_DST_Y (gy),
+                    as_float4 (vload4 (o, res)));
+    }
 }
 #undef MEDIAN_BIT
 #undef MEDIAN_MASK
