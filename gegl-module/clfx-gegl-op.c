@@ -24,6 +24,7 @@
  * before), kept between runs, and used by one run at a time. */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
+#include <libintl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +32,19 @@
 
 #include "clfx-babl-format.h"
 #include "clfx-run.h"
+
+/* The plug-in's catalogs (domain clfx, po/): the op table's labels and
+ * blurbs are its strings.  GIMP has set the locale before it loads GEGL's
+ * modules. */
+#define _(s) dgettext ("clfx", s)
+
+/* Text of the table: translated, but never NULL or "" (whose
+ * "translation" is the catalog's header). */
+static const char *
+tr (const char *text)
+{
+  return text && *text ? _(text) : text;
+}
 
 /* ---- what each operation type is made from ---------------------------- */
 
@@ -546,16 +560,22 @@ clfx_op_get_property (GObject    *object,
     }
 }
 
-/* "Size _X" -> "Size X": the table's labels carry the dialog's
- * mnemonics.  Kept for the life of the process, as the specs are. */
+/* A label of the table, translated, without the dialog's mnemonic: "Size
+ * _X" -> "Size X", "X 尺寸(_X)" -> "X 尺寸" (a translation that keeps
+ * the English key puts it in parentheses).  Kept for the life of the
+ * process, as the specs are. */
 static const gchar *
 plain_label (const char *label)
 {
   GString *s = g_string_new (NULL);
 
-  for (const char *c = label; *c; c++)
-    if (*c != '_')
+  for (const char *c = tr (label); *c; c++)
+    if (c[0] == '(' && c[1] == '_' && c[2] && c[2] != ')' && c[3] == ')')
+      c += 3;
+    else if (*c != '_')
       g_string_append_c (s, *c);
+  while (s->len && s->str[s->len - 1] == ' ')
+    g_string_truncate (s, s->len - 1);
   return g_intern_string (g_string_free (s, FALSE));
 }
 
@@ -601,33 +621,34 @@ row_pspec (const ClfxFamily    *family,
 {
   const GParamFlags flags = PROP_FLAGS;
   const gchar *nick = plain_label (s->label);
+  const gchar *blurb = tr (s->blurb);
   GParamSpec  *p = NULL;
 
   switch (s->type)
     {
     case CLFX_PARAM_INT:
-      p = gegl_param_spec_int (s->name, nick, s->blurb, (gint) s->min,
+      p = gegl_param_spec_int (s->name, nick, blurb, (gint) s->min,
                                (gint) s->max, (gint) s->def,
                                (gint) s->ui_min, (gint) s->ui_max, 1.0,
                                flags);
       break;
     case CLFX_PARAM_DOUBLE:
-      p = gegl_param_spec_double (s->name, nick, s->blurb, s->min, s->max,
+      p = gegl_param_spec_double (s->name, nick, blurb, s->min, s->max,
                                   s->def, s->ui_min, s->ui_max, 1.0, flags);
       GEGL_PARAM_SPEC_DOUBLE (p)->ui_digits = s->digits;
       break;
     case CLFX_PARAM_BOOL:
-      p = g_param_spec_boolean (s->name, nick, s->blurb, s->def != 0, flags);
+      p = g_param_spec_boolean (s->name, nick, blurb, s->def != 0, flags);
       break;
     case CLFX_PARAM_CHOICE:
       /* GEGL's enum spec, which GIMP hands to plug-ins as the value's
        * nick: the enum type itself exists only in this process. */
-      p = gegl_param_spec_enum (s->name, nick, s->blurb,
+      p = gegl_param_spec_enum (s->name, nick, blurb,
                                 choice_enum_type (family, s), (gint) s->def,
                                 flags);
       break;
     case CLFX_PARAM_STRING:
-      p = g_param_spec_string (s->name, nick, s->blurb,
+      p = g_param_spec_string (s->name, nick, blurb,
                                s->def_string ? s->def_string : "", flags);
       break;
     }
@@ -688,21 +709,22 @@ clfx_op_class_init (gpointer klass,
                                                    ->params[info->rows[k]]));
   g_object_class_install_property (
     object_class, id++,
-    g_param_spec_string ("device", "Device",
-                         "auto, all, reference (the CPU path) or a part of "
-                         "the OpenCL platform's or device's name",
+    g_param_spec_string ("device", _("Device"),
+                         _("auto, all, reference (the CPU path) or a part "
+                           "of the OpenCL platform's or device's name"),
                          "auto", PROP_FLAGS));
   g_object_class_install_property (
     object_class, id++,
-    g_param_spec_boolean ("validate", "Validate",
-                          "Also run the CPU reference and compare (a "
-                          "warning when they differ beyond the tolerance)",
+    g_param_spec_boolean ("validate", _("Validate"),
+                          _("Also run the CPU reference and compare (a "
+                            "warning when they differ beyond the "
+                            "tolerance)"),
                           FALSE, PROP_FLAGS));
   g_object_class_install_property (
     object_class, id++,
-    g_param_spec_string ("report-file", "Report file",
-                         "Where each run writes its JSON report (empty: "
-                         "none)",
+    g_param_spec_string ("report-file", _("Report file"),
+                         _("Where each run writes its JSON report (empty: "
+                           "none)"),
                          "", PROP_FLAGS));
 
   gegl_operation_class_set_keys (operation_class,
@@ -711,7 +733,7 @@ clfx_op_class_init (gpointer klass,
                                  "categories", place->categories,
                                  "gimp:menu-path", place->menu,
                                  "gimp:menu-label", menu_label,
-                                 "description", v->blurb,
+                                 "description", tr (v->blurb),
                                  NULL);
   g_free (menu_label);
 }
@@ -758,7 +780,9 @@ register_variant (GTypeModule      *module,
   g_snprintf (info->op_name, sizeof info->op_name, "clfx:%s", v->name);
   if (f->variant_param >= 0)
     label = plain_label (f->params[f->variant_param].choices[variant].label);
-  g_snprintf (info->title, sizeof info->title, "%s (OpenCL)", label);
+  /* TRANSLATORS: a GEGL operation's title, %s its filter or tone mapper
+   * ("Gaussian blur (OpenCL)"). */
+  g_snprintf (info->title, sizeof info->title, _("%s (OpenCL)"), label);
   for (int i = 0; i < f->n_params && info->n_rows < MAX_ROWS; i++)
     if (i != f->variant_param && ! f->params[i].plugin_only
         && clfx_variant_uses (v, &f->params[i]))
@@ -793,10 +817,33 @@ keep_resident (void)
                g_module_error () ? g_module_error () : "dladdr failed");
 }
 
+/* The catalogs: beside the module (clfx-locale/, where
+ * tools/install-plugin.sh --gegl copies them), else where meson installs
+ * the plug-in's (CLFX_MODULE_LOCALEDIR). */
+static void
+bind_catalogs (void)
+{
+  Dl_info self;
+  gchar  *dir = NULL;
+
+  if (dladdr ((void *) bind_catalogs, &self) && self.dli_fname)
+    {
+      gchar *base = g_path_get_dirname (self.dli_fname);
+      dir = g_build_filename (base, "clfx-locale", NULL);
+      g_free (base);
+      if (! g_file_test (dir, G_FILE_TEST_IS_DIR))
+        g_clear_pointer (&dir, g_free);
+    }
+  bindtextdomain ("clfx", dir ? dir : CLFX_MODULE_LOCALEDIR);
+  bind_textdomain_codeset ("clfx", "UTF-8");
+  g_free (dir);
+}
+
 G_MODULE_EXPORT gboolean
 gegl_module_register (GTypeModule *module)
 {
   keep_resident ();
+  bind_catalogs ();
   for (const ClfxFamily *const *f = clfx_families (); *f; f++)
     if ((*f)->procedure && (*f)->apply == CLFX_APPLY_SHADOW)
       for (int i = 0; i < (*f)->n_variants; i++)

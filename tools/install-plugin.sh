@@ -14,8 +14,19 @@
 # folder, $XDG_DATA_HOME/gegl-0.4/plug-ins (~/.local/share/... by
 # default), the DIR this uses when none is given.  Remove the file to
 # uninstall it.  Do not point GEGL_PATH at it instead: that hides GEGL's
-# own operations from GIMP.
+# own operations from GIMP.  The module's translations (the plug-in's
+# catalogs, from a build with the plug-in) go beside it, in clfx-locale/:
+# remove that folder too to uninstall.
 set -eu
+# The build's catalogs (po/ beside the built binary's folder) into $2/$3.
+catalogs () {
+  for mo in "$1"/*/LC_MESSAGES/clfx.mo; do
+    [ -f "$mo" ] || continue
+    lang=$(basename "$(dirname "$(dirname "$mo")")")
+    mkdir -p "$2/$lang/LC_MESSAGES"
+    cp "$mo" "$2/$lang/LC_MESSAGES/clfx.mo"
+  done
+}
 if [ "${1:-}" = --gegl ]; then
   module=$2
   dir=${3:-${XDG_DATA_HOME:-$HOME/.local/share}/gegl-0.4/plug-ins}
@@ -24,15 +35,10 @@ if [ "${1:-}" = --gegl ]; then
   # keeps the file it mapped.
   cp "$module" "$dir/.clfx-gegl.so.new"
   mv -f "$dir/.clfx-gegl.so.new" "$dir/clfx-gegl.so"
+  catalogs "$(dirname "$module")/../po" "$dir/clfx-locale"
   exit 0
 fi
 plugin=$1 dir=$2/clfx
-po=$(dirname "$plugin")/../po
 mkdir -p "$dir"
 cp "$plugin" "$dir/clfx"
-for mo in "$po"/*/LC_MESSAGES/clfx.mo; do
-  [ -f "$mo" ] || continue
-  lang=$(basename "$(dirname "$(dirname "$mo")")")
-  mkdir -p "$dir/locale/$lang/LC_MESSAGES"
-  cp "$mo" "$dir/locale/$lang/LC_MESSAGES/clfx.mo"
-done
+catalogs "$(dirname "$plugin")/../po" "$dir/locale"

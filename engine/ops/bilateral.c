@@ -281,7 +281,7 @@ static const char *const uses_bilateral[] = { "filter", "blur-radius",
 const ClfxVariant clfx_variant_bilateral
   = { "bilateral",
       "bilateral",
-      "Bilateral filter (GEGL's bilateral-filter, centred)",
+      CLFX_N_ ("Bilateral filter (GEGL's bilateral-filter, centred)"),
       uses_bilateral,
       bilateral_plan,
       NULL,

@@ -308,7 +308,7 @@ static const char *const uses_convolve[] = { "filter", "matrix", "divisor",
 
 const ClfxVariant clfx_variant_convolve
   = { "convolve", "convolve",
-      "Convolution matrix (GIMP's Convolution Matrix: 3x3, 5x5 or 7x7, "
-      "not flipped)",
+      CLFX_N_ ("Convolution matrix (GIMP's Convolution Matrix: 3x3, 5x5 or "
+               "7x7, not flipped)"),
       uses_convolve, convolve_plan, NULL, convolve_cl, convolve_cpu,
       convolve_tolerance, NULL, NULL, NULL };

@@ -1157,13 +1157,13 @@ static const char *const uses_sobel[] = { "filter", "horizontal", "vertical",
     filter_tolerance, NULL, clfx_filter_describe, NULL }
 const ClfxVariant clfx_variant_gaussian
   = VARIANT ("gaussian",
-             "Gaussian blur (GEGL's gaussian-blur: FIR below sigma 1, IIR "
-             "from 1)",
+             CLFX_N_ ("Gaussian blur (GEGL's gaussian-blur: FIR below sigma "
+                      "1, IIR from 1)"),
              uses_gaussian, NULL);
 const ClfxVariant clfx_variant_box
-  = VARIANT ("box", "Box blur (the mean of a square window)", uses_box,
-             box_source_rect);
+  = VARIANT ("box", CLFX_N_ ("Box blur (the mean of a square window)"),
+             uses_box, box_source_rect);
 const ClfxVariant clfx_variant_sobel
-  = VARIANT ("sobel", "Sobel edges (GEGL's edge-sobel, centred)",
+  = VARIANT ("sobel", CLFX_N_ ("Sobel edges (GEGL's edge-sobel, centred)"),
              uses_sobel, NULL);
 #undef VARIANT

@@ -410,8 +410,8 @@ static const char *const uses_median[] = { "filter", "radius", "percentile",
 const ClfxVariant clfx_variant_median
   = { "median",
       "median",
-      "Median blur (GEGL's median-blur, high precision: the exact "
-      "percentile per channel, colour weighted by alpha)",
+      CLFX_N_ ("Median blur (GEGL's median-blur, high precision: the exact "
+               "percentile per channel, colour weighted by alpha)"),
       uses_median,
       median_plan,
       NULL,

@@ -2142,20 +2142,26 @@ static const char *const uses_durand[] = { "operator", "exposure", "contrast",
   { id, "tonemap", blurb, uses, tonemap_plan, NULL, tonemap_cl, tonemap_cpu, \
     tonemap_tolerance, NULL, tonemap_describe, tonemap_stats_cl }
 const ClfxVariant clfx_variant_reinhard02
-  = VARIANT ("reinhard02", "Reinhard 2002 photographic (pfstmo's, global)",
+  = VARIANT ("reinhard02",
+             CLFX_N_ ("Reinhard 2002 photographic (pfstmo's, global)"),
              uses_r02);
 const ClfxVariant clfx_variant_reinhard05
-  = VARIANT ("reinhard05", "Reinhard 2005 (gegl:reinhard05)", uses_r05);
+  = VARIANT ("reinhard05", CLFX_N_ ("Reinhard 2005 (gegl:reinhard05)"),
+             uses_r05);
 const ClfxVariant clfx_variant_drago03
-  = VARIANT ("drago03", "Drago 2003 adaptive logarithm (pfstmo's)",
+  = VARIANT ("drago03", CLFX_N_ ("Drago 2003 adaptive logarithm (pfstmo's)"),
              uses_drago);
 const ClfxVariant clfx_variant_aces
-  = VARIANT ("aces", "ACES filmic (Hill's fit of the RRT + sRGB ODT)",
+  = VARIANT ("aces",
+             CLFX_N_ ("ACES filmic (Hill's fit of the RRT + sRGB ODT)"),
              uses_aces);
 const ClfxVariant clfx_variant_durand02
-  = VARIANT ("durand02", "Durand 2002 base and detail (a bilateral grid)",
+  = VARIANT ("durand02",
+             CLFX_N_ ("Durand 2002 base and detail (a bilateral grid)"),
              uses_durand);
 const ClfxVariant clfx_variant_fattal02
-  = VARIANT ("fattal02", "Fattal 2002 gradient domain (gegl:fattal02's, "
-             "a multigrid Poisson solve)", uses_fattal);
+  = VARIANT ("fattal02",
+             CLFX_N_ ("Fattal 2002 gradient domain (gegl:fattal02's, a "
+                      "multigrid Poisson solve)"),
+             uses_fattal);
 #undef VARIANT

@@ -354,7 +354,7 @@ static const char *const uses_unsharp[] = { "filter", "std-dev", "amount",
 
 const ClfxVariant clfx_variant_unsharp
   = { "unsharp", "unsharp",
-      "Unsharp mask (GEGL's unsharp-mask: in + amount (in - gaussian "
-      "blur))",
+      CLFX_N_ ("Unsharp mask (GEGL's unsharp-mask: in + amount (in - "
+               "gaussian blur))"),
       uses_unsharp, unsharp_plan, NULL, unsharp_cl, unsharp_cpu,
       unsharp_tolerance, NULL, NULL, NULL };

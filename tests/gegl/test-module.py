@@ -184,7 +184,7 @@ CHUNKS = (("median", {"radius": "3"}),
           # Runs of sums on CPU devices: a chunk restarts them where the
           # whole image does.
           ("box", {"radius": "9"}))
-print("1..%d" % (2 + len(VARIANTS) + 3 * len(CASES) + len(CHUNKS) + 4))
+print("1..%d" % (2 + len(VARIANTS) + 3 * len(CASES) + len(CHUNKS) + 5))
 
 # ---- registration ------------------------------------------------------------
 names = [o for o in Gegl.list_operations() if o.startswith("clfx:")]
@@ -322,6 +322,86 @@ elif os.environ.get("CLFX_REQUIRE_DEVICE") == "1":
 else:
     gegltap.n += 1
     print("ok %d - the gegl command # SKIP not installed" % gegltap.n)
+
+# ---- translations ----------------------------------------------------------------
+def po_strings(path):
+    """msgid -> msgstr of a catalog's translated entries."""
+    out, mid, mstr, cur = {}, None, None, None
+    for line in open(path, encoding="utf-8").read().splitlines() + [""]:
+        if line.startswith("msgid "):
+            mid, cur = eval(line[6:]), "id"
+        elif line.startswith("msgstr "):
+            mstr, cur = eval(line[7:]), "str"
+        elif line.startswith('"') and cur == "id":
+            mid += eval(line)
+        elif line.startswith('"') and cur == "str":
+            mstr += eval(line)
+        else:
+            if mid and mstr:
+                out[mid] = mstr
+            mid = mstr = cur = None
+    return out
+
+
+po_dir = os.path.join(os.path.dirname(module_dir.rstrip("/")), "po")
+zh_po = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                     "po", "zh_CN.po")
+has_zh = any(l in (b"zh_cn.utf8", b"zh_cn.utf-8") for l in subprocess.run(
+    ["locale", "-a"], capture_output=True).stdout.lower().split())
+if not os.path.exists(os.path.join(po_dir, "zh_CN", "LC_MESSAGES",
+                                   "clfx.mo")):
+    gegltap.n += 1
+    print("ok %d - the module under zh_CN # SKIP this build has no catalogs "
+          "(they are built with the plug-in)" % gegltap.n)
+elif not has_zh:
+    if os.environ.get("CLFX_REQUIRE_DEVICE") == "1":
+        ok(False, "the zh_CN.UTF-8 locale is missing (CLFX_REQUIRE_DEVICE=1)")
+    else:
+        gegltap.n += 1
+        print("ok %d - the module under zh_CN # SKIP no zh_CN.UTF-8 locale"
+              % gegltap.n)
+else:
+    # Installed as a user installs it (the catalogs beside the module),
+    # then read back by a GEGL under zh_CN: titles, descriptions and the
+    # properties' names come from the catalog, mnemonics stripped.
+    zh_dir = os.path.join(work, "zh-plug-ins")
+    shutil.rmtree(zh_dir, ignore_errors=True)
+    tool = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "..", "tools", "install-plugin.sh")
+    inst = subprocess.run(
+        ["sh", tool, "--gegl", os.path.join(module_dir, "clfx-gegl.so"),
+         zh_dir], capture_output=True, text=True)
+    probe = ("import locale, gi, json; locale.setlocale(locale.LC_ALL, '');"
+             "gi.require_version('Gegl', '0.4');"
+             "from gi.repository import Gegl; Gegl.init(None);"
+             "Gegl.load_module_directory(%r);"
+             "P = lambda o, n: Gegl.Operation.find_property(o, n);"
+             "print(json.dumps([Gegl.Operation.get_key('clfx:gaussian', "
+             "'title'), Gegl.Operation.get_key('clfx:median', "
+             "'description'), P('clfx:gaussian', 'std-dev-x').get_nick(), "
+             "P('clfx:gaussian', 'device').get_nick(), "
+             "Gegl.Operation.get_key('clfx:reinhard05', 'title')]))"
+             % zh_dir)
+    env = dict(os.environ, LANGUAGE="zh_CN", LANG="zh_CN.UTF-8",
+               LC_ALL="zh_CN.UTF-8")
+    run = subprocess.run([sys.executable, "-c", probe], env=env,
+                         capture_output=True, text=True, timeout=120)
+    zh = po_strings(zh_po)
+    want = [zh["%s (OpenCL)"] % zh["Gaussian blur"],
+            zh["Median blur (GEGL's median-blur, high precision: the exact "
+               "percentile per channel, colour weighted by alpha)"],
+            zh["Size _X"].replace("(_X)", "").strip(),
+            zh["Device"],
+            zh["%s (OpenCL)"] % zh["Reinhard 2005"]]
+    got = (json.loads(run.stdout.strip().splitlines()[-1])
+           if run.returncode == 0 and run.stdout.strip() else None)
+    ok(inst.returncode == 0 and got == want
+       and got[0] != "Gaussian blur (OpenCL)",
+       "under zh_CN the module's title, description and property names are "
+       "the catalog's (%s)" % (got if got == want else
+                               "got %s, want %s; %s" % (got, want,
+                                                        (inst.stderr
+                                                         + run.stderr)[-300:])))
 
 # ---- failures --------------------------------------------------------------------
 ref_out, dev_out = (os.path.join(work, n) for n in ("ref.raw", "fault.raw"))
