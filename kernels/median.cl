@@ -34,11 +34,11 @@
  * unconditional barrier, no return before or after it (PoCL 6.0: see
  * filter.cl).  median_rl (GPUs, radius 4 to 8 past the network): the
  * same tile, sorted, and a window of its ranks sliding down each column
- * (at the end of this file).  median_b, median_nb (CPU devices, and windows whose tile
- * does not fit local memory): median_keys converts the source's texels
- * into buffers of keys and weights once, and each work-item reads its
- * window there (median_nv, CPU devices' network: four results per
- * work-item). */
+ * (at the end of this file).  median_b, median_nb (CPU devices, and
+ * windows whose tile does not fit local memory): median_keys converts
+ * the source's texels into buffers of keys and weights once, and each
+ * work-item reads its window there (median_nv, CPU devices' network:
+ * four results per work-item). */
 #include "clfx-io.h"
 
 #define MEDIAN_T 16
