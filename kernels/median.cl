@@ -32,13 +32,13 @@
  * one key conversion per texel), then every pass reads them from there: a
  * texture fetch per value and pass would make the passes fetch-bound.  One
  * unconditional barrier, no return before or after it (PoCL 6.0: see
- * filter.cl).  median_rl (GPUs, radius 4 to 8 past the network): the
- * same tile, sorted, and a window of its ranks sliding down each column
- * (at the end of this file).  median_b, median_nb (CPU devices, and
- * windows whose tile does not fit local memory): median_keys converts
- * the source's texels into buffers of keys and weights once, and each
- * work-item reads its window there (median_nv, CPU devices' network:
- * four results per work-item). */
+ * filter.cl).  median_rl (every device, radius 4 to 8 past the
+ * network): the same tile, sorted, and a window of its ranks sliding
+ * down each column (at the end of this file).  median_b, median_nb (CPU
+ * devices, and windows whose tile does not fit local memory):
+ * median_keys converts the source's texels into buffers of keys and
+ * weights once, and each work-item reads its window there (median_nv,
+ * CPU devices' network: four results per work-item). */
 #include "clfx-io.h"
 
 #define MEDIAN_T 16
@@ -605,8 +605,9 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
 #endif
 
 #ifdef MEDIAN_RANK_R
-/* GPUs, windows past the network's (radius MEDIAN_RANK_R up to 8, built
- * for it): ranks in the tile and a window that slides down a column.
+/* Windows past the network's (radius MEDIAN_RANK_R up to 8, built for
+ * it), on every device: ranks in the tile and a window that slides down
+ * a column.
  *
  * The group sorts its tile's keys once per channel ((key, texel) as one
  * 64-bit word, so that the padding sorts last; a channel whose keys are
