@@ -738,9 +738,17 @@ median_round (__local ulong *pr, int t, int b, int k0, int k1, int jtop)
     pr[MEDIAN_PAD (median_slot (t, r, b))] = v[r];
 }
 
-/* Rank q's bit in walker wid's bitmap. */
+/* Rank q's bit in walker wid's bitmap; FLIP and SET its bit (the host
+ * chooses atomics for GPUs: MEDIAN_ATOMIC_FLIPS). */
 #define MEDIAN_BIT(q) bm[((q) >> 5) * MEDIAN_WALKERS + wid]
 #define MEDIAN_MASK(q) (1u << ((q) & 31))
+#if MEDIAN_ATOMIC_FLIPS
+#define MEDIAN_FLIP(q) atomic_xor (&MEDIAN_BIT (q), MEDIAN_MASK (q))
+#define MEDIAN_SET(q) atomic_or (&MEDIAN_BIT (q), MEDIAN_MASK (q))
+#else
+#define MEDIAN_FLIP(q) (MEDIAN_BIT (q) ^= MEDIAN_MASK (q))
+#define MEDIAN_SET(q) (MEDIAN_BIT (q) |= MEDIAN_MASK (q))
+#endif
 
 /* Channel c of the key of the tile's texel i. */
 inline uint
@@ -853,7 +861,7 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
                 {
                   int i = (MEDIAN_RANK_R + di) * MEDIAN_RS + xc + dj;
                   int q = rk[i * 4 + c];
-                  atomic_or (&MEDIAN_BIT (q), MEDIAN_MASK (q));
+                  MEDIAN_SET (q);
                   T += MEDIAN_WT (i);
                 }
             }
@@ -870,10 +878,10 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
           if (row > 0)
             {
               int yc = row + MEDIAN_RANK_R;
-              /* Unrolled, and each bit flipped by an atomic whose result
-               * is not waited for: the ranks' loads of a step go out
-               * together, where a load, modify and store per texel made
-               * every update wait for the one before. */
+              /* Unrolled, and on GPUs each bit flipped by an atomic whose
+               * result is not waited for: the ranks' loads of a step go
+               * out together, where a load, modify and store per texel
+               * made every update wait for the one before. */
 #pragma unroll
               for (int dj = -MEDIAN_RANK_R; dj <= MEDIAN_RANK_R; dj++)
                 {
@@ -882,8 +890,8 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
                   int  ii = (yc + v) * MEDIAN_RS + xc + dj;
                   int  qo = rk[io * 4 + c], qi = rk[ii * 4 + c];
                   uint wo = MEDIAN_WT (io), wi = MEDIAN_WT (ii);
-                  atomic_xor (&MEDIAN_BIT (qo), MEDIAN_MASK (qo));
-                  atomic_xor (&MEDIAN_BIT (qi), MEDIAN_MASK (qi));
+                  MEDIAN_FLIP (qo);
+                  MEDIAN_FLIP (qi);
                   T += wi - wo;
                   C += (qi <= p ? wi : 0u) - (qo <= p ? wo : 0u);
                 }
@@ -936,4 +944,6 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
 }
 #undef MEDIAN_BIT
 #undef MEDIAN_MASK
+#undef MEDIAN_FLIP
+#undef MEDIAN_SET
 #endif
