@@ -18,7 +18,7 @@
 # catalogs, from a build with the plug-in) go beside it, in clfx-locale/:
 # remove that folder too to uninstall.
 set -eu
-# The build's catalogs (po/ beside the built binary's folder) into $2/$3.
+# The catalogs of a build's po/ folder ($1) into $2/LANG/LC_MESSAGES/.
 catalogs () {
   for mo in "$1"/*/LC_MESSAGES/clfx.mo; do
     [ -f "$mo" ] || continue

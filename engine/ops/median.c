@@ -175,7 +175,8 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
       size_t pw = 256;
       while (pw < s2)
         pw *= 2;
-      st->rank_local = 18 * s2 + 8 * (pw + pw / 8) + 4 * 256 * 4 + 4;
+      st->rank_local = 18 * s2 + 8 * (pw + pw / 8)
+                       + 16 * MEDIAN_T * MEDIAN_T + 4;
       snprintf (st->rank_options, sizeof st->rank_options,
                 "-DMEDIAN_RANK_R=%d -DMEDIAN_RANK_P=%zu -DMEDIAN_GY=%d", r,
                 pw, MEDIAN_RANK_GY);
@@ -204,13 +205,13 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
 /* ---- OpenCL ---------------------------------------------------------------- */
 
 /* Radius 4 to 8 past the networks, on every device: median_rl (on PoCL,
- * 1024^2 float radius 8 circle, 2.4 s where median_b took 7.6).  GPUs,
- * other windows: the local-memory form while the group's tile of keys and
- * weights fits (20 bytes a texel: radius up to 16 with 48 KiB).  CPU
- * devices, and larger windows: the source's keys and weights into
- * buffers once (median_keys), then a result per work-item from there.
- * Each with the sorting network for windows up to MEDIAN_NET_MAX
- * texels. */
+ * 1024^2 float radius 8 circle, 1.0-1.1 s where median_b took 4.1-4.4;
+ * docs/PERFORMANCE.md).  GPUs, other windows: the local-memory form while
+ * the group's tile of keys and weights fits (20 bytes a texel: radius up
+ * to 16 with 48 KiB).  CPU devices, and larger windows: the source's keys
+ * and weights into buffers once (median_keys), then a result per
+ * work-item from there.  Each with the sorting network for windows up to
+ * MEDIAN_NET_MAX texels. */
 static bool
 median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {

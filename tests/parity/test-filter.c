@@ -745,7 +745,7 @@ medians (ClfxContext **ctx)
     { "median square 3, percentile 70, opaque",
       { "filter", "median", "radius", "3", "neighborhood", "square",
         "percentile", "70", NULL } },
-    /* Past the networks: GPUs' sliding ranks. */
+    /* Past the networks: the sliding ranks (median_rl). */
     { "median diamond 6, percentile 75, opaque",
       { "filter", "median", "radius", "6", "neighborhood", "diamond",
         "percentile", "75", NULL } },
@@ -757,7 +757,7 @@ medians (ClfxContext **ctx)
                                      NULL } },
     { "median circle 4, percentile 100, specials",
       { "filter", "median", "radius", "4", "percentile", "100", NULL } },
-    /* GPUs' sliding ranks at their largest radius. */
+    /* The sliding ranks at their largest radius. */
     { "median circle 8, percentile 40, specials",
       { "filter", "median", "radius", "8", "percentile", "40", NULL } },
   };
