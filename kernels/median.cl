@@ -32,10 +32,12 @@
  * one key conversion per texel), then every pass reads them from there: a
  * texture fetch per value and pass would make the passes fetch-bound.  One
  * unconditional barrier, no return before or after it (PoCL 6.0: see
- * filter.cl).  median_rl (every device, radius 4 to 8 past the
- * network): the same tile, sorted, and a window of its ranks sliding
- * down each column (at the end of this file).  median_b, median_nb (CPU
- * devices, and windows whose tile does not fit local memory):
+ * filter.cl).  median_rl (radius 4 to 8 past the network): the same
+ * tile, sorted, and a window of its ranks sliding down each column;
+ * median_rc (CPU devices from radius 4): the same ranks with a tile of
+ * 32 x 64 results for one work-item (both at the end of this file).
+ * median_b, median_nb (CPU devices' networks, and windows whose tile
+ * does not fit local memory):
  * median_keys converts the source's texels into buffers of keys and
  * weights once, and each work-item reads its window there (median_nv,
  * CPU devices' network: four results per work-item). */
@@ -604,6 +606,144 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
 }
 #endif
 
+/* The sliding ranks (median_rl, median_rc): which channel is alpha. */
+#if CLFX_CHANNELS == 4
+#define MEDIAN_IS_ALPHA(c) ((c) == 3)
+#elif CLFX_CHANNELS == 2
+#define MEDIAN_IS_ALPHA(c) ((c) == 1)
+#else
+#define MEDIAN_IS_ALPHA(c) false
+#endif
+
+/* The index of m's lowest set bit (OpenCL C 1.2 has clz, not ctz). */
+inline int
+median_low_bit (uint m)
+{
+  return 31 - (int) clz (m & (0u - m));
+}
+
+/* A bitmap of ranks whose word i lies at bm[i stride], nw words: the
+ * walkers' windows (median_rl interleaves its walkers' words). */
+
+/* The smallest set rank above p (p >= -1), nw 32 if there is none. */
+inline int
+median_bits_next (__local const uint *bm, int stride, int nw, int p)
+{
+  int  s = p + 1, wi = s >> 5;
+  uint m = wi < nw ? bm[wi * stride] & (0xffffffffu << (s & 31)) : 0u;
+
+  while (m == 0u && ++wi < nw)
+    m = bm[wi * stride];
+  return m ? wi * 32 + median_low_bit (m) : nw * 32;
+}
+
+/* The largest set rank below p, -1 if there is none. */
+inline int
+median_bits_prev (__local const uint *bm, int stride, int p)
+{
+  if (p <= 0)
+    return -1;
+
+  int  s = p - 1, wi = s >> 5;
+  uint m = bm[wi * stride] & (0xffffffffu >> (31 - (s & 31)));
+
+  while (m == 0u && --wi >= 0)
+    m = bm[wi * stride];
+  return m ? wi * 32 + 31 - (int) clz (m) : -1;
+}
+
+/* The rank of the order statistic where ranks weigh as wt[od[q]]: from
+ * the pointer p (*C: the window's weight at or below it), up to the
+ * first rank whose cumulative weight reaches t, then down while the one
+ * before still reaches it; *C follows. */
+inline int
+median_bits_walk (__local const uint *bm, int stride, int nw,
+                  __local const ushort *wt, __local const ushort *od, int p,
+                  uint *C, uint t)
+{
+  uint c = *C;
+
+  while (c < t)
+    {
+      int n = median_bits_next (bm, stride, nw, p);
+      if (n >= nw * 32)
+        break;
+      p = n;
+      c += wt[od[p]];
+    }
+  while (p >= 0)
+    {
+      if (! (bm[(p >> 5) * stride] & (1u << (p & 31))))
+        p = median_bits_prev (bm, stride, p);
+      else if (c - wt[od[p]] >= t)
+        {
+          c -= wt[od[p]];
+          p = median_bits_prev (bm, stride, p);
+        }
+      else
+        break;
+    }
+  *C = c;
+  return p;
+}
+
+/* The rank of the k-th set bit (k >= 1) where every rank weighs 1: from
+ * the pointer p (C: the set ranks at or below it), counting the bits a
+ * word at a time, up from p + 1 or down from p. */
+inline int
+median_bits_count (__local const uint *bm, int stride, int nw, int p, uint C,
+                   uint k)
+{
+  if (C < k)
+    {
+      uint need = k - C;
+      int  s = p + 1, wi = s >> 5;
+      uint m = bm[wi * stride] & (0xffffffffu << (s & 31));
+
+      for (uint n = popcount (m); n < need && wi + 1 < nw; n = popcount (m))
+        {
+          need -= n;
+          m = bm[++wi * stride];
+        }
+      for (uint j = 1u; j < need; j++)
+        m &= m - 1u;
+      return wi * 32 + median_low_bit (m);
+    }
+
+  uint need = C - k + 1u;
+  int  wi = p >> 5;
+  uint m = bm[wi * stride] & (0xffffffffu >> (31 - (p & 31)));
+
+  for (uint n = popcount (m); n < need && wi > 0; n = popcount (m))
+    {
+      need -= n;
+      m = bm[--wi * stride];
+    }
+  for (uint j = 1u; j < need; j++)
+    m &= ~(0x80000000u >> clz (m));
+  return wi * 32 + 31 - (int) clz (m);
+}
+
+/* The texels of the window of hw's shape (n). */
+inline uint
+median_window_size (__constant int *hw, int r)
+{
+  uint n = 0u;
+
+  for (int di = 0; di <= 2 * r; di++)
+    n += (uint) (2 * hw[di] + 1);
+  return n;
+}
+
+/* The count of ranks that reaches the target where every texel of the
+ * window weighs w (n texels): ceil (t / w), 0 where w is 0 (no weight:
+ * colour 0). */
+inline uint
+median_uniform_rank (uint n, uint w, ulong pm, int ps)
+{
+  return w ? (median_target (n * w, pm, ps) + w - 1u) / w : 0u;
+}
+
 #ifdef MEDIAN_RANK_R
 /* Windows past the network's (radius MEDIAN_RANK_R up to 8, built for
  * it), on every device: ranks in the tile and a window that slides down
@@ -628,7 +768,12 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
  * bottom (2 (2r + 1) updates, where the window holds up to (2r + 1)^2
  * texels), and a pointer into the bitmap (p, with C the weight of the
  * window's ranks up to p) moves to the new order statistic: between
- * neighbouring results it moves by about the texels that changed.  The
+ * neighbouring results it moves by about the texels that changed.  Where
+ * every texel of the tile weighs the same, the order statistic is the
+ * window's k-th rank and the pointer counts set bits a word at a time
+ * (median_bits_count: on the H200, radius 8 52.4 -> 41.9 ms at 8192^2);
+ * elsewhere it moves rank by rank with the weights' sums
+ * (median_bits_walk).  The
  * radix selection this replaces read the whole window once per bit of
  * the ranks (10 times).  The shapes are symmetric under transposition,
  * so a column dj of the window spans the rows |di| <= hw[dj + r]. */
@@ -650,51 +795,6 @@ median_nl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS,
 #define MEDIAN_E (1 << MEDIAN_EB)
 #define MEDIAN_NS (MEDIAN_RANK_P / MEDIAN_E)
 #define MEDIAN_PAD(i) ((i) + ((i) >> MEDIAN_EB))
-
-#if CLFX_CHANNELS == 4
-#define MEDIAN_IS_ALPHA(c) ((c) == 3)
-#elif CLFX_CHANNELS == 2
-#define MEDIAN_IS_ALPHA(c) ((c) == 1)
-#else
-#define MEDIAN_IS_ALPHA(c) false
-#endif
-
-/* The index of m's lowest set bit (OpenCL C 1.2 has clz, not ctz). */
-inline int
-median_low_bit (uint m)
-{
-  return 31 - (int) clz (m & (0u - m));
-}
-
-/* The smallest rank above p (p >= -1) in walker wid's bitmap, MEDIAN_RS2
- * if there is none (the walk's sums say there is). */
-inline int
-median_next (__local const uint *bm, int wid, int p)
-{
-  int  s = p + 1, wi = s >> 5;
-  uint m = wi < MEDIAN_RW
-               ? bm[wi * MEDIAN_WALKERS + wid] & (0xffffffffu << (s & 31))
-               : 0u;
-
-  while (m == 0u && ++wi < MEDIAN_RW)
-    m = bm[wi * MEDIAN_WALKERS + wid];
-  return m ? wi * 32 + median_low_bit (m) : MEDIAN_RS2;
-}
-
-/* The largest rank below p in walker wid's bitmap, -1 if there is none. */
-inline int
-median_prev (__local const uint *bm, int wid, int p)
-{
-  if (p <= 0)
-    return -1;
-
-  int  s = p - 1, wi = s >> 5;
-  uint m = bm[wi * MEDIAN_WALKERS + wid] & (0xffffffffu >> (31 - (s & 31)));
-
-  while (m == 0u && --wi >= 0)
-    m = bm[wi * MEDIAN_WALKERS + wid];
-  return m ? wi * 32 + 31 - (int) clz (m) : -1;
-}
 
 /* The slot of sorter t's register r in a round whose register bits start
  * at bit b: r's MEDIAN_EB bits inserted at b into t's. */
@@ -770,30 +870,40 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
   __local ushort wt[MEDIAN_RS2];
   __local ulong  pr[MEDIAN_PAD (MEDIAN_RANK_P)];
   __local uint   res[4 * MEDIAN_T * MEDIAN_T];
-  __local uint   varies;
+  __local uint   varies, wlo, whi;
   int            lid = get_local_id (1) * MEDIAN_T + get_local_id (0);
   int            ox = get_group_id (0) * MEDIAN_T;
   int            oy = get_group_id (1) * MEDIAN_T;
   int            x0 = dst_rect.x + ox - MEDIAN_RANK_R;
   int            y0 = dst_rect.y + oy - MEDIAN_RANK_R;
-  uint           vary;
+  uint           vary, wmin, wmax;
 
   if (lid == 0)
-    varies = 0u;
+    {
+      varies = 0u;
+      wlo = 0xffffffffu;
+      whi = 0u;
+    }
   barrier (CLK_LOCAL_MEM_FENCE);
   {
-    /* The weights, and which channels' keys differ anywhere. */
+    /* The weights, their range, and which channels' keys differ
+     * anywhere. */
     uint4 k0 = median_key (clfx_fetch (CLFX_SRC (src), x0, y0));
     uint4 d = (uint4) (0u);
-    uint  bits;
+    uint  bits, lo = 0xffffffffu, hi = 0u;
 
     for (int i = lid; i < MEDIAN_RS2; i += MEDIAN_WG)
       {
         float4 v = clfx_fetch (CLFX_SRC (src), x0 + i % MEDIAN_RS,
                                y0 + i / MEDIAN_RS);
-        wt[i] = (ushort) median_weight_of (v, weighted, wscale);
+        uint   w = median_weight_of (v, weighted, wscale);
+        wt[i] = (ushort) w;
+        lo = min (lo, w);
+        hi = max (hi, w);
         d |= median_key (v) ^ k0;
       }
+    atomic_min (&wlo, lo);
+    atomic_max (&whi, hi);
     bits = (d.x != 0u ? 1u : 0u) | (d.y != 0u ? 2u : 0u)
            | (d.z != 0u ? 4u : 0u) | (d.w != 0u ? 8u : 0u);
     if (bits)
@@ -801,6 +911,8 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   vary = varies;
+  wmin = wlo;
+  wmax = whi;
   for (int c = 0; c < CLFX_CHANNELS; c++)
     {
       /* No sort where the keys are one value (the texels' order is then
@@ -842,13 +954,18 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
       int           cx = wid % MEDIAN_T, c = wid / MEDIAN_T;
       int           xc = cx + MEDIAN_RANK_R;
       bool          wc = weighted && ! MEDIAN_IS_ALPHA (c);
-      uint          tfix = MEDIAN_IS_ALPHA (c) ? ta : tc;
+      /* Counting: every texel of the tile weighs the same; the order
+       * statistic is the window's kfix-th rank. */
+      bool          counting = ! wc || wmin == wmax;
+      uint          kfix = ! wc ? (MEDIAN_IS_ALPHA (c) ? ta : tc)
+                                : median_uniform_rank (
+                                    median_window_size (hw, MEDIAN_RANK_R),
+                                    wmin, pm, ps);
       __local const ushort *odc = od + c * MEDIAN_RS2;
       int           p = -1;
       uint          C = 0u, T = 0u;
-/* The colour weight of texel i, of rank q. */
-#define MEDIAN_WT(i) (wc ? (uint) wt[i] : 1u)
-#define MEDIAN_WQ(q) (wc ? (uint) wt[odc[q]] : 1u)
+/* The colour weight of texel i. */
+#define MEDIAN_WT(i) (counting ? 1u : (uint) wt[i])
 
       if (c < CLFX_CHANNELS)
         {
@@ -896,31 +1013,18 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
                   C += (qi <= p ? wi : 0u) - (qo <= p ? wo : 0u);
                 }
             }
-          if (T)
+          if (counting ? kfix != 0u : T != 0u)
             {
-              uint t = wc ? median_target (T, pm, ps) : tfix;
-              /* Up to the first rank whose cumulative weight reaches t,
-               * then down while the one before still reaches it. */
-              while (C < t)
+              if (counting)
                 {
-                  int n = median_next (bm, wid, p);
-                  if (n >= MEDIAN_RS2)
-                    break;
-                  p = n;
-                  C += MEDIAN_WQ (p);
+                  p = median_bits_count (bm + wid, MEDIAN_WALKERS, MEDIAN_RW,
+                                         p, C, kfix);
+                  C = kfix;
                 }
-              while (p >= 0)
-                {
-                  if (! (MEDIAN_BIT (p) & MEDIAN_MASK (p)))
-                    p = median_prev (bm, wid, p);
-                  else if (C - MEDIAN_WQ (p) >= t)
-                    {
-                      C -= MEDIAN_WQ (p);
-                      p = median_prev (bm, wid, p);
-                    }
-                  else
-                    break;
-                }
+              else
+                p = median_bits_walk (bm + wid, MEDIAN_WALKERS, MEDIAN_RW,
+                                      wt, odc, p, &C,
+                                      median_target (T, pm, ps));
               /* The selected texel's value, fetched again (the keys are
                * not kept): the value its key gives back. */
               val = as_uint (median_value ((uint4) (median_key_at (
@@ -931,7 +1035,6 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
           res[(row * MEDIAN_T + cx) * 4 + c] = val;
         }
 #undef MEDIAN_WT
-#undef MEDIAN_WQ
     }
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int o = lid; o < MEDIAN_T * MEDIAN_T; o += MEDIAN_WG)
@@ -946,4 +1049,200 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
 #undef MEDIAN_MASK
 #undef MEDIAN_FLIP
 #undef MEDIAN_SET
+#endif
+
+#ifdef MEDIAN_CPU_R
+/* CPU devices, every window past the network's (built for radius
+ * MEDIAN_CPU_R and a tile of MEDIAN_CW x MEDIAN_CH results): the ranks of
+ * median_rl, in the form a CPU runs well.  A group is one work-item, so
+ * there are no barriers (PoCL splits a kernel's loops at each one) and
+ * the tile can be large: its (MEDIAN_CW + 2r) x (MEDIAN_CH + 2r) texels
+ * are sorted once per channel by a radix sort on the keys' bytes (a pass
+ * per byte in which the tile's keys differ: one for 8-bit data), a few
+ * operations per result where median_rl's bitonic sort of a 16 x 16
+ * results' tile took some hundred.  Then each column of results walks
+ * down as median_rl's walkers do, a channel at a time.  Where every
+ * texel of the tile weighs the same (no straight alpha, alpha itself, an
+ * opaque tile) the order statistic is the k-th rank of the window, found
+ * by counting the bitmap's bits a word at a time (popcount); where the
+ * weights differ, the pointer moves rank by rank with their sums. */
+#define MEDIAN_CSX (MEDIAN_CW + 2 * MEDIAN_CPU_R)
+#define MEDIAN_CS2 (MEDIAN_CSX * (MEDIAN_CH + 2 * MEDIAN_CPU_R))
+#define MEDIAN_CWW ((MEDIAN_CS2 + 31) / 32)
+
+__kernel __attribute__ ((reqd_work_group_size (1, 1, 1))) void
+median_rc (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
+{
+  /* kc: channel c's key of texel i at kc[c CS2 + i]; wt: colour weights;
+   * ka, kb, ia, ib: the sort's keys and texels, by turns; rk: each
+   * texel's rank; bm: a column's window; res: the results, four floats
+   * each. */
+  __local uint   kc[4 * MEDIAN_CS2];
+  __local uint   ka[MEDIAN_CS2], kb[MEDIAN_CS2];
+  __local ushort ia[MEDIAN_CS2], ib[MEDIAN_CS2];
+  __local ushort rk[MEDIAN_CS2];
+  __local ushort wt[MEDIAN_CS2];
+  __local uint   hist[256];
+  __local uint   bm[MEDIAN_CWW];
+  __local float  res[4 * MEDIAN_CW * MEDIAN_CH];
+  int            ox = get_group_id (0) * MEDIAN_CW;
+  int            oy = get_group_id (1) * MEDIAN_CH;
+  int            x0 = dst_rect.x + ox - MEDIAN_CPU_R;
+  int            y0 = dst_rect.y + oy - MEDIAN_CPU_R;
+  int            cols = min (MEDIAN_CW, dst_rect.z - ox);
+  int            rows = min (MEDIAN_CH, dst_rect.w - oy);
+  uint4          k0 = median_key (clfx_fetch (CLFX_SRC (src), x0, y0));
+  uint4          d = (uint4) (0u);
+  uint           wmin = 0xffffffffu, wmax = 0u;
+  uint           n = median_window_size (hw, MEDIAN_CPU_R);
+
+  for (int j = 0, i = 0; j < MEDIAN_CH + 2 * MEDIAN_CPU_R; j++)
+    for (int x = 0; x < MEDIAN_CSX; x++, i++)
+      {
+        float4 v = clfx_fetch (CLFX_SRC (src), x0 + x, y0 + j);
+        uint4  k = median_key (v);
+        uint   w = median_weight_of (v, weighted, wscale);
+        kc[i] = k.x;
+        kc[MEDIAN_CS2 + i] = k.y;
+        kc[2 * MEDIAN_CS2 + i] = k.z;
+        kc[3 * MEDIAN_CS2 + i] = k.w;
+        wt[i] = (ushort) w;
+        wmin = min (wmin, w);
+        wmax = max (wmax, w);
+        d |= k ^ k0;
+      }
+
+  for (int c = 0; c < 4; c++)
+    {
+      __local const uint *key = kc + c * MEDIAN_CS2;
+      uint dc = c == 0 ? d.x : c == 1 ? d.y : c == 2 ? d.z : d.w;
+      bool wc = weighted && ! MEDIAN_IS_ALPHA (c);
+      /* Counting: every texel of the tile weighs w; the k-th rank of
+       * the window is the one whose weight first reaches the target. */
+      bool counting = ! wc || wmin == wmax;
+      uint kfix = MEDIAN_IS_ALPHA (c) ? ta : tc;
+
+      if (c >= CLFX_CHANNELS)
+        {
+          for (int o = 0; o < MEDIAN_CW * MEDIAN_CH; o++)
+            res[o * 4 + c] = 0.0f;
+          continue;
+        }
+      if (wc && counting)
+        kfix = median_uniform_rank (n, wmin, pm, ps);
+      /* One value throughout the tile (an opaque image's alpha, a flat
+       * region), every texel weighing the same: every window's order
+       * statistic is that value (none where the weight is 0). */
+      if (counting && ! dc)
+        {
+          float val = kfix ? median_value ((uint4) (key[0])).x : 0.0f;
+          for (int o = 0; o < MEDIAN_CW * MEDIAN_CH; o++)
+            res[o * 4 + c] = val;
+          continue;
+        }
+
+      /* The sort: least significant byte first, stable, skipping the
+       * bytes in which no two keys differ; od: the texel of each rank
+       * (the texels' own order where no pass ran). */
+      __local const uint   *sk = key;
+      __local const ushort *od = ia;
+      int                   npass = 0;
+
+      for (int s = 0; s < 32; s += 8)
+        {
+          __local uint   *dk = (npass & 1) ? kb : ka;
+          __local ushort *dt = (npass & 1) ? ib : ia;
+
+          if (! ((dc >> s) & 0xffu))
+            continue;
+          for (int b = 0; b < 256; b++)
+            hist[b] = 0u;
+          for (int q = 0; q < MEDIAN_CS2; q++)
+            hist[(sk[q] >> s) & 0xffu]++;
+          for (uint b = 0, sum = 0u; b < 256; b++)
+            {
+              uint h = hist[b];
+              hist[b] = sum;
+              sum += h;
+            }
+          for (int q = 0; q < MEDIAN_CS2; q++)
+            {
+              uint k = sk[q], at = hist[(k >> s) & 0xffu]++;
+              dk[at] = k;
+              dt[at] = npass ? od[q] : (ushort) q;
+            }
+          sk = dk;
+          od = dt;
+          npass++;
+        }
+      if (! npass)
+        for (int q = 0; q < MEDIAN_CS2; q++)
+          ia[q] = (ushort) q;
+      for (int q = 0; q < MEDIAN_CS2; q++)
+        rk[od[q]] = (ushort) q;
+
+      for (int cx = 0; cx < cols; cx++)
+        {
+          int  xc = cx + MEDIAN_CPU_R;
+          int  p = -1;
+          uint C = 0u, T = 0u;
+/* The colour weight of texel i. */
+#define MEDIAN_CWT(i) (counting ? 1u : (uint) wt[i])
+
+          for (int i = 0; i < MEDIAN_CWW; i++)
+            bm[i] = 0u;
+          for (int di = -MEDIAN_CPU_R; di <= MEDIAN_CPU_R; di++)
+            {
+              int h = hw[di + MEDIAN_CPU_R];
+              int i = (MEDIAN_CPU_R + di) * MEDIAN_CSX + xc;
+              for (int dj = -h; dj <= h; dj++)
+                {
+                  int q = rk[i + dj];
+                  bm[q >> 5] |= 1u << (q & 31);
+                  T += MEDIAN_CWT (i + dj);
+                }
+            }
+          for (int row = 0; row < rows; row++)
+            {
+              float val = 0.0f;
+
+              if (row > 0)
+                {
+                  int yc = row + MEDIAN_CPU_R;
+                  for (int dj = -MEDIAN_CPU_R; dj <= MEDIAN_CPU_R; dj++)
+                    {
+                      int  v = hw[dj + MEDIAN_CPU_R];
+                      int  io = (yc - 1 - v) * MEDIAN_CSX + xc + dj;
+                      int  ii = (yc + v) * MEDIAN_CSX + xc + dj;
+                      int  qo = rk[io], qi = rk[ii];
+                      uint wo = MEDIAN_CWT (io), wi = MEDIAN_CWT (ii);
+                      bm[qo >> 5] ^= 1u << (qo & 31);
+                      bm[qi >> 5] ^= 1u << (qi & 31);
+                      T += wi - wo;
+                      C += (qi <= p ? wi : 0u) - (qo <= p ? wo : 0u);
+                    }
+                }
+              if (counting ? kfix != 0u : T != 0u)
+                {
+                  if (counting)
+                    {
+                      p = median_bits_count (bm, 1, MEDIAN_CWW, p, C, kfix);
+                      C = kfix;
+                    }
+                  else
+                    p = median_bits_walk (bm, 1, MEDIAN_CWW, wt, od, p, &C,
+                                          median_target (T, pm, ps));
+                  val = median_value ((uint4) (key[od[max (p, 0)]])).x;
+                }
+              /* A window of no weight: colour 0 (GEGL's). */
+              res[(row * MEDIAN_CW + cx) * 4 + c] = val;
+            }
+#undef MEDIAN_CWT
+        }
+    }
+  for (int row = 0; row < rows; row++)
+    for (int cx = 0; cx < cols; cx++)
+      CLFX_STORE (CLFX_DST_X (ox + cx), CLFX_DST_Y (oy + row),
+                  vload4 (row * MEDIAN_CW + cx, res));
+}
 #endif

@@ -20,11 +20,13 @@
  * The CPU reference gathers each window and sorts it (qsort, NaN last),
  * then walks the cumulative weights; the device sorts windows up to 49
  * texels with a sorting network where the window's weights are equal
- * (CPU devices: up to 25 texels whatever the weights), from radius 4
- * to 8 (past the networks) walks a bitmap of the window's ranks in the
- * group's sorted tile down each column, and selects by radix on the
- * values' bits elsewhere (kernels/median.cl).  Each picks a value of
- * the window, so the result is exact. */
+ * (CPU devices: up to 25 texels whatever the weights); past the networks
+ * it walks a bitmap of the window's ranks in the group's sorted tile down
+ * each column (GPUs: radius 4 to 8; CPU devices: from radius 4 while a
+ * work-item's tile of 32 x 64 results fits local memory, radius 40 on
+ * PoCL), and selects by radix on the values' bits elsewhere
+ * (kernels/median.cl).  Each picks a value of the window,
+ * so the result is exact. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +54,12 @@
  * rows took 35% longer at radius 8 and 4 rows 11%: fewer groups fitted
  * each multiprocessor, or fewer work-items sorted). */
 #define MEDIAN_RANK_GY 8
+/* median_rc (CPU devices, every window past the network): a work-item
+ * makes MEDIAN_CPU_W x MEDIAN_CPU_H results from a tile of (W + 2r) x
+ * (H + 2r) texels, 30 bytes a texel of local memory and 16 a result
+ * (radius 8: 148 KiB; radius 100: 1.8 MiB, the ranks still 16-bit). */
+#define MEDIAN_CPU_W 32
+#define MEDIAN_CPU_H 64
 
 typedef struct
 {
@@ -74,6 +82,9 @@ typedef struct
    * memory. */
   size_t   rank_local;
   char     rank_options[96];
+  /* Past the network on CPU devices: median_rc's local memory. */
+  size_t   cpu_local;
+  char     cpu_options[96];
 } State;
 
 static void
@@ -181,6 +192,16 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                 "-DMEDIAN_RANK_R=%d -DMEDIAN_RANK_P=%zu -DMEDIAN_GY=%d", r,
                 pw, MEDIAN_RANK_GY);
     }
+  if (! st->net)
+    {
+      size_t s2 = (size_t) (MEDIAN_CPU_W + 2 * r)
+                  * (size_t) (MEDIAN_CPU_H + 2 * r);
+      st->cpu_local = 30 * s2 + 4 * ((s2 + 31) / 32) + 1024
+                      + 16 * MEDIAN_CPU_W * MEDIAN_CPU_H;
+      snprintf (st->cpu_options, sizeof st->cpu_options,
+                "-DMEDIAN_CPU_R=%d -DMEDIAN_CW=%d -DMEDIAN_CH=%d", r,
+                MEDIAN_CPU_W, MEDIAN_CPU_H);
+    }
   plan->width = src->width;
   plan->height = src->height;
   plan->addressing = fp->addressing;
@@ -204,9 +225,9 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
 
 /* ---- OpenCL ---------------------------------------------------------------- */
 
-/* Radius 4 to 8 past the networks, on every device: median_rl (on PoCL,
- * 1024^2 float radius 8 circle, 1.0-1.1 s where median_b took 4.1-4.4;
- * docs/PERFORMANCE.md).  GPUs, other windows: the local-memory form while
+/* Past the networks on CPU devices (sources from buffers): median_rc,
+ * while its tile fits local memory.  Radius 4 to 8 past the networks
+ * elsewhere: median_rl.  GPUs, other windows: the local-memory form while
  * the group's tile of keys and weights fits (20 bytes a texel: radius up
  * to 16 with 48 KiB).  CPU devices, and larger windows: the source's keys
  * and weights into buffers once (median_keys), then a result per
@@ -226,6 +247,18 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                                 && lk + lw + 1024 <= dev->local_mem
                                 && dev->max_work_group
                                      >= MEDIAN_T * MEDIAN_T;
+  bool                  cpu = ! strcmp (dev->type, "cpu");
+  /* CPU devices past the network (sources from buffers): median_rc. */
+  bool                  cpu_rank = cpu && st->cpu_local
+                                   && clfx_graph_source_is_buffer (g)
+                                   && st->cpu_local + 1024
+                                        <= dev->local_mem;
+  ClfxLaunch            lc = { "median_rc", st->cpu_options, NULL, 2,
+                               { (size_t) ((w + MEDIAN_CPU_W - 1)
+                                           / MEDIAN_CPU_W),
+                                 (size_t) ((h + MEDIAN_CPU_H - 1)
+                                           / MEDIAN_CPU_H) },
+                               { 1, 1 } };
   bool                  rank = st->rank_local
                                && st->rank_local + 1024 <= dev->local_mem
                                && dev->max_work_group
@@ -246,8 +279,7 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   cl_int4               rect = { { t->in.x, t->in.y, t->in.width,
                                    t->in.height } };
   /* CPU devices' network: MEDIAN_V results per work-item. */
-  bool                  lanes = ! local && st->net
-                                && ! strcmp (dev->type, "cpu");
+  bool                  lanes = ! local && st->net && cpu;
   ClfxLaunch            l = { local   ? (st->net ? "median_nl" : "median_l")
                               : lanes ? "median_nv"
                                       : (st->net ? "median_nb" : "median_b"),
@@ -271,8 +303,8 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                                 sizeof (int) * (size_t) (2 * st->radius + 1),
                                 error)))
     return false;
-  if (rank)
-    return CLFX_LAUNCH (g, &lr, error, CLFX_SRC, CLFX_DST, CLFX_ARG (hw),
+  if (cpu_rank || rank)
+    return CLFX_LAUNCH (g, cpu_rank ? &lc : &lr, error, CLFX_SRC, CLFX_DST, CLFX_ARG (hw),
                         CLFX_INT (st->radius), CLFX_INT (st->weighted),
                         CLFX_FLOAT (st->wscale), CLFX_ARG (st->tc),
                         CLFX_ARG (st->ta), CLFX_ARG (st->pm),

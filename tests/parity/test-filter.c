@@ -716,6 +716,18 @@ median_opaque (ClfxImage *src)
                                                                : 1.0f);
 }
 
+/* One partial alpha everywhere (0.3: 8-bit code 77, else 307 of 1024):
+ * tiles whose texels all weigh the same but less than an opaque one, so
+ * the sliding ranks count to ceil (t / w) of the window's weight's
+ * target t; the transparent edges of "clamp" mix them with weight 0. */
+static void
+median_partial (ClfxImage *src)
+{
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      clfx_image_set (src, x, y, src->channels - 1, 0.3f);
+}
+
 static void
 medians (ClfxContext **ctx)
 {
@@ -745,7 +757,7 @@ medians (ClfxContext **ctx)
     { "median square 3, percentile 70, opaque",
       { "filter", "median", "radius", "3", "neighborhood", "square",
         "percentile", "70", NULL } },
-    /* Past the networks: the sliding ranks (median_rl). */
+    /* Past the networks: the sliding ranks (median_rl, median_rc). */
     { "median diamond 6, percentile 75, opaque",
       { "filter", "median", "radius", "6", "neighborhood", "diamond",
         "percentile", "75", NULL } },
@@ -761,6 +773,13 @@ medians (ClfxContext **ctx)
     { "median circle 8, percentile 40, specials",
       { "filter", "median", "radius", "8", "percentile", "40", NULL } },
   };
+  static const Case partial[] = {
+    { "median circle 6, percentile 35, alpha 0.3",
+      { "filter", "median", "radius", "6", "percentile", "35", NULL } },
+    { "median square 4, percentile 61, alpha 0.3",
+      { "filter", "median", "radius", "4", "neighborhood", "square",
+        "percentile", "61", NULL } },
+  };
   static const int channels[] = { 4, 2 };
 
   touch = median_specials;
@@ -775,6 +794,13 @@ medians (ClfxContext **ctx)
       one (ctx, &nets[k], l ? "clamp" : "clamp-to-edge", 67, 45, channels[l],
            (ClfxDepth) ((k + (size_t) l) % CLFX_N_DEPTHS),
            (k + (size_t) l) % CLFX_N_DEPTHS < 2);
+  touch = median_partial;
+  for (size_t k = 0; k < sizeof partial / sizeof *partial; k++)
+    for (int l = 0; l < 2; l++)
+      one (ctx, &partial[k], l ? "clamp" : "clamp-to-edge", 83, 71,
+           channels[(k + (size_t) l) % 2],
+           (ClfxDepth) ((2 * k + (size_t) l) % CLFX_N_DEPTHS),
+           (2 * k + (size_t) l) % CLFX_N_DEPTHS < 2);
   touch = NULL;
 }
 
