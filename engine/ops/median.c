@@ -20,7 +20,7 @@
  * The CPU reference gathers each window and sorts it (qsort, NaN last),
  * then walks the cumulative weights; the device sorts windows up to 49
  * texels with a sorting network where the window's weights are equal
- * (CPU devices: up to 25 texels whatever the weights); past the networks
+ * (CPU devices: whatever the weights); past the networks
  * it walks a bitmap of the window's ranks in the group's sorted tile down
  * each column (GPUs: radius 4 to 8; CPU devices: from radius 4 while a
  * work-item's tile of 32 x 64 results fits local memory, radius 40 on
