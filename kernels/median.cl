@@ -749,7 +749,8 @@ median_uniform_rank (uint n, uint w, ulong pm, int ps)
 
 #ifdef MEDIAN_RANK_R
 /* Windows past the network's (radius MEDIAN_RANK_R up to 8, built for
- * it), on every device: ranks in the tile and a window that slides down
+ * it), on GPUs and on CPU devices that read images (median_rc serves
+ * CPU devices' buffers): ranks in the tile and a window that slides down
  * a column.
  *
  * The group sorts its tile's keys once per channel ((key, texel) as one

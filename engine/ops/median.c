@@ -20,13 +20,13 @@
  * The CPU reference gathers each window and sorts it (qsort, NaN last),
  * then walks the cumulative weights; the device sorts windows up to 49
  * texels with a sorting network where the window's weights are equal
- * (CPU devices: whatever the weights); past the networks
- * it walks a bitmap of the window's ranks in the group's sorted tile down
- * each column (GPUs: radius 4 to 8; CPU devices: from radius 4 while a
+ * (CPU devices: whatever the weights); past the networks it walks a
+ * bitmap of the window's ranks in the group's sorted tile down each
+ * column (GPUs: radius 4 to 8; CPU devices: from radius 4 while a
  * work-item's tile of 32 x 64 results fits local memory, radius 40 on
  * PoCL), and selects by radix on the values' bits elsewhere
- * (kernels/median.cl).  Each picks a value of the window,
- * so the result is exact. */
+ * (kernels/median.cl).  Each picks a value of the window, so the result
+ * is exact. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,8 +304,8 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                                 error)))
     return false;
   if (cpu_rank || rank)
-    return CLFX_LAUNCH (g, cpu_rank ? &lc : &lr, error, CLFX_SRC, CLFX_DST, CLFX_ARG (hw),
-                        CLFX_INT (st->radius), CLFX_INT (st->weighted),
+    return CLFX_LAUNCH (g, cpu_rank ? &lc : &lr, error, CLFX_SRC, CLFX_DST,
+                        CLFX_ARG (hw), CLFX_INT (st->radius), CLFX_INT (st->weighted),
                         CLFX_FLOAT (st->wscale), CLFX_ARG (st->tc),
                         CLFX_ARG (st->ta), CLFX_ARG (st->pm),
                         CLFX_INT (st->ps));
