@@ -599,12 +599,18 @@ fail:
   return NULL;
 }
 
+bool
+clfx_graph_result_is_float4 (const ClfxGraph *g)
+{
+  return g->dst && g->dst->depth == CLFX_DEPTH_FLOAT && g->dst->channels == 4;
+}
+
 cl_mem
 clfx_graph_result_float4 (const ClfxGraph *g, int width, int height)
 {
   const ClfxImage *d = g->dst;
 
-  return g->dst_mem && d && d->depth == CLFX_DEPTH_FLOAT && d->channels == 4
+  return g->dst_mem && clfx_graph_result_is_float4 (g)
              && d->width == width && d->height == height
              && g->tile.out.x == 0 && g->tile.out.y == 0
              && g->tile.out.width == width && g->tile.out.height == height

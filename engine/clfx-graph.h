@@ -200,6 +200,8 @@ cl_mem clfx_graph_buffer (ClfxGraph *g, const char *name, size_t bytes,
  * buffer: on CPU devices fresh host memory, whose first touch is what a
  * large image costs (docs/PERFORMANCE.md). */
 cl_mem clfx_graph_result_float4 (const ClfxGraph *g, int width, int height);
+/* Whether the result image is float RGBA (whatever its layout). */
+bool   clfx_graph_result_is_float4 (const ClfxGraph *g);
 /* A read-only table uploaded once per run (later tiles reuse it). */
 cl_mem clfx_graph_table (ClfxGraph *g, const char *name, const void *data,
                          size_t bytes, ClfxError *error);

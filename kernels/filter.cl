@@ -697,6 +697,34 @@ filter_iir_cols (__global const float4 *rows, __global float4 *forward,
 #undef WRITE_DST
 }
 
+/* CPU devices whose result cannot hold the rows (not float RGBA): the
+ * rows of one band of the columns pass (filter_iir_cols4_band), band row
+ * r of `rows` to result row y0 + r; a work-group per row, its forward
+ * values in local memory, as filter_iir_rows'. */
+__kernel void
+filter_iir_rows_band (__global const float4 *rows, int width, int y0,
+                      int nrows, CLFX_DST_ARGS, double4 coef,
+                      __global const double *m, int edge_zero,
+                      __local float4 *lfwd)
+{
+  int r = get_global_id (0), len = width;
+
+  if (r >= nrows)
+    return;
+
+  __global const float4 *in = rows + (long) r * width;
+#define READ_BAND(i) in[i]
+#define WRITE_ROW_DST(i, v)                                                  \
+  CLFX_STORE (CLFX_DST_X (i), CLFX_DST_Y (y0 + r), convert_float4 (v))
+#define FWD(i) lfwd[i]
+#define FWD_PUT(i, v) (lfwd[i] = (v))
+  IIR_LINE (READ_BAND, WRITE_ROW_DST);
+#undef FWD
+#undef FWD_PUT
+#undef READ_BAND
+#undef WRITE_ROW_DST
+}
+
 /* The columns on CPU devices: four neighbouring columns a work-item, as
  * one line of float16 (each column's four channels), the forward values
  * in local memory.  The four recursions are independent chains the core
@@ -745,6 +773,137 @@ filter_iir_cols4 (__global const float4 *rows, int width, int height,
 #undef READ_COL4
 #undef WRITE_DST4
 }
+
+/* CPU devices whose result cannot hold the rows (8-bit, 16-bit, half or
+ * gray results): the columns first, straight from the source, in bands
+ * of `band` rows, and each band's rows right after it
+ * (filter_iir_rows_band), so that the only float intermediate is one
+ * band: an image-sized one is fresh host memory on every first run, whose
+ * first touch cost more than the passes themselves (4096x4096 8-bit,
+ * PoCL: the rows pass 240-290 ms on a first run against 51 after).  The
+ * two axes commute (each is linear, its edge values included), so the
+ * result is the rows-then-columns one up to float rounding.
+ *
+ * `state` holds, per work-item (four columns) and band b, the forward
+ * state (w1, w2, w3) where band b starts, slots (3 b + k) * items + item,
+ * and after the last band's slots the backward state (n1, n2, n3) where
+ * the band being done ends.  filter_iir_cols4_state runs the forward
+ * recursion down the whole columns, keeping only those states, and
+ * leaves Triggs and Sdika's backward start in the last slots; then, band
+ * by band from the bottom, filter_iir_cols4_band runs the forward
+ * recursion again over its band from its saved start (the same
+ * arithmetic, so the same values), then the backward recursion, and
+ * leaves its backward state for the band above. */
+inline float16
+iir_src4 (CLFX_SRC_ARGS (src), int width, int l0, int i)
+{
+  return (float16) (clfx_fetch_inside (CLFX_SRC (src), l0, i),
+                    clfx_fetch_inside (CLFX_SRC (src), min (l0 + 1, width - 1), i),
+                    clfx_fetch_inside (CLFX_SRC (src), min (l0 + 2, width - 1), i),
+                    clfx_fetch_inside (CLFX_SRC (src), min (l0 + 3, width - 1), i));
+}
+
+#define IIR_SLOT(b, k) state[((long) (b) * 3 + (k)) * items + it]
+
+__kernel void
+filter_iir_cols4_state (CLFX_SRC_ARGS (src), int width, int height,
+                        int band, __global double16 *state, double4 coef,
+                        __global const double *m, int edge_zero)
+{
+  int it = get_global_id (0), l0 = it * 4, items = (width + 3) / 4;
+  int nb = (height + band - 1) / band;
+
+  if (l0 >= width)
+    return;
+
+  IIR_D im_ = (IIR_D) (0.0), up_ = (IIR_D) (0.0);
+  if (! edge_zero)
+    {
+      im_ = IIR_TO_D (iir_src4 (CLFX_SRC (src), width, l0, 0));
+      up_ = IIR_TO_D (iir_src4 (CLFX_SRC (src), width, l0, height - 1));
+    }
+  IIR_D w1 = im_, w2 = im_, w3 = im_;
+#define FWD_PUT(i, v) ((void) 0)
+  for (int b = 0; b < nb; b++)
+    {
+      int i = b * band, end = min (i + band, height);
+      IIR_SLOT (b, 0) = w1;
+      IIR_SLOT (b, 1) = w2;
+      IIR_SLOT (b, 2) = w3;
+      /* Texels read ahead of the recursion, as IIR_LINE does. */
+      for (; i + IIR_CHUNK <= end; i += IIR_CHUNK)
+        {
+          IIR_F t_[IIR_CHUNK];
+          for (int k_ = 0; k_ < IIR_CHUNK; k_++)
+            t_[k_] = iir_src4 (CLFX_SRC (src), width, l0, i + k_);
+          for (int k_ = 0; k_ < IIR_CHUNK; k_++)
+            IIR_FORWARD_STEP (t_[k_], i + k_);
+        }
+      for (; i < end; i++)
+        IIR_FORWARD_STEP (iir_src4 (CLFX_SRC (src), width, l0, i), i);
+    }
+#undef FWD_PUT
+  /* Triggs and Sdika's start of the backward recursion, as IIR_LINE. */
+  IIR_D u0 = w1 - up_, u1 = w2 - up_, u2 = w3 - up_;
+  IIR_SLOT (nb, 0) = m[0] * u0 + m[1] * u1 + m[2] * u2 + up_;
+  IIR_SLOT (nb, 1) = m[3] * u0 + m[4] * u1 + m[5] * u2 + up_;
+  IIR_SLOT (nb, 2) = m[6] * u0 + m[7] * u1 + m[8] * u2 + up_;
+}
+
+/* Band b of the columns into `rows` (band rows of width float4 texels),
+ * a work-group per work-item, the band's forward values in local memory. */
+__kernel void
+filter_iir_cols4_band (CLFX_SRC_ARGS (src), int width, int height,
+                       int band, int b, __global double16 *state,
+                       __global float4 *rows, double4 coef,
+                       __local float16 *lfwd)
+{
+  int it = get_global_id (0), l0 = it * 4, items = (width + 3) / 4;
+  int nb = (height + band - 1) / band;
+  int i0 = b * band, end = min (i0 + band, height), i = i0;
+
+  if (l0 >= width)
+    return;
+
+  IIR_D w1 = IIR_SLOT (b, 0), w2 = IIR_SLOT (b, 1), w3 = IIR_SLOT (b, 2);
+#define FWD_PUT(i, v) (lfwd[(i) - i0] = (v))
+  for (; i + IIR_CHUNK <= end; i += IIR_CHUNK)
+    {
+      IIR_F t_[IIR_CHUNK];
+      for (int k_ = 0; k_ < IIR_CHUNK; k_++)
+        t_[k_] = iir_src4 (CLFX_SRC (src), width, l0, i + k_);
+      for (int k_ = 0; k_ < IIR_CHUNK; k_++)
+        IIR_FORWARD_STEP (t_[k_], i + k_);
+    }
+  for (; i < end; i++)
+    IIR_FORWARD_STEP (iir_src4 (CLFX_SRC (src), width, l0, i), i);
+#undef FWD_PUT
+  IIR_D n1 = IIR_SLOT (nb, 0), n2 = IIR_SLOT (nb, 1), n3 = IIR_SLOT (nb, 2);
+#define WRITE_BAND4(j, v)                                                    \
+  do                                                                         \
+    {                                                                        \
+      float16          f_ = convert_float16 (v);                             \
+      __global float4 *o_ = rows + (long) ((j) - i0) * width + l0;           \
+      if (l0 + 3 < width)                                                    \
+        vstore16 (f_, 0, (__global float *) o_);                             \
+      else                                                                   \
+        {                                                                    \
+          o_[0] = f_.s0123;                                                  \
+          if (l0 + 1 < width)                                                \
+            o_[1] = f_.s4567;                                                \
+          if (l0 + 2 < width)                                                \
+            o_[2] = f_.s89ab;                                                \
+        }                                                                    \
+    }                                                                        \
+  while (0)
+  for (i = end - 1; i >= i0; i--)
+    IIR_BACKWARD_STEP (WRITE_BAND4, lfwd[i - i0], i);
+#undef WRITE_BAND4
+  IIR_SLOT (nb, 0) = n1;
+  IIR_SLOT (nb, 1) = n2;
+  IIR_SLOT (nb, 2) = n3;
+}
+#undef IIR_SLOT
 
 /* The rows on GPUs: a work-item per channel of a row (global size 4
  * height), the recursion in double rather than double4.  One per row left

@@ -418,6 +418,72 @@ clfx_gauss_iir_rows (ClfxGraph *g, const ClfxGaussAxis *x, bool edge_zero,
                          CLFX_INT (f->local));
 }
 
+/* Rows a band of filter_iir_cols4_band: about 16 bands of 32 to 256 rows
+ * (4096 rows: 16 of 256, whose float rows take 16 MiB where the whole
+ * rows pass took 256). */
+static int
+iir_band_rows (int h)
+{
+  int b = (h + 15) / 16;
+
+  return b < 32 ? 32 : b > 256 ? 256 : b;
+}
+
+/* Both axes IIR on CPU devices whose result cannot hold the rows: the
+ * columns first, band by band from the bottom, each band's rows right
+ * after it (filter.cl, filter_iir_cols4_state says why). */
+static bool
+launch_iir_bands (ClfxGraph *g, const State *st, const ClfxIirForm *f,
+                  int w, int h, ClfxError *error)
+{
+  int        band = iir_band_rows (h), nb = (h + band - 1) / band;
+  size_t     items = ((size_t) w + 3) / 4;
+  cl_double4 cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
+                      st->x.coef[3] } };
+  cl_double4 cy = { { st->y.coef[0], st->y.coef[1], st->y.coef[2],
+                      st->y.coef[3] } };
+  cl_mem     state, rows, mx, my;
+  ClfxLaunch ls = { "filter_iir_cols4_state", f->options, NULL, 1,
+                    { items, 0 }, { 0, 0 } };
+  ClfxLaunch lb = { "filter_iir_cols4_band", f->options, NULL, 1,
+                    { items, 0 }, { 1, 0 } };
+  ClfxLaunch lr = { "filter_iir_rows_band", f->options, NULL, 1,
+                    { 0, 0 }, { 1, 0 } };
+
+  if (! need_fp64 (g, error)
+      || ! (state = clfx_graph_buffer (g, "iir states",
+                                       (size_t) (nb + 1) * 3 * items
+                                         * sizeof (cl_double16),
+                                       error))
+      || ! (rows = clfx_graph_buffer (g, "iir band",
+                                      (size_t) band * (size_t) w * 16, error))
+      || ! (mx = clfx_graph_table (g, "iir matrix x", st->x.m,
+                                   sizeof st->x.m, error))
+      || ! (my = clfx_graph_table (g, "iir matrix y", st->y.m,
+                                   sizeof st->y.m, error))
+      || ! CLFX_LAUNCH (g, &ls, error, CLFX_SRC, CLFX_INT (w), CLFX_INT (h),
+                        CLFX_INT (band), CLFX_ARG (state), CLFX_ARG (cy),
+                        CLFX_ARG (my), CLFX_INT (st->edge_zero)))
+    return false;
+  for (int b = nb - 1; b >= 0; b--)
+    {
+      int y0 = b * band, n = h - y0 < band ? h - y0 : band;
+
+      lr.global[0] = (size_t) n;
+      if (! CLFX_LAUNCH (g, &lb, error, CLFX_SRC, CLFX_INT (w), CLFX_INT (h),
+                         CLFX_INT (band), CLFX_INT (b), CLFX_ARG (state),
+                         CLFX_ARG (rows), CLFX_ARG (cy),
+                         CLFX_LOCAL ((size_t) band * 64))
+          || ! CLFX_LAUNCH (g, &lr, error, CLFX_ARG (rows), CLFX_INT (w),
+                            CLFX_INT (y0), CLFX_INT (n), CLFX_DST,
+                            CLFX_ARG (cx), CLFX_ARG (mx),
+                            CLFX_INT (st->edge_zero),
+                            CLFX_LOCAL ((size_t) w * 16)))
+        return false;
+    }
+  return true;
+}
+
 /* Both axes IIR, through buffers: the rows straight from the source, the
  * columns straight to the result (filter_iir_rows / _cols / _cols4).
  * Where the result is float RGBA in one piece the rows live in it: a
@@ -438,6 +504,10 @@ launch_iir_both (ClfxGraph *g, const State *st, int w, int h,
                      { ((size_t) w + 3) / 4, 0 }, { 1, 0 } };
 
   clfx_iir_form (g, w, h, &f);
+  /* Float RGBA results keep the rows first, as GPUs run them (in the
+   * result itself where it is one piece without a guard band). */
+  if (f.local && ! clfx_graph_result_is_float4 (g))
+    return launch_iir_bands (g, st, &f, w, h, error);
   lc.options = l4.options = f.options;
   lc.local[0] = f.local ? 1 : 0;
   if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, &f, w, h,
