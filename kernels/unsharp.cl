@@ -117,6 +117,40 @@ unsharp_iir_cols (__global const float4 *rows, __global float4 *forward,
 #undef WRITE_BLUR
 }
 
+/* CPU devices, results other than float RGBA: the rows of one band of the
+ * blurred columns (filter.cl's filter_iir_cols4_band, band row r is
+ * result row y0 + r), mixed with the source as they are stored; a
+ * work-group per row, its forward values in local memory. */
+__kernel void
+unsharp_iir_rows_band (__global const float4 *rows, int width, int y0,
+                       int nrows, CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
+                       double4 coef, __global const double *m, int edge_zero,
+                       __local float4 *lfwd, float amount)
+{
+  int r = get_global_id (0), len = width;
+
+  if (r >= nrows)
+    return;
+
+  __global const float4 *in = rows + (long) r * width;
+#define READ_BAND(i) in[i]
+#define WRITE_MIX(i, v)                                                      \
+  do                                                                         \
+    {                                                                        \
+      float4 in_ = clfx_fetch_inside (CLFX_SRC (src), (i), y0 + r);          \
+      CLFX_STORE (CLFX_DST_X (i), CLFX_DST_Y (y0 + r),                       \
+                  unsharp_mixed (in_, convert_float4 (v), amount));          \
+    }                                                                        \
+  while (0)
+#define FWD(i) lfwd[i]
+#define FWD_PUT(i, v) (lfwd[i] = (v))
+  IIR_LINE (READ_BAND, WRITE_MIX);
+#undef FWD
+#undef FWD_PUT
+#undef READ_BAND
+#undef WRITE_MIX
+}
+
 /* out = in + amount (in - blur), blur the w-wide buffer above. */
 __kernel void
 unsharp_mix_b (CLFX_SRC_ARGS (src), __global const float4 *blur,

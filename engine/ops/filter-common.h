@@ -64,6 +64,20 @@ typedef struct
 
 void clfx_iir_form (ClfxGraph *g, int w, int h, ClfxIirForm *f);
 
+/* Both axes IIR on CPU devices (f->local) whose result cannot hold the
+ * rows: the columns first, straight from the source, in bands of rows
+ * from the bottom up (filter.cl, filter_iir_cols4_state says why), and
+ * after each band band_rows (g, data, rows, y0, n, error), which runs the
+ * rows of the band (n float RGBA rows of w texels in `rows`, result rows
+ * y0 .. y0 + n - 1) into the result. */
+typedef bool (*ClfxIirBandRows) (ClfxGraph *g, const void *data,
+                                 cl_mem rows, int y0, int n,
+                                 ClfxError *error);
+bool clfx_gauss_iir_bands (ClfxGraph *g, const ClfxGaussAxis *y,
+                           bool edge_zero, const ClfxIirForm *f, int w,
+                           int h, ClfxIirBandRows band_rows,
+                           const void *data, ClfxError *error);
+
 /* The rows pass of both-axes IIR from the source (CLFX_SRC, w x h, one
  * piece) into *rows (w x h float4: `into` where not NULL, else a buffer
  * of the graph's); *forward: where the columns keep their forward values

@@ -429,26 +429,20 @@ iir_band_rows (int h)
   return b < 32 ? 32 : b > 256 ? 256 : b;
 }
 
-/* Both axes IIR on CPU devices whose result cannot hold the rows: the
- * columns first, band by band from the bottom, each band's rows right
- * after it (filter.cl, filter_iir_cols4_state says why). */
-static bool
-launch_iir_bands (ClfxGraph *g, const State *st, const ClfxIirForm *f,
-                  int w, int h, ClfxError *error)
+bool
+clfx_gauss_iir_bands (ClfxGraph *g, const ClfxGaussAxis *y, bool edge_zero,
+                      const ClfxIirForm *f, int w, int h,
+                      ClfxIirBandRows band_rows, const void *data,
+                      ClfxError *error)
 {
   int        band = iir_band_rows (h), nb = (h + band - 1) / band;
   size_t     items = ((size_t) w + 3) / 4;
-  cl_double4 cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
-                      st->x.coef[3] } };
-  cl_double4 cy = { { st->y.coef[0], st->y.coef[1], st->y.coef[2],
-                      st->y.coef[3] } };
-  cl_mem     state, rows, mx, my;
-  ClfxLaunch ls = { "filter_iir_cols4_state", f->options, NULL, 1,
+  cl_double4 cy = { { y->coef[0], y->coef[1], y->coef[2], y->coef[3] } };
+  cl_mem     state, rows, my;
+  ClfxLaunch ls = { "filter_iir_cols4_state", f->options, FILTER, 1,
                     { items, 0 }, { 0, 0 } };
-  ClfxLaunch lb = { "filter_iir_cols4_band", f->options, NULL, 1,
+  ClfxLaunch lb = { "filter_iir_cols4_band", f->options, FILTER, 1,
                     { items, 0 }, { 1, 0 } };
-  ClfxLaunch lr = { "filter_iir_rows_band", f->options, NULL, 1,
-                    { 0, 0 }, { 1, 0 } };
 
   if (! need_fp64 (g, error)
       || ! (state = clfx_graph_buffer (g, "iir states",
@@ -457,31 +451,45 @@ launch_iir_bands (ClfxGraph *g, const State *st, const ClfxIirForm *f,
                                        error))
       || ! (rows = clfx_graph_buffer (g, "iir band",
                                       (size_t) band * (size_t) w * 16, error))
-      || ! (mx = clfx_graph_table (g, "iir matrix x", st->x.m,
-                                   sizeof st->x.m, error))
-      || ! (my = clfx_graph_table (g, "iir matrix y", st->y.m,
-                                   sizeof st->y.m, error))
+      || ! (my = clfx_graph_table (g, "iir matrix y", y->m, sizeof y->m,
+                                   error))
       || ! CLFX_LAUNCH (g, &ls, error, CLFX_SRC, CLFX_INT (w), CLFX_INT (h),
                         CLFX_INT (band), CLFX_ARG (state), CLFX_ARG (cy),
-                        CLFX_ARG (my), CLFX_INT (st->edge_zero)))
+                        CLFX_ARG (my), CLFX_INT (edge_zero)))
     return false;
   for (int b = nb - 1; b >= 0; b--)
     {
       int y0 = b * band, n = h - y0 < band ? h - y0 : band;
 
-      lr.global[0] = (size_t) n;
       if (! CLFX_LAUNCH (g, &lb, error, CLFX_SRC, CLFX_INT (w), CLFX_INT (h),
                          CLFX_INT (band), CLFX_INT (b), CLFX_ARG (state),
                          CLFX_ARG (rows), CLFX_ARG (cy),
                          CLFX_LOCAL ((size_t) band * 64))
-          || ! CLFX_LAUNCH (g, &lr, error, CLFX_ARG (rows), CLFX_INT (w),
-                            CLFX_INT (y0), CLFX_INT (n), CLFX_DST,
-                            CLFX_ARG (cx), CLFX_ARG (mx),
-                            CLFX_INT (st->edge_zero),
-                            CLFX_LOCAL ((size_t) w * 16)))
+          || ! band_rows (g, data, rows, y0, n, error))
         return false;
     }
   return true;
+}
+
+/* The gaussian's rows of one band (filter_iir_rows_band). */
+static bool
+gauss_band_rows (ClfxGraph *g, const void *data, cl_mem rows, int y0, int n,
+                 ClfxError *error)
+{
+  const State *st = data;
+  int          w = clfx_graph_tile (g)->out.width;
+  cl_double4   cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
+                        st->x.coef[3] } };
+  cl_mem       mx;
+  ClfxLaunch   lr = { "filter_iir_rows_band", iir_options (g), NULL, 1,
+                      { (size_t) n, 0 }, { 1, 0 } };
+
+  return (mx = clfx_graph_table (g, "iir matrix x", st->x.m, sizeof st->x.m,
+                                 error))
+         && CLFX_LAUNCH (g, &lr, error, CLFX_ARG (rows), CLFX_INT (w),
+                         CLFX_INT (y0), CLFX_INT (n), CLFX_DST, CLFX_ARG (cx),
+                         CLFX_ARG (mx), CLFX_INT (st->edge_zero),
+                         CLFX_LOCAL ((size_t) w * 16));
 }
 
 /* Both axes IIR, through buffers: the rows straight from the source, the
@@ -507,7 +515,8 @@ launch_iir_both (ClfxGraph *g, const State *st, int w, int h,
   /* Float RGBA results keep the rows first, as GPUs run them (in the
    * result itself where it is one piece without a guard band). */
   if (f.local && ! clfx_graph_result_is_float4 (g))
-    return launch_iir_bands (g, st, &f, w, h, error);
+    return clfx_gauss_iir_bands (g, &st->y, st->edge_zero, &f, w, h,
+                                 gauss_band_rows, st, error);
   lc.options = l4.options = f.options;
   lc.local[0] = f.local ? 1 : 0;
   if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, &f, w, h,

@@ -143,6 +143,32 @@ unsharp_iir (ClfxGraph *g, const State *st, const ClfxIirForm *f, int w,
                          CLFX_FLOAT (st->amount), CLFX_DST);
 }
 
+/* CPU devices, results other than float RGBA: the blur's columns in
+ * bands (clfx_gauss_iir_bands), each band's rows mixed with the source as
+ * they are stored (unsharp_iir_rows_band), so that no image-sized float
+ * intermediate is made. */
+static bool
+unsharp_band_rows (ClfxGraph *g, const void *data, cl_mem rows, int y0,
+                   int n, ClfxError *error)
+{
+  const State *st = data;
+  int          w = clfx_graph_tile (g)->out.width;
+  cl_double4   cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
+                        st->x.coef[3] } };
+  cl_mem       mx;
+  ClfxLaunch   lr = { "unsharp_iir_rows_band", NULL, NULL, 1,
+                      { (size_t) n, 0 }, { 1, 0 } };
+
+  return (mx = clfx_graph_table (g, "iir matrix x", st->x.m, sizeof st->x.m,
+                                 error))
+         && CLFX_LAUNCH (g, &lr, error, CLFX_ARG (rows), CLFX_INT (w),
+                         CLFX_INT (y0), CLFX_INT (n), CLFX_SRC, CLFX_DST,
+                         CLFX_ARG (cx), CLFX_ARG (mx),
+                         CLFX_INT (st->edge_zero),
+                         CLFX_LOCAL ((size_t) w * 16),
+                         CLFX_FLOAT (st->amount));
+}
+
 static bool
 unsharp_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
@@ -162,6 +188,9 @@ unsharp_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
     {
       ClfxIirForm f;
       clfx_iir_form (g, w, h, &f);
+      if (f.local && ! clfx_graph_result_is_float4 (g))
+        return clfx_gauss_iir_bands (g, &st->y, st->edge_zero, &f, w, h,
+                                     unsharp_band_rows, st, error);
       /* CPU devices with columns too tall for four in local memory: the
        * GPUs' columns, the forward values of both passes in a buffer. */
       if (! f.four)
