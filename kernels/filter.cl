@@ -803,6 +803,24 @@ iir_src4 (CLFX_SRC_ARGS (src), int width, int l0, int i)
                     clfx_fetch_inside (CLFX_SRC (src), min (l0 + 3, width - 1), i));
 }
 
+/* The forward recursion over source rows i .. end - 1 of the four
+ * columns from l0 (i ends at end), the texels read ahead of it as
+ * IIR_LINE reads them. */
+#define IIR_FORWARD_SRC4(i, end)                                             \
+  do                                                                         \
+    {                                                                        \
+      for (; (i) + IIR_CHUNK <= (end); (i) += IIR_CHUNK)                     \
+        {                                                                    \
+          IIR_F t_[IIR_CHUNK];                                               \
+          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
+            t_[k_] = iir_src4 (CLFX_SRC (src), width, l0, (i) + k_);         \
+          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
+            IIR_FORWARD_STEP (t_[k_], (i) + k_);                             \
+        }                                                                    \
+      for (; (i) < (end); (i)++)                                             \
+        IIR_FORWARD_STEP (iir_src4 (CLFX_SRC (src), width, l0, (i)), (i));   \
+    }                                                                        \
+  while (0)
 #define IIR_SLOT(b, k) state[((long) (b) * 3 + (k)) * items + it]
 
 __kernel void
@@ -830,17 +848,7 @@ filter_iir_cols4_state (CLFX_SRC_ARGS (src), int width, int height,
       IIR_SLOT (b, 0) = w1;
       IIR_SLOT (b, 1) = w2;
       IIR_SLOT (b, 2) = w3;
-      /* Texels read ahead of the recursion, as IIR_LINE does. */
-      for (; i + IIR_CHUNK <= end; i += IIR_CHUNK)
-        {
-          IIR_F t_[IIR_CHUNK];
-          for (int k_ = 0; k_ < IIR_CHUNK; k_++)
-            t_[k_] = iir_src4 (CLFX_SRC (src), width, l0, i + k_);
-          for (int k_ = 0; k_ < IIR_CHUNK; k_++)
-            IIR_FORWARD_STEP (t_[k_], i + k_);
-        }
-      for (; i < end; i++)
-        IIR_FORWARD_STEP (iir_src4 (CLFX_SRC (src), width, l0, i), i);
+      IIR_FORWARD_SRC4 (i, end);
     }
 #undef FWD_PUT
   /* Triggs and Sdika's start of the backward recursion, as IIR_LINE. */
@@ -867,16 +875,7 @@ filter_iir_cols4_band (CLFX_SRC_ARGS (src), int width, int height,
 
   IIR_D w1 = IIR_SLOT (b, 0), w2 = IIR_SLOT (b, 1), w3 = IIR_SLOT (b, 2);
 #define FWD_PUT(i, v) (lfwd[(i) - i0] = (v))
-  for (; i + IIR_CHUNK <= end; i += IIR_CHUNK)
-    {
-      IIR_F t_[IIR_CHUNK];
-      for (int k_ = 0; k_ < IIR_CHUNK; k_++)
-        t_[k_] = iir_src4 (CLFX_SRC (src), width, l0, i + k_);
-      for (int k_ = 0; k_ < IIR_CHUNK; k_++)
-        IIR_FORWARD_STEP (t_[k_], i + k_);
-    }
-  for (; i < end; i++)
-    IIR_FORWARD_STEP (iir_src4 (CLFX_SRC (src), width, l0, i), i);
+  IIR_FORWARD_SRC4 (i, end);
 #undef FWD_PUT
   IIR_D n1 = IIR_SLOT (nb, 0), n2 = IIR_SLOT (nb, 1), n3 = IIR_SLOT (nb, 2);
 #define WRITE_BAND4(j, v)                                                    \
@@ -904,6 +903,7 @@ filter_iir_cols4_band (CLFX_SRC_ARGS (src), int width, int height,
   IIR_SLOT (nb, 2) = n3;
 }
 #undef IIR_SLOT
+#undef IIR_FORWARD_SRC4
 
 /* The rows on GPUs: a work-item per channel of a row (global size 4
  * height), the recursion in double rather than double4.  One per row left
