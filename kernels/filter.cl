@@ -20,7 +20,8 @@
  * columns (vertical = 1) of a float RGBA image: Young and van Vliet's
  * third-order recursion forwards, Triggs and Sdika's right boundary, the
  * same recursion backwards.  One work-item per line, sequential along it
- * (on GPUs the rows take one per channel of a row: filter_iir_rows_lanes).
+ * (GPUs run both axes of a both-axes blur in segments of lines side by
+ * side: filter_iir_seg_*).
  * The recursion runs in double, as GEGL's does: with sigma 50 its gain for
  * a rounding error is 1 / B, about 3e4, which float state would turn into
  * errors of 1e-3 of the signal.  The forward values are kept as float (one
@@ -905,14 +906,9 @@ filter_iir_cols4_band (CLFX_SRC_ARGS (src), int width, int height,
 #undef IIR_SLOT
 #undef IIR_FORWARD_SRC4
 
-/* The rows on GPUs: a work-item per channel of a row (global size 4
- * height), the recursion in double rather than double4.  One per row left
- * 8192 work-items for an 8192-row image, too few to keep the GPU's memory
- * busy (the rows took 3.7 ms on an H200 where the columns, reading
- * neighbouring memory, took 2.2); four times as many, each reading and
- * writing one float, keep four times the reads in flight, and the four
- * channels of a texel sit side by side in `rows` and `forward`.  The
- * arithmetic per channel is the same as the double4 form's. */
+/* GPUs: a work-item per channel (the recursion in double rather than
+ * double4), four times the work-items of one per line; the arithmetic per
+ * channel is the double4 form's. */
 #undef IIR_D
 #undef IIR_F
 #undef IIR_TO_D
@@ -928,32 +924,188 @@ iir_lane (float4 v, int c)
   return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
 }
 
-__kernel void
-filter_iir_rows_lanes (CLFX_SRC_ARGS (src), __global float *rows,
-                       __global float *forward, int width, int height,
-                       double4 coef, __global const double *m, int edge_zero,
-                       int interleaved, __local float4 *lfwd, int local_fwd)
-{
-  int g = get_global_id (0), l = g >> 2, c = g & 3, len = width;
+/* Both axes on GPUs in segments.  A work-item per line (a column, or a
+ * channel of a row) gives an 8192 x 8192 image 8192 or 32768 work-items,
+ * each sequential along 8192 texels: too few to keep the GPU's memory
+ * busy.  The recursion is linear, so a line splits into segments of
+ * `seg` texels that run side by side, a work-item per channel of a line
+ * and segment (iir.h, IIR_SEG_*):
+ *   _stats: per segment, the forward recursion from a zero state,
+ *     keeping its end state E and the backward state that these forward
+ *     values (as float) would leave at the segment's start from a zero
+ *     end, G = sum_p R_p f_p;
+ *   filter_iir_seg_scan: per line, down the segments, the true start s_k
+ *     (s_{k+1} = P s_k + E_k, P = A^seg, A the recursion's companion
+ *     matrix) and G_k + M s_k (M: what the start state adds to G through
+ *     the forward values), Triggs and Sdika's end from the last state,
+ *     then back up the true backward end of each (t_{k-1} = P t_k + G_k);
+ *   the line kernels: per segment, both recursions from the true states.
+ * Two reads of the line and one store, with lines x segments
+ * work-items.  `tab` (host-made, double): P, P for the last segment's
+ * length, M, M for the last length, then R_p (3 each).  The same
+ * recursion with the same arithmetic per step; the states at segment
+ * borders differ from the sequential ones by double rounding only. */
 
-  /* Always interleaved, forward values in `forward` (filter_iir_rows'
-   * arguments, for one launch). */
-  (void) interleaved;
-  (void) lfwd;
-  (void) local_fwd;
-  if (l >= height)
+/* The columns of `rows` (width x height float RGBA). */
+__kernel void
+filter_iir_seg_stats (__global const float *rows, int width, int height,
+                      int seg, __global double *aux, double4 coef,
+                      __constant double *tab)
+{
+  int lanes = width * 4, len = height, nseg = (len + seg - 1) / seg;
+  int gl = get_global_id (0), k = get_global_id (1);
+
+  /* (The global size is rounded up to the work-group's.) */
+  if (gl >= lanes || k >= nseg)
     return;
 
-  __global float *out = rows + (long) l * len * 4 + c;
-#define READ_LANE(i) iir_lane (clfx_fetch_inside (CLFX_SRC (src), (i), l), c)
-#define WRITE_LANE(i, v) (out[(long) (i) * 4] = convert_float (v))
-/* Interleaved: forward value i of every row's channels side by side. */
-#define FWD(i) forward[(long) (i) * height * 4 + g]
-#define FWD_PUT(i, v) (FWD (i) = (v))
-  IIR_LINE (READ_LANE, WRITE_LANE);
-#undef FWD
+  __global const float *col_ = rows + gl;
+#define FWD_PUT IIR_SEG_G
+  IIR_SEG_STATS (IIR_SEG_COL_READ);
 #undef FWD_PUT
-#undef READ_LANE
-#undef WRITE_LANE
+}
+
+/* The rows of the source (a lane per channel of a row: lanes = 4
+ * height, len = width). */
+#define IIR_SEG_ROW_READ(i)                                                  \
+  iir_lane (clfx_fetch_inside (CLFX_SRC (src), (i), gl >> 2), gl & 3)
+
+__kernel void
+filter_iir_seg_rows_stats (CLFX_SRC_ARGS (src), int width, int height,
+                           int seg, __global double *aux, double4 coef,
+                           __constant double *tab)
+{
+  int lanes = height * 4, len = width, nseg = (len + seg - 1) / seg;
+  int gl = get_global_id (0), k = get_global_id (1);
+
+  if (gl >= lanes || k >= nseg)
+    return;
+
+#define FWD_PUT IIR_SEG_G
+  IIR_SEG_STATS (IIR_SEG_ROW_READ);
+#undef FWD_PUT
+}
+
+/* Per line, down and up its nseg segments; the segments' values read
+ * IIR_SEG_SCAN_CHUNK at a time before any is written, so that their
+ * reads overlap (one at a time, each step waited for its reads: 0.74 ms
+ * for 64 segments of 32768 lines, H200). */
+#define IIR_SEG_SCAN_CHUNK 8
+
+__kernel void
+filter_iir_seg_scan (__global double *aux, int lanes, int nseg,
+                     __constant double *tab, __global const double *m,
+                     int edge_zero)
+{
+  int gl = get_global_id (0);
+
+  if (gl >= lanes)
+    return;
+
+  double im = 0.0, up = 0.0;
+  if (! edge_zero)
+    {
+      im = IIR_SEG_AUX (nseg, 0);
+      up = IIR_SEG_AUX (nseg, 1);
+    }
+  double s1 = im, s2 = im, s3 = im;
+  for (int k0 = 0; k0 < nseg; k0 += IIR_SEG_SCAN_CHUNK)
+    {
+      double v[IIR_SEG_SCAN_CHUNK][6];
+#pragma unroll
+      for (int q = 0; q < IIR_SEG_SCAN_CHUNK; q++)
+        if (k0 + q < nseg)
+          for (int j = 0; j < 6; j++)
+            v[q][j] = IIR_SEG_AUX (k0 + q, j);
+#pragma unroll
+      for (int q = 0; q < IIR_SEG_SCAN_CHUNK; q++)
+        if (k0 + q < nseg)
+          {
+            int                 k = k0 + q;
+            __constant double  *P = tab + (k == nseg - 1 ? 9 : 0);
+            __constant double  *M = tab + (k == nseg - 1 ? 27 : 18);
+            IIR_SEG_AUX (k, 0) = s1;
+            IIR_SEG_AUX (k, 1) = s2;
+            IIR_SEG_AUX (k, 2) = s3;
+            IIR_SEG_AUX (k, 3) = v[q][3] + M[0] * s1 + M[1] * s2 + M[2] * s3;
+            IIR_SEG_AUX (k, 4) = v[q][4] + M[3] * s1 + M[4] * s2 + M[5] * s3;
+            IIR_SEG_AUX (k, 5) = v[q][5] + M[6] * s1 + M[7] * s2 + M[8] * s3;
+            double t1 = P[0] * s1 + P[1] * s2 + P[2] * s3 + v[q][0];
+            double t2 = P[3] * s1 + P[4] * s2 + P[5] * s3 + v[q][1];
+            double t3 = P[6] * s1 + P[7] * s2 + P[8] * s3 + v[q][2];
+            s1 = t1;
+            s2 = t2;
+            s3 = t3;
+          }
+    }
+  /* Triggs and Sdika's start of the backward recursion, as IIR_LINE. */
+  double u0 = s1 - up, u1 = s2 - up, u2 = s3 - up;
+  double n1 = m[0] * u0 + m[1] * u1 + m[2] * u2 + up;
+  double n2 = m[3] * u0 + m[4] * u1 + m[5] * u2 + up;
+  double n3 = m[6] * u0 + m[7] * u1 + m[8] * u2 + up;
+  for (int k0 = nseg - 1; k0 >= 0; k0 -= IIR_SEG_SCAN_CHUNK)
+    {
+      double v[IIR_SEG_SCAN_CHUNK][3];
+#pragma unroll
+      for (int q = 0; q < IIR_SEG_SCAN_CHUNK; q++)
+        if (k0 - q >= 0)
+          for (int j = 0; j < 3; j++)
+            v[q][j] = IIR_SEG_AUX (k0 - q, 3 + j);
+#pragma unroll
+      for (int q = 0; q < IIR_SEG_SCAN_CHUNK; q++)
+        if (k0 - q >= 0)
+          {
+            int                k = k0 - q;
+            __constant double *P = tab + (k == nseg - 1 ? 9 : 0);
+            IIR_SEG_AUX (k, 3) = n1;
+            IIR_SEG_AUX (k, 4) = n2;
+            IIR_SEG_AUX (k, 5) = n3;
+            double t1 = P[0] * n1 + P[1] * n2 + P[2] * n3 + v[q][0];
+            double t2 = P[3] * n1 + P[4] * n2 + P[5] * n3 + v[q][1];
+            double t3 = P[6] * n1 + P[7] * n2 + P[8] * n3 + v[q][2];
+            n1 = t1;
+            n2 = t2;
+            n3 = t3;
+          }
+    }
+}
+
+/* The rows of the source into `rows` (width x height float RGBA), each
+ * lane storing its channel as it goes. */
+__kernel __attribute__ ((reqd_work_group_size (IIR_SEG_LANES, 1, 1))) void
+filter_iir_seg_rows (CLFX_SRC_ARGS (src), int width, int height, int seg,
+                     __global const double *aux, double4 coef,
+                     __global float *rows, __local float *lf)
+{
+  int lanes = height * 4, len = width, nseg = (len + seg - 1) / seg;
+  int gl = get_global_id (0), k = get_global_id (1);
+  int lane = get_local_id (0);
+
+  if (gl >= lanes || k >= nseg)
+    return;
+
+  __global float *out = rows + (long) (gl >> 2) * width * 4 + (gl & 3);
+#define WRITE_ROW(i, v) (out[(long) (i) * 4] = convert_float (v))
+#define FWD_PUT IIR_SEG_PUT
+  IIR_SEG_LINE (IIR_SEG_ROW_READ, WRITE_ROW);
+#undef FWD_PUT
+#undef WRITE_ROW
+}
+
+/* The gaussian's columns into the result (the arguments are
+ * unsharp_iir_seg_cols', which mixes with the source as it stores; src
+ * and amount unused here). */
+__kernel __attribute__ ((reqd_work_group_size (IIR_SEG_LANES, 1, 1))) void
+filter_iir_seg_cols (__global const float *rows, int width, int height,
+                     int seg, __global const double *aux, double4 coef,
+                     CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __local float *lf,
+                     float amount)
+{
+#define FWD_PUT IIR_SEG_PUT
+#define STORE_BLUR(x, y, v) CLFX_STORE (CLFX_DST_X (x), CLFX_DST_Y (y), (v))
+  (void) amount;
+  IIR_SEG_COLS (STORE_BLUR);
+#undef STORE_BLUR
+#undef FWD_PUT
 }
 #endif

@@ -122,4 +122,122 @@ iir_cols4 (__global const float4 *buf, int width, int l0, long i)
                     r[min (l0 + 2, width - 1)], r[min (l0 + 3, width - 1)]);
 }
 
+/* Lines in segments on GPUs (filter.cl's filter_iir_seg_stats says how):
+ * a work-item per channel of a line (`lanes` of them) and segment k of
+ * `seg` texels (global id 1), len texels a line, nseg segments.  `aux`
+ * holds, per segment and lane gl, six doubles: the forward state where
+ * the segment starts (slots 0-2) and the backward state where it ends
+ * (3-5); after the last segment's, the line's first and last texels. */
+#define IIR_SEG_LANES 32
+#define IIR_SEG_AUX(k, j) aux[((long) (k) * 6 + (j)) * lanes + gl]
+#define IIR_SEG_TAB_R 36
+
+/* The forward recursion over the n texels of the segment from i0,
+ * texel i0 + p read by READ as IIR_LINE reads ahead; p counts up from its
+ * value (0) to n. */
+#define IIR_SEG_FORWARD(READ)                                                \
+  do                                                                         \
+    {                                                                        \
+      for (; p + IIR_CHUNK <= n; p += IIR_CHUNK)                             \
+        {                                                                    \
+          float t_[IIR_CHUNK];                                               \
+          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
+            t_[k_] = READ (i0 + p + k_);                                     \
+          for (int k_ = 0; k_ < IIR_CHUNK; k_++)                             \
+            IIR_FORWARD_STEP (t_[k_], p + k_);                               \
+        }                                                                    \
+      for (; p < n; p++)                                                     \
+        IIR_FORWARD_STEP (READ (i0 + p), p);                                 \
+    }                                                                        \
+  while (0)
+
+/* Segment k's forward recursion from a zero state, READ (i) texel i of
+ * the line: its end state E into slots 0-2, and into slots 3-5 the
+ * backward state its forward values (as float) leave at its start from a
+ * zero end, G = sum_p R_p f_p (tab, from IIR_SEG_TAB_R).  The first
+ * segment also keeps the line's first texel, the last its last. */
+#define IIR_SEG_STATS(READ)                                                  \
+  do                                                                         \
+    {                                                                        \
+      int    i0 = k * seg, n = min (seg, len - i0), p = 0;                   \
+      double w1 = 0.0, w2 = 0.0, w3 = 0.0, g1 = 0.0, g2 = 0.0, g3 = 0.0;     \
+      IIR_SEG_FORWARD (READ);                                                \
+      IIR_SEG_AUX (k, 0) = w1;                                               \
+      IIR_SEG_AUX (k, 1) = w2;                                               \
+      IIR_SEG_AUX (k, 2) = w3;                                               \
+      IIR_SEG_AUX (k, 3) = g1;                                               \
+      IIR_SEG_AUX (k, 4) = g2;                                               \
+      IIR_SEG_AUX (k, 5) = g3;                                               \
+      if (k == 0)                                                            \
+        IIR_SEG_AUX (nseg, 0) = READ (0);                                    \
+      if (i0 + n == len)                                                     \
+        IIR_SEG_AUX (nseg, 1) = READ (len - 1);                              \
+    }                                                                        \
+  while (0)
+/* (FWD_PUT for IIR_SEG_STATS: G's sums.) */
+#define IIR_SEG_G(j, v)                                                      \
+  do                                                                         \
+    {                                                                        \
+      __constant double *r_ = tab + IIR_SEG_TAB_R + 3 * (j);                 \
+      double             f_ = (double) (v);                                  \
+      g1 += r_[0] * f_;                                                      \
+      g2 += r_[1] * f_;                                                      \
+      g3 += r_[2] * f_;                                                      \
+    }                                                                        \
+  while (0)
+
+/* Segment k from its true states (after filter_iir_seg_scan): the
+ * forward recursion over its texels READ (i) into lf (as float, one
+ * rounding, as IIR_LINE's forward values: FWD_PUT must be IIR_SEG_PUT),
+ * then the backward one from its end over them, WRITE (i, v) taking
+ * result i of the line (double).  lf: seg x IIR_SEG_LANES floats, a
+ * column per lane of the work-group. */
+#define IIR_SEG_LINE(READ, WRITE)                                            \
+  do                                                                         \
+    {                                                                        \
+      int i0 = k * seg, n = min (seg, len - i0), p = 0;                      \
+      double w1 = IIR_SEG_AUX (k, 0), w2 = IIR_SEG_AUX (k, 1);               \
+      double w3 = IIR_SEG_AUX (k, 2);                                        \
+      IIR_SEG_FORWARD (READ);                                                \
+      double n1 = IIR_SEG_AUX (k, 3), n2 = IIR_SEG_AUX (k, 4);               \
+      double n3 = IIR_SEG_AUX (k, 5);                                        \
+      for (p = n - 1; p >= 0; p--)                                           \
+        IIR_BACKWARD_STEP (WRITE, lf[p * IIR_SEG_LANES + lane], i0 + p);     \
+    }                                                                        \
+  while (0)
+#define IIR_SEG_PUT(j, v) (lf[(j) * IIR_SEG_LANES + lane] = (v))
+
+/* The columns (a lane per channel of a column: lanes = 4 width, len =
+ * height) of `rows`, width x height float RGBA, into lf, then the group
+ * stores its pixels, four lanes' values each, through STORE_PIXEL (x, y,
+ * v).  Every lane reads all of its texels before the barrier and the
+ * group stores only its own texels after it, so `rows` may be the result
+ * itself.  No early return (the barrier): lanes past the last column run
+ * on the last one's texels and store nothing. */
+#define IIR_SEG_COL_READ(i) col_[(long) (i) * lanes]
+#define IIR_SEG_COL_KEEP(i, v)                                               \
+  (lf[((i) - i0) * IIR_SEG_LANES + lane] = convert_float (v))
+#define IIR_SEG_COLS(STORE_PIXEL)                                            \
+  do                                                                         \
+    {                                                                        \
+      int lanes = width * 4, len = height, nseg = (len + seg - 1) / seg;     \
+      int g = get_global_id (0), k = get_global_id (1);                      \
+      int lane = get_local_id (0), gl = min (g, lanes - 1);                  \
+      __global const float *col_ = rows + gl;                                \
+      (void) nseg;                                                           \
+      IIR_SEG_LINE (IIR_SEG_COL_READ, IIR_SEG_COL_KEEP);                     \
+      barrier (CLK_LOCAL_MEM_FENCE);                                         \
+      int i0 = k * seg, n = min (seg, len - i0);                             \
+      int x0_ = get_group_id (0) * (IIR_SEG_LANES / 4);                      \
+      for (int q_ = lane; q_ < n * (IIR_SEG_LANES / 4);                      \
+           q_ += IIR_SEG_LANES)                                              \
+        {                                                                    \
+          int c_ = q_ % (IIR_SEG_LANES / 4), r_ = q_ / (IIR_SEG_LANES / 4);  \
+          if (x0_ + c_ < width)                                              \
+            STORE_PIXEL (x0_ + c_, i0 + r_,                                  \
+                         vload4 (0, lf + r_ * IIR_SEG_LANES + c_ * 4));      \
+        }                                                                    \
+    }                                                                        \
+  while (0)
+
 #endif

@@ -90,12 +90,14 @@ unsharp_mixed (float4 in, float4 b, float amount)
 #define IIR_TO_D convert_double4
 #define IIR_TO_F convert_float4
 
-/* GPUs: a work-item per column, the forward values interleaved across
- * columns in `forward` (filter_iir_cols' form), the blurred columns into
- * `blur`; unsharp_mix_b then mixes.  (Reading the source in the store
- * put a texel's latency into each step of the recursion, which 8192
- * work-items cannot hide: 6.0 ms for the columns against 2.0, 8192x8192
- * float, H200.) */
+/* CPU devices whose columns are too tall for four in local memory: a
+ * work-item per column, the forward values interleaved across columns in
+ * `forward`, the blurred columns into `blur`; unsharp_mix_b then mixes.
+ * (GPUs ran this form before the segments: reading the source in its
+ * store put a texel's latency into each step of the recursion, which
+ * 8192 work-items could not hide, 6.0 ms for the columns against 2.0,
+ * 8192x8192 float, H200; unsharp_iir_seg_cols mixes in its store, with
+ * the work-items of 128 segments a column.) */
 __kernel void
 unsharp_iir_cols (__global const float4 *rows, __global float4 *forward,
                   int width, int height, __global float4 *blur,
@@ -209,5 +211,33 @@ unsharp_iir_cols4 (__global const float4 *rows, int width, int height,
 #undef FWD_PUT
 #undef READ_COL4
 #undef WRITE_MIX4
+}
+
+/* GPUs: the blur's columns in segments (filter.cl's filter_iir_seg_*, a
+ * work-item per channel of a column and segment), each pixel mixed with
+ * the source as the group stores it: no blurred image and no mix pass. */
+#undef IIR_D
+#undef IIR_F
+#undef IIR_TO_D
+#undef IIR_TO_F
+#define IIR_D double
+#define IIR_F float
+#define IIR_TO_D convert_double
+#define IIR_TO_F convert_float
+
+__kernel __attribute__ ((reqd_work_group_size (IIR_SEG_LANES, 1, 1))) void
+unsharp_iir_seg_cols (__global const float *rows, int width, int height,
+                      int seg, __global const double *aux, double4 coef,
+                      CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __local float *lf,
+                      float amount)
+{
+#define FWD_PUT IIR_SEG_PUT
+#define STORE_MIX(x, y, v)                                                   \
+  CLFX_STORE (CLFX_DST_X (x), CLFX_DST_Y (y),                                \
+              unsharp_mixed (clfx_fetch_inside (CLFX_SRC (src), (x), (y)),   \
+                             (v), amount))
+  IIR_SEG_COLS (STORE_MIX);
+#undef STORE_MIX
+#undef FWD_PUT
 }
 #endif

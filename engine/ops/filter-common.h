@@ -87,6 +87,16 @@ bool clfx_gauss_iir_rows (ClfxGraph *g, const ClfxGaussAxis *x,
                           int h, cl_mem into, cl_mem *rows, cl_mem *forward,
                           ClfxError *error);
 
+/* The columns of both-axes IIR on GPUs (the interleaved form), in
+ * segments of rows side by side (filter.cl, filter_iir_seg_stats says
+ * how): `rows` (w x h float RGBA, the rows pass's) into the result
+ * through `kernel` of `program` (NULL: the variant's), which takes
+ * filter_iir_seg_cols' arguments; amount is unsharp's. */
+bool clfx_gauss_iir_seg_cols (ClfxGraph *g, const ClfxGaussAxis *y,
+                              bool edge_zero, int w, int h, cl_mem rows,
+                              const char *kernel, const char *program,
+                              float amount, ClfxError *error);
+
 /* The reference: *d (*dw x *dh RGBA doubles, with the halos) blurred in
  * place, shrinking by the halos. */
 bool clfx_gauss_ref (double **d, int *dw, int *dh, const ClfxGaussAxis *x,

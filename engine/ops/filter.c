@@ -384,6 +384,164 @@ clfx_iir_form (ClfxGraph *g, int w, int h, ClfxIirForm *f)
   f->options = iir_options (g);
 }
 
+/* Texels a segment of the GPUs' lines (filter.cl's filter_iir_seg_*):
+ * about 128 segments a line, a power of two from 16 to 64 texels.  For
+ * 8192 x 8192 float on an H200 (docs/PERFORMANCE.md): 64 texels took
+ * 3.08 ms for both axes; 128 left fewer groups on each multiprocessor
+ * (a group's 16 KiB of forward values: the columns' line kernel 0.97 ms
+ * against 0.69) and 32 doubled the scans (0.95 ms against 0.46).  `aux`
+ * (six doubles a lane and segment) is then 3 bytes a pixel. */
+static int
+iir_seg_len (int len)
+{
+  int seg = 16;
+
+  while (seg < 64 && seg * 128 < len)
+    seg *= 2;
+  return seg;
+}
+
+/* filter.cl's `tab` for segments of seg texels, the last one `last`: P =
+ * A^seg and A^last, A the companion matrix of the recursion (state (w1,
+ * w2, w3) -> (B x + a1 w1 + a2 w2 + a3 w3, w1, w2)); R_p = B A^p e1,
+ * what forward value p of a segment adds to the backward state at its
+ * start; M = sum_p R_p (row 0 of A^(p + 1)), what the segment's start
+ * state adds to that through the forward values, for seg and for last
+ * texels.  All row-major. */
+static void
+iir_seg_tables (const ClfxGaussAxis *a, int seg, int last, double *tab)
+{
+  double c[9] = { a->coef[1], a->coef[2], a->coef[3], 1, 0, 0, 0, 1, 0 };
+  double ap[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, next[9], m[9] = { 0 };
+
+  for (int p = 0; p < seg; p++)
+    {
+      double *r = tab + 36 + 3 * p;
+      for (int j = 0; j < 3; j++)
+        r[j] = a->coef[0] * ap[j * 3];
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+          next[i * 3 + j] = c[i * 3] * ap[j] + c[i * 3 + 1] * ap[3 + j]
+                            + c[i * 3 + 2] * ap[6 + j];
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+          m[i * 3 + j] += r[i] * next[j];
+      memcpy (ap, next, sizeof ap);
+      if (p + 1 == last)
+        {
+          memcpy (tab + 9, ap, sizeof ap);
+          memcpy (tab + 27, m, sizeof m);
+        }
+    }
+  memcpy (tab, ap, sizeof ap);
+  memcpy (tab + 18, m, sizeof m);
+}
+
+/* One axis in segments: its tables and `aux` (names end in the axis:
+ * 'x' rows, 'y' columns), `lanes` lines of len texels. */
+typedef struct
+{
+  int        seg, nseg;
+  size_t     lanes;
+  cl_double4 coef;
+  cl_mem     aux, tab, m;
+} IirSeg;
+
+static bool
+iir_seg_prepare (ClfxGraph *g, const ClfxGaussAxis *a, char axis, int len,
+                 size_t lanes, IirSeg *s, ClfxError *error)
+{
+  double tab[36 + 3 * 128];
+  char   n_aux[32], n_tab[32], n_m[32];
+
+  s->seg = iir_seg_len (len);
+  s->nseg = (len + s->seg - 1) / s->seg;
+  s->lanes = lanes;
+  for (int i = 0; i < 4; i++)
+    s->coef.s[i] = a->coef[i];
+  iir_seg_tables (a, s->seg, len - (s->nseg - 1) * s->seg, tab);
+  snprintf (n_aux, sizeof n_aux, "iir segments %c", axis);
+  snprintf (n_tab, sizeof n_tab, "iir segment tables %c", axis);
+  snprintf (n_m, sizeof n_m, "iir matrix %c", axis);
+  return (s->aux = clfx_graph_buffer (g, n_aux,
+                                      ((size_t) s->nseg * 6 + 2) * lanes
+                                        * sizeof (cl_double),
+                                      error))
+         && (s->tab = clfx_graph_upload (g, n_tab, tab,
+                                         (size_t) (36 + 3 * s->seg)
+                                           * sizeof *tab,
+                                         error))
+         && (s->m = clfx_graph_table (g, n_m, a->m, sizeof a->m, error));
+}
+
+static bool
+iir_seg_scan (ClfxGraph *g, const IirSeg *s, bool edge_zero,
+              ClfxError *error)
+{
+  ClfxLaunch l = { "filter_iir_seg_scan", iir_options (g), FILTER, 1,
+                   { s->lanes, 0 }, { 0, 0 } };
+
+  return CLFX_LAUNCH (g, &l, error, CLFX_ARG (s->aux),
+                      CLFX_INT ((int) s->lanes), CLFX_INT (s->nseg),
+                      CLFX_ARG (s->tab), CLFX_ARG (s->m),
+                      CLFX_INT (edge_zero));
+}
+
+/* The rows of both-axes IIR on GPUs, in segments: the source into `rows`
+ * (w x h float RGBA). */
+static bool
+iir_seg_rows (ClfxGraph *g, const ClfxGaussAxis *x, bool edge_zero, int w,
+              int h, cl_mem rows, ClfxError *error)
+{
+  IirSeg     s;
+  ClfxLaunch ls = { "filter_iir_seg_rows_stats", iir_options (g), FILTER, 2,
+                    { 0, 0 }, { 0, 0 } };
+  ClfxLaunch lr = { "filter_iir_seg_rows", iir_options (g), FILTER, 2,
+                    { 0, 0 }, { 32, 1 } };
+
+  if (! iir_seg_prepare (g, x, 'x', w, (size_t) h * 4, &s, error))
+    return false;
+  ls.global[0] = lr.global[0] = s.lanes;
+  ls.global[1] = lr.global[1] = (size_t) s.nseg;
+  return CLFX_LAUNCH (g, &ls, error, CLFX_SRC, CLFX_INT (w), CLFX_INT (h),
+                      CLFX_INT (s.seg), CLFX_ARG (s.aux), CLFX_ARG (s.coef),
+                      CLFX_ARG (s.tab))
+         && iir_seg_scan (g, &s, edge_zero, error)
+         && CLFX_LAUNCH (g, &lr, error, CLFX_SRC, CLFX_INT (w), CLFX_INT (h),
+                         CLFX_INT (s.seg), CLFX_ARG (s.aux),
+                         CLFX_ARG (s.coef), CLFX_ARG (rows),
+                         CLFX_LOCAL ((size_t) s.seg * 32
+                                     * sizeof (cl_float)));
+}
+
+bool
+clfx_gauss_iir_seg_cols (ClfxGraph *g, const ClfxGaussAxis *y,
+                         bool edge_zero, int w, int h, cl_mem rows,
+                         const char *kernel, const char *program,
+                         float amount, ClfxError *error)
+{
+  IirSeg     s;
+  ClfxLaunch ls = { "filter_iir_seg_stats", iir_options (g), FILTER, 2,
+                    { 0, 0 }, { 0, 0 } };
+  ClfxLaunch lf = { kernel, iir_options (g), program, 2, { 0, 0 },
+                    { 32, 1 } };
+
+  if (! iir_seg_prepare (g, y, 'y', h, (size_t) w * 4, &s, error))
+    return false;
+  ls.global[0] = lf.global[0] = s.lanes;
+  ls.global[1] = lf.global[1] = (size_t) s.nseg;
+  return CLFX_LAUNCH (g, &ls, error, CLFX_ARG (rows), CLFX_INT (w),
+                      CLFX_INT (h), CLFX_INT (s.seg), CLFX_ARG (s.aux),
+                      CLFX_ARG (s.coef), CLFX_ARG (s.tab))
+         && iir_seg_scan (g, &s, edge_zero, error)
+         && CLFX_LAUNCH (g, &lf, error, CLFX_ARG (rows), CLFX_INT (w),
+                         CLFX_INT (h), CLFX_INT (s.seg), CLFX_ARG (s.aux),
+                         CLFX_ARG (s.coef), CLFX_SRC, CLFX_DST,
+                         CLFX_LOCAL ((size_t) s.seg * 32
+                                     * sizeof (cl_float)),
+                         CLFX_FLOAT (amount));
+}
+
 bool
 clfx_gauss_iir_rows (ClfxGraph *g, const ClfxGaussAxis *x, bool edge_zero,
                      const ClfxIirForm *f, int w, int h, cl_mem into,
@@ -392,22 +550,24 @@ clfx_gauss_iir_rows (ClfxGraph *g, const ClfxGaussAxis *x, bool edge_zero,
   size_t     bytes = (size_t) w * (size_t) h * 16;
   cl_double4 cx = { { x->coef[0], x->coef[1], x->coef[2], x->coef[3] } };
   cl_mem     mx;
-  /* GPUs: the rows a work-item per channel (filter.cl says why); CPU
-   * devices run a work-item's loop on one core, where four channels in
-   * one double4 are the better form.  Both take the same arguments. */
-  ClfxLaunch lr = { f->interleaved ? "filter_iir_rows_lanes"
-                                   : "filter_iir_rows",
-                    f->options, FILTER, 1,
-                    { (size_t) h * (f->interleaved ? 4 : 1), 0 },
-                    { f->local ? 1 : 0, 0 } };
+  ClfxLaunch lr = { "filter_iir_rows", f->options, FILTER, 1,
+                    { (size_t) h, 0 }, { f->local ? 1 : 0, 0 } };
 
-  return need_fp64 (g, error)
-         && (*rows = into ? into
-                          : clfx_graph_buffer (g, "iir rows", bytes, error))
-         /* With local forward values `rows` stands in, never touched. */
-         && (*forward = f->local ? *rows
-                                 : clfx_graph_buffer (g, "iir forward",
-                                                      bytes, error))
+  if (! need_fp64 (g, error)
+      || ! (*rows = into ? into
+                         : clfx_graph_buffer (g, "iir rows", bytes, error)))
+    return false;
+  /* GPUs (the interleaved form): in segments (filter.cl's
+   * filter_iir_seg_* say why), with no forward values of the image's
+   * size; their columns run in segments too, and `rows` stands in for
+   * the forward values, never touched. */
+  if (f->interleaved)
+    return iir_seg_rows (g, x, edge_zero, w, h, *rows, error)
+           && (*forward = *rows);
+  /* With local forward values `rows` stands in, never touched. */
+  return (*forward = f->local ? *rows
+                              : clfx_graph_buffer (g, "iir forward", bytes,
+                                                   error))
          && (mx = clfx_graph_table (g, "iir matrix x", x->m, sizeof x->m,
                                     error))
          && CLFX_LAUNCH (g, &lr, error, CLFX_SRC, CLFX_ARG (*rows),
@@ -521,9 +681,14 @@ launch_iir_both (ClfxGraph *g, const State *st, int w, int h,
   lc.local[0] = f.local ? 1 : 0;
   if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, &f, w, h,
                              clfx_graph_result_float4 (g, w, h), &rows, &fwd,
-                             error)
-      || ! (my = clfx_graph_table (g, "iir matrix y", st->y.m,
-                                   sizeof st->y.m, error)))
+                             error))
+    return false;
+  if (f.interleaved)
+    return clfx_gauss_iir_seg_cols (g, &st->y, st->edge_zero, w, h, rows,
+                                    "filter_iir_seg_cols", FILTER, 0.0f,
+                                    error);
+  if (! (my = clfx_graph_table (g, "iir matrix y", st->y.m, sizeof st->y.m,
+                                error)))
     return false;
   if (f.four)
     return CLFX_LAUNCH (g, &l4, error, CLFX_ARG (rows), CLFX_INT (w),

@@ -99,10 +99,12 @@ unsharp_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
 }
 
 /* Both axes IIR and no threshold: the gaussian's rows pass from the
- * source, then the columns.  CPU devices mix in the columns' store
- * (unsharp_iir_cols4); GPUs, and CPU devices whose columns are too tall
- * for their local memory, store the blurred columns and mix in a pass of
- * their own (unsharp_iir_cols, unsharp_mix_b).  Either way no loaded
+ * source, then the columns.  GPUs run the columns in segments and mix in
+ * their store (clfx_gauss_iir_seg_cols, unsharp_iir_seg_cols), CPU
+ * devices mix in the columns' store too (unsharp_iir_cols4); CPU devices
+ * whose columns are too tall for their local memory store the blurred
+ * columns and mix in a pass of their own (unsharp_iir_cols,
+ * unsharp_mix_b).  Either way no loaded
  * source and no float images, and the rows may live in a float RGBA
  * result (clfx_graph_result_float4): the columns read all of their rows
  * before they store into them, and the mix pass reads only the source
@@ -124,9 +126,14 @@ unsharp_iir (ClfxGraph *g, const State *st, const ClfxIirForm *f, int w,
   if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, f, w, h,
                              clfx_graph_result_float4 (g, w, h), &rows, &fwd,
                              error)
-      || ! (my = clfx_graph_table (g, "iir matrix y", st->y.m,
-                                   sizeof st->y.m, error)))
+      || (! f->interleaved
+          && ! (my = clfx_graph_table (g, "iir matrix y", st->y.m,
+                                       sizeof st->y.m, error))))
     return false;
+  if (f->interleaved)
+    return clfx_gauss_iir_seg_cols (g, &st->y, st->edge_zero, w, h, rows,
+                                    "unsharp_iir_seg_cols", NULL,
+                                    st->amount, error);
   if (f->four)
     return CLFX_LAUNCH (g, &l4, error, CLFX_ARG (rows), CLFX_INT (w),
                         CLFX_INT (h), CLFX_SRC, CLFX_DST, CLFX_ARG (cy),
