@@ -220,11 +220,10 @@ iir_cols4 (__global const float4 *buf, int width, int l0, long i)
 #define IIR_SEG_COLS(STORE_PIXEL)                                            \
   do                                                                         \
     {                                                                        \
-      int lanes = width * 4, len = height, nseg = (len + seg - 1) / seg;     \
+      int lanes = width * 4, len = height;                                   \
       int g = get_global_id (0), k = get_global_id (1);                      \
       int lane = get_local_id (0), gl = min (g, lanes - 1);                  \
       __global const float *col_ = rows + gl;                                \
-      (void) nseg;                                                           \
       IIR_SEG_LINE (IIR_SEG_COL_READ, IIR_SEG_COL_KEEP);                     \
       barrier (CLK_LOCAL_MEM_FENCE);                                         \
       int i0 = k * seg, n = min (seg, len - i0);                             \

@@ -391,12 +391,14 @@ clfx_iir_form (ClfxGraph *g, int w, int h, ClfxIirForm *f)
  * (a group's 16 KiB of forward values: the columns' line kernel 0.97 ms
  * against 0.69) and 32 doubled the scans (0.95 ms against 0.46).  `aux`
  * (six doubles a lane and segment) is then 3 bytes a pixel. */
+#define IIR_SEG_MAX 64
+
 static int
 iir_seg_len (int len)
 {
   int seg = 16;
 
-  while (seg < 64 && seg * 128 < len)
+  while (seg < IIR_SEG_MAX && seg * 128 < len)
     seg *= 2;
   return seg;
 }
@@ -451,7 +453,7 @@ static bool
 iir_seg_prepare (ClfxGraph *g, const ClfxGaussAxis *a, char axis, int len,
                  size_t lanes, IirSeg *s, ClfxError *error)
 {
-  double tab[36 + 3 * 128];
+  double tab[36 + 3 * IIR_SEG_MAX];
   char   n_aux[32], n_tab[32], n_m[32];
 
   s->seg = iir_seg_len (len);

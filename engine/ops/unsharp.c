@@ -125,15 +125,15 @@ unsharp_iir (ClfxGraph *g, const State *st, const ClfxIirForm *f, int w,
 
   if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, f, w, h,
                              clfx_graph_result_float4 (g, w, h), &rows, &fwd,
-                             error)
-      || (! f->interleaved
-          && ! (my = clfx_graph_table (g, "iir matrix y", st->y.m,
-                                       sizeof st->y.m, error))))
+                             error))
     return false;
   if (f->interleaved)
     return clfx_gauss_iir_seg_cols (g, &st->y, st->edge_zero, w, h, rows,
                                     "unsharp_iir_seg_cols", NULL,
                                     st->amount, error);
+  if (! (my = clfx_graph_table (g, "iir matrix y", st->y.m, sizeof st->y.m,
+                                error)))
+    return false;
   if (f->four)
     return CLFX_LAUNCH (g, &l4, error, CLFX_ARG (rows), CLFX_INT (w),
                         CLFX_INT (h), CLFX_SRC, CLFX_DST, CLFX_ARG (cy),
