@@ -52,7 +52,7 @@
         {                                                                    \
           float kv_ = (k)[i_];                                               \
           for (int q_ = 0; q_ < FPER; q_++)                                  \
-            (acc)[q_] += kv_ * win_[q_];                                     \
+            (acc)[q_] = CLFX_MAD4 (kv_, win_[q_], (acc)[q_]);                \
           for (int q_ = 0; q_ < FPER - 1; q_++)                              \
             win_[q_] = win_[q_ + 1];                                         \
           j = i_ + FPER;                                                     \
@@ -64,36 +64,74 @@
 
 /* inter(x, y) = sum_i k[i] src(rect.x + x - n / 2 + i, rect.y + y) for the
  * rect.z x rect.w intermediate (source coordinates: rect.y is the first
- * source row the vertical pass needs).  FH_W x FH_R work-items, one
- * result each: on the H200 this beat FPER results per work-item, from
- * registers or from a transposed tile (1.49 ms against 2.12 and 1.65 ms,
- * 8192x8192 float, 21 taps).  The group's rows, from the first tap of its
+ * source row the vertical pass needs).  FH_W x FH_R work-items, FHP
+ * neighbouring results each.  The group's rows, from the first tap of its
  * first result to the last of its last, go through local memory (rows
- * past the end repeat the last one). */
-#define FH_W 64
-#define FH_R 4
+ * past the end repeat the last one), FH_LOADS texel reads in flight per
+ * work-item.  A row is kept in FHP phases, texel s at
+ * (s % FHP) * ph + s / FHP, so that a work-item's texel m of its run is
+ * one local read that the lanes of a warp make from consecutive texels
+ * (no bank conflicts), and it serves the FHP results whose taps hold it:
+ * n + FHP - 1 local reads for FHP results, where a result per work-item
+ * took n (H200, 8192x8192 float, 21 taps: 1.20 ms against 1.34; FHP 4
+ * 1.23-1.30 ms, FHP 8 1.80 ms).  Each result's taps are still summed in
+ * ascending order.  Earlier forms with several results per work-item read
+ * a window from registers or a transposed tile (2.12 and 1.65 ms): their
+ * lanes read texels FPER apart, with bank conflicts. */
+#define FH_W 128
+#define FH_R 2
+#define FHP 2
+#define FH_LOADS 4
 
 __kernel __attribute__ ((reqd_work_group_size (FH_W, FH_R, 1))) void
 filter_conv_h (CLFX_SRC_ARGS (src), __global float4 *inter, int4 rect,
                __constant float *k, int n, __local float4 *tile)
 {
-  int    lx = get_local_id (0), ly = get_local_id (1);
-  int    gx = get_global_id (0), gy = get_global_id (1);
-  int    h0 = n / 2, span = FH_W + n - 1;
-  int    sy = rect.y + min (gy, rect.w - 1);
-  int    sx0 = rect.x + get_group_id (0) * FH_W - h0;
-  bool   inside = clfx_window_inside (src_flags, src_view, sx0, sy, span, 1);
-  float4 acc = (float4) (0.0f);
+  int             lx = get_local_id (0), ly = get_local_id (1);
+  int             gy = get_global_id (1);
+  int             span = FH_W * FHP + n - 1, ph = (span + FHP - 1) / FHP;
+  int             x0 = get_group_id (0) * FH_W * FHP;
+  int             sy = rect.y + min (gy, rect.w - 1);
+  int             sx0 = rect.x + x0 - n / 2;
+  bool            inside = clfx_window_inside (src_flags, src_view, sx0, sy,
+                                               span, 1);
+  __local float4 *row = tile + ly * FHP * ph;
+  float4          acc[FHP];
 
-  for (int i = lx; i < span; i += FH_W)
-    tile[ly * span + i]
-      = inside ? clfx_fetch_inside (CLFX_SRC (src), sx0 + i, sy)
-               : clfx_fetch (CLFX_SRC (src), sx0 + i, sy);
+  for (int i0 = lx; i0 < span; i0 += FH_LOADS * FH_W)
+    {
+      float4 v[FH_LOADS];
+#pragma unroll
+      for (int u = 0; u < FH_LOADS; u++)
+        if (i0 + u * FH_W < span)
+          v[u] = inside ? clfx_fetch_inside (CLFX_SRC (src),
+                                             sx0 + i0 + u * FH_W, sy)
+                        : clfx_fetch (CLFX_SRC (src), sx0 + i0 + u * FH_W,
+                                      sy);
+#pragma unroll
+      for (int u = 0; u < FH_LOADS; u++)
+        if (i0 + u * FH_W < span)
+          row[((i0 + u * FH_W) % FHP) * ph + (i0 + u * FH_W) / FHP] = v[u];
+    }
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (int i = 0; i < n; i++)
-    acc += k[i] * tile[ly * span + lx + i];
-  if (gx < rect.z && gy < rect.w)
-    inter[(long) gy * rect.z + gx] = acc;
+#pragma unroll
+  for (int q = 0; q < FHP; q++)
+    acc[q] = (float4) (0.0f);
+  for (int m0 = 0; m0 < n + FHP - 1; m0 += FHP)
+#pragma unroll
+    for (int p = 0; p < FHP; p++)
+      if (m0 + p < n + FHP - 1)
+        {
+          float4 t = row[p * ph + lx + m0 / FHP];
+#pragma unroll
+          for (int q = 0; q < FHP; q++)
+            if (m0 + p - q >= 0 && m0 + p - q < n)
+              acc[q] = CLFX_MAD4 (k[m0 + p - q], t, acc[q]);
+        }
+#pragma unroll
+  for (int q = 0; q < FHP; q++)
+    if (x0 + lx * FHP + q < rect.z && gy < rect.w)
+      inter[(long) gy * rect.z + x0 + lx * FHP + q] = acc[q];
 }
 
 /* CPU devices (and wherever the local forms do not run), straight from

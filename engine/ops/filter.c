@@ -771,11 +771,12 @@ clfx_gauss_blur (ClfxGraph *g, const char *name, const ClfxGaussAxis *x,
            : NULL;
 }
 
-/* Work-group shapes of filter_conv_h (FH_W x FH_R, a result each) and
+/* Work-group shapes of filter_conv_h (FH_W x FH_R, FHP results each) and
  * filter_conv_v (lanes x lanes, FPER results each), and the results per
  * work-item of the other forms (FV): filter.cl. */
-#define FH_W 64
-#define FH_R 4
+#define FH_W 128
+#define FH_R 2
+#define FHP 2
 #define F_LANES 16
 #define FPER 4
 #define FV 8
@@ -882,7 +883,8 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
   const ClfxDeviceInfo *dev = clfx_graph_device (g);
   int                   w = t->out.width, h = t->out.height;
   int                   ih = h + st->y.n - 1;
-  size_t                lh = (size_t) (FH_W + st->x.n - 1) * FH_R * 16;
+  size_t                lh = (size_t) ((FH_W * FHP + st->x.n - 2) / FHP + 1)
+                             * FHP * FH_R * 16;
   size_t                lv = (size_t) (F_LANES * FPER + st->y.n - 1)
                              * F_LANES * 16;
   bool                  local = ! clfx_graph_source_is_buffer (g)
@@ -897,7 +899,9 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
   cl_mem                inter, kx, ky;
   ClfxLaunch            l_h = { local ? "filter_conv_h" : "filter_conv_hv",
                                 NULL, NULL, 2,
-                                { local ? round_up ((size_t) w, FH_W)
+                                { local ? round_up ((size_t) (w + FHP - 1)
+                                                      / FHP,
+                                                    FH_W)
                                         : ((size_t) w + FV - 1) / FV,
                                   local ? round_up ((size_t) ih, FH_R)
                                         : (size_t) ih },
