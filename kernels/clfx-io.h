@@ -54,7 +54,7 @@
 #endif
 
 /* acc + w * t for a tap of a weighted sum, fused into one rounding, in
- * the GPU forms of the FIR: FP_CONTRACT is
+ * the GPU forms of the FIR and the resize's tiled kernel: FP_CONTRACT is
  * off (clfx-common.h), so `acc += w * t` costs a multiply and an add, and
  * the taps' loops ran twice the instructions (H200, 8192x8192 float,
  * 21 taps: the FIR's columns 1.04 ms against 1.15).  Their validation
