@@ -318,6 +318,8 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
   __local float dec[256];
 
 #if RESIZE_LUT
+  /* Filled before the footprint's loads read it (the barrier below); a
+   * build without the table has neither. */
   dec[lid] = clfx_srgb_decode_unorm8 ((float) lid / 255.0f);
 #endif
   /* A footprint inside the source (or a tile, which holds it) is read
@@ -328,7 +330,9 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
    * with no division per texel. */
   int step_r = 256 / span_w, step_c = 256 % span_w;
   int c0 = lid % span_w, r0 = lid / span_w;
+#if RESIZE_LUT
   barrier (CLK_LOCAL_MEM_FENCE);
+#endif
   /* Four reads in flight per work-item: one at a time, each tile waited
    * out the full texture latency once per 256 texels. */
   for (int i0 = lid; i0 < span_w * span_h; i0 += 4 * 256)

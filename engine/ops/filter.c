@@ -883,8 +883,10 @@ launch_conv (ClfxGraph *g, const State *st, ClfxError *error)
   const ClfxDeviceInfo *dev = clfx_graph_device (g);
   int                   w = t->out.width, h = t->out.height;
   int                   ih = h + st->y.n - 1;
-  size_t                lh = (size_t) ((FH_W * FHP + st->x.n - 2) / FHP + 1)
-                             * FHP * FH_R * 16;
+  /* filter_conv_h's row: span texels in FHP phases of ph each. */
+  int                   span = FH_W * FHP + st->x.n - 1;
+  int                   ph = (span + FHP - 1) / FHP;
+  size_t                lh = (size_t) ph * FHP * FH_R * 16;
   size_t                lv = (size_t) (F_LANES * FPER + st->y.n - 1)
                              * F_LANES * 16;
   bool                  local = ! clfx_graph_source_is_buffer (g)
