@@ -36,6 +36,10 @@
  * H200, 8192x8192 float, 21 taps). */
 #define F_LANES 16
 #define FPER 4
+/* Reads of the intermediate in flight per work-item while the vertical
+ * pass loads its rows (6 covers 21 taps in one round): one at a time it
+ * took 1.04 ms, six 0.97 ms (H200, as above). */
+#define FV_LOADS 6
 
 /* acc[q] = sum_i k[i] texel (q + i) for q < FPER, with texel (j) the
  * expression `load` of j: a window of FPER texels in registers moves
@@ -82,13 +86,20 @@
 #define FH_R 2
 #define FHP 2
 #define FH_LOADS 4
+/* The groups make their rows from the last to the first, so that the
+ * columns pass, whose groups start at the top, first reads the rows this
+ * pass wrote last, while they are still in the device's cache (H200,
+ * 8192x8192 float, 21 taps: the columns pass 0.96 ms after it against
+ * 1.04 ms after rows made top first; this pass itself 1.20 ms either
+ * way). */
 
 __kernel __attribute__ ((reqd_work_group_size (FH_W, FH_R, 1))) void
 filter_conv_h (CLFX_SRC_ARGS (src), __global float4 *inter, int4 rect,
                __constant float *k, int n, __local float4 *tile)
 {
   int             lx = get_local_id (0), ly = get_local_id (1);
-  int             gy = get_global_id (1);
+  int             gy = (get_num_groups (1) - 1 - get_group_id (1)) * FH_R
+                       + ly;
   int             span = FH_W * FHP + n - 1, ph = (span + FHP - 1) / FHP;
   int             x0 = get_group_id (0) * FH_W * FHP;
   int             sy = rect.y + min (gy, rect.w - 1);
@@ -236,12 +247,22 @@ filter_conv_v (__global const float4 *inter, int w, int inter_h,
 
   for (int q = 0; q < FPER; q++)
     acc[q] = (float4) (0.0f);
-  for (int i = lg * F_LANES + lx; i < span * F_LANES;
-       i += F_LANES * F_LANES)
+  for (int i0 = lg * F_LANES + lx; i0 < span * F_LANES;
+       i0 += FV_LOADS * F_LANES * F_LANES)
     {
-      int r = min (y0 + i / F_LANES, inter_h - 1);
-      int c = min (x0 + i % F_LANES, w - 1);
-      tile[i] = inter[(long) r * w + c];
+      float4 v[FV_LOADS];
+#pragma unroll
+      for (int u = 0; u < FV_LOADS; u++)
+        {
+          int i = i0 + u * F_LANES * F_LANES;
+          if (i < span * F_LANES)
+            v[u] = inter[(long) min (y0 + i / F_LANES, inter_h - 1) * w
+                         + min (x0 + i % F_LANES, w - 1)];
+        }
+#pragma unroll
+      for (int u = 0; u < FV_LOADS; u++)
+        if (i0 + u * F_LANES * F_LANES < span * F_LANES)
+          tile[i0 + u * F_LANES * F_LANES] = v[u];
     }
   barrier (CLK_LOCAL_MEM_FENCE);
   FIR_RUN (acc, k, n, j, tile[(lg * FPER + j) * F_LANES + lx]);
