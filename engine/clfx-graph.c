@@ -143,15 +143,23 @@ clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
   if (! rows)
     rows = clfx_image_pixel_size (dst) >= 16 ? 1 : 4;
   g->rows_per_item = rows;
+  /* 8-bit sRGB results without the tables are encoded through the
+   * hardware's ex2 and lg2 on NVIDIA devices (clfx_srgb_encode_native,
+   * measured by clfx-srgb-error); other devices keep the full-precision
+   * pair. */
+  bool native_encode = plan->decode && ! plan->srgb_tables
+                       && dst->depth == CLFX_DEPTH_U8
+                       && strstr (ctx->device.platform_name, "NVIDIA");
   snprintf (g->options, sizeof g->options,
             "-DCLFX_DEPTH=%d -DCLFX_CHANNELS=%d -DCLFX_GA_IN_RGBA=%d "
             "-DCLFX_ROWS_PER_ITEM=%d -DCLFX_SRGB=%d -DCLFX_PREMUL=%d "
-            "-DCLFX_SRC_BUFFER=%d -DCLFX_SRGB_TABLES=%d",
+            "-DCLFX_SRC_BUFFER=%d -DCLFX_SRGB_TABLES=%d "
+            "-DCLFX_NATIVE_ENCODE=%d",
             (int) dst->depth, dst->channels,
             gray_in_rgba && dst->channels == 2 ? 1 : 0, rows,
             plan->decode ? 1 : 0,
             plan->premultiply ? 1 : 0, src_buffer ? 1 : 0,
-            plan->srgb_tables ? 1 : 0);
+            plan->srgb_tables ? 1 : 0, native_encode ? 1 : 0);
 }
 
 void

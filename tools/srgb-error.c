@@ -4,7 +4,8 @@
  * through powr, whose 16 ulp the engine's tolerance states.
  *
  * usage: clfx-srgb-error [DEVICE]   (clfx-bench's device names; default
- * auto).  Decoded: every 16-bit code (k / 65535).  Encoded: 2^22 values
+ * auto).  Also the native encode (clfx_srgb_encode_native), which the
+ * engine uses for 8-bit results on NVIDIA devices, over [0, 1].  Decoded: every 16-bit code (k / 65535).  Encoded: 2^22 values
  * evenly in [0, 1) and 4096 in [1, 65). */
 #include <math.h>
 #include <stdio.h>
@@ -50,10 +51,11 @@ static const char test_kernel[]
     "  int i = get_global_id (0);\n"
     "  if (i >= n) return;\n"
     "  float v = in[i];\n"
-    "  out[4 * i] = clfx_srgb_decode (v);\n"
-    "  out[4 * i + 1] = dec_powr (v);\n"
-    "  out[4 * i + 2] = clfx_srgb_encode (v);\n"
-    "  out[4 * i + 3] = enc_powr (v);\n"
+    "  out[5 * i] = clfx_srgb_decode (v);\n"
+    "  out[5 * i + 1] = dec_powr (v);\n"
+    "  out[5 * i + 2] = clfx_srgb_encode (v);\n"
+    "  out[5 * i + 3] = enc_powr (v);\n"
+    "  out[5 * i + 4] = clfx_srgb_encode_native (v);\n"
     "}\n";
 
 static double
@@ -74,10 +76,10 @@ main (int argc, char **argv)
   char                 *curve = clfx_kernel_source ("clfx-srgb.h", &e);
   int                   n_dec = 65536, n = 65536 + (1 << 22) + 4096, m = 0;
   float                *in = malloc ((size_t) n * sizeof *in);
-  float                *out = malloc ((size_t) n * 4 * sizeof *out);
+  float                *out = malloc ((size_t) n * 5 * sizeof *out);
   char                 *src;
-  double                worst[4] = { 0 };
-  float                 at[4] = { 0 };
+  double                worst[5] = { 0 }, native_abs = 0.0;
+  float                 at[5] = { 0 };
 
   if (! curve)
     return fprintf (stderr, "clfx-srgb-error: %s\n", e.message), 1;
@@ -127,7 +129,7 @@ main (int argc, char **argv)
                                (size_t) n * sizeof *in, in, &status);
   CREATED ("clCreateBuffer (in)", status);
   cl_mem bout = clCreateBuffer (ctx, CL_MEM_WRITE_ONLY,
-                                (size_t) n * 4 * sizeof *out, NULL, &status);
+                                (size_t) n * 5 * sizeof *out, NULL, &status);
   CREATED ("clCreateBuffer (out)", status);
   size_t global = (size_t) n;
   CHECK (clSetKernelArg, k, 0, sizeof bin, &bin);
@@ -136,18 +138,21 @@ main (int argc, char **argv)
   CHECK (clEnqueueNDRangeKernel, q, k, 1, NULL, &global, NULL, 0, NULL,
          NULL);
   CHECK (clEnqueueReadBuffer, q, bout, CL_TRUE, 0,
-         (size_t) n * 4 * sizeof *out, out, 0, NULL, NULL);
+         (size_t) n * 5 * sizeof *out, out, 0, NULL, NULL);
 
   for (int i = 0; i < n; i++)
     {
       double v = in[i];
       double dec = clfx_srgb_to_linear (v), enc = clfx_linear_to_srgb (v);
-      for (int t = 0; t < 4; t++)
+      for (int t = 0; t < 5; t++)
         {
           double exact = t < 2 ? dec : enc;
-          if ((t < 2 && i >= n_dec) || exact == 0.0)
+          /* The native encode makes 8-bit codes: only [0, 1] matters. */
+          if ((t < 2 && i >= n_dec) || (t == 4 && v > 1.0) || exact == 0.0)
             continue;
-          double err = fabs ((double) out[4 * i + t] - exact) / ulp_of (exact);
+          double err = fabs ((double) out[5 * i + t] - exact) / ulp_of (exact);
+          if (t == 4 && fabs ((double) out[5 * i + t] - exact) > native_abs)
+            native_abs = fabs ((double) out[5 * i + t] - exact);
           if (err > worst[t])
             {
               worst[t] = err;
@@ -160,6 +165,9 @@ main (int argc, char **argv)
           "%.2f ulp\n", worst[0], at[0], worst[1]);
   printf ("encode, [0, 65): kernels %.2f ulp (worst at %g), powr %.2f ulp\n",
           worst[2], at[2], worst[3]);
+  printf ("encode through native_exp2/native_log2 (8-bit results on "
+          "NVIDIA), [0, 1]: %.2f ulp (worst at %g), at most %.3g\n",
+          worst[4], at[4], native_abs);
   clReleaseMemObject (bin);
   clReleaseMemObject (bout);
   clReleaseKernel (k);
