@@ -258,6 +258,12 @@ clfx_graph_force_two_pass (const ClfxGraph *g)
   return g->ctx->tuning.two_pass;
 }
 
+bool
+clfx_graph_force_fixed_taps (const ClfxGraph *g)
+{
+  return g->ctx->tuning.fixed_taps;
+}
+
 size_t
 clfx_graph_band_bytes (const ClfxGraph *g)
 {

@@ -175,6 +175,7 @@ int                   clfx_graph_tile_index (const ClfxGraph *g);
 bool                  clfx_graph_source_is_buffer (const ClfxGraph *g);
 /* Whether a test forces the two-pass form of a variant (tuning). */
 bool                  clfx_graph_force_two_pass (const ClfxGraph *g);
+bool                  clfx_graph_force_fixed_taps (const ClfxGraph *g);
 /* CLFX_BAND_BYTES (tuning): bytes per band of a variant that bands its
  * intermediates; 0: the variant's default. */
 size_t                clfx_graph_band_bytes (const ClfxGraph *g);

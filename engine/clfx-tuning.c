@@ -94,6 +94,8 @@ clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
   t->scratch_off = v && ! strcmp (v, "off");
   v = getenv ("CLFX_RESIZE_TWO_PASS");
   t->two_pass = v && *v == '1';
+  v = getenv ("CLFX_RESIZE_FIXED_TAPS");
+  t->fixed_taps = v && *v == '1';
   t->sampler = (ClfxSamplerPolicy) parse_choice (
     "CLFX_SAMPLER", (const char *[]) { "auto", "hardware", "kernel", NULL },
     warning, warning_len);

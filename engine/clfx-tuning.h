@@ -34,6 +34,9 @@ typedef struct
    * driver for each run rather than kept by the context (clfx-scratch.c) */
   bool              scratch_off;
   bool              two_pass;      /* CLFX_RESIZE_TWO_PASS=1 */
+  /* CLFX_RESIZE_FIXED_TAPS=1: the tiled resize's tap counts built into
+   * its program on every device (by default on GPUs only). */
+  bool              fixed_taps;
   ClfxSamplerPolicy sampler;       /* CLFX_SAMPLER=auto|hardware|kernel */
   ClfxSourceForm    source;        /* CLFX_SOURCE=auto|image|buffer */
   /* CLFX_TILE=WxH: run in tiles of at most W x H result pixels even when

@@ -257,6 +257,17 @@ resize_filter_vb (__global const float4 *inter, CLFX_DST_ARGS,
     CLFX_STORE (CLFX_DST_X (gx + 3), y, acc.scdef);
 }
 
+/* The tap counts, built in by the host on GPUs (engine/ops/resize.c):
+ * the tap loops then unroll and issue every tap's loads ahead of its
+ * multiply-adds; else the kernel's arguments. */
+#ifdef RESIZE_NTX
+#define TILE_NTX RESIZE_NTX
+#define TILE_NTY RESIZE_NTY
+#else
+#define TILE_NTX ntx
+#define TILE_NTY nty
+#endif
+
 /* 8-bit sRGB through the image (resize_filter_tile): each group decodes
  * from a table of the 256 codes' linear values in local memory, a lookup
  * per colour channel, where evaluating the curve per texel read cost a
@@ -368,7 +379,10 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
       if (x < x_end && start_x[x] != INT_MIN)
         {
           __local const float4 *t = tile + r * span_w + (start_x[x] - sx0);
-          for (int k = 0; k < ntx; k++)
+#ifdef RESIZE_NTX
+#pragma unroll
+#endif
+          for (int k = 0; k < TILE_NTX; k++)
             acc = CLFX_MAD4 (wx[(long) k * dst_w + x], t[k], acc);
         }
       rows[r * 16 + ox] = acc;
@@ -387,7 +401,10 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
       if (start_y[y] != INT_MIN)
         {
           __local const float4 *c = rows + (start_y[y] - sy0) * 16 + lx;
-          for (int k = 0; k < nty; k++)
+#ifdef RESIZE_NTX
+#pragma unroll
+#endif
+          for (int k = 0; k < TILE_NTY; k++)
             acc = CLFX_MAD4 (wy[(long) k * dst_h + y], c[k * 16], acc);
         }
       CLFX_STORE (x, y, acc);

@@ -25,6 +25,9 @@
 #include "../clfx-sampler-ref.h"
 #include "clfx-params.h"
 
+/* The most taps per axis the tiled kernel takes as build constants. */
+#define FIXED_TAPS_MAX 16
+
 /* ---- the plan both paths share ----------------------------------------- */
 
 typedef struct
@@ -941,7 +944,20 @@ launch_tile (ClfxGraph *g, const State *st, const Tables *tb, int dw, int dh,
                                      org_y);
     size_t     tile_bytes = (size_t) span_w * (size_t) span_h * 16;
     size_t     rows_bytes = (size_t) span_h * 16 * 16;
-    ClfxLaunch l = { "resize_filter_tile", NULL, NULL, 2,
+    char       taps[64] = "";
+    /* On GPUs the tap counts are built into the program: its tap loops
+     * then unroll, every tap's loads issued ahead of the multiply-adds
+     * (H200, 8-bit: 4096x4096 to 8192x8192 lanczos3 1.02-1.05 ms against
+     * 0.76, cubic 0.78 against 0.66; docs/PERFORMANCE.md).  Each pair of
+     * counts is a program of its own, so only up to FIXED_TAPS_MAX taps
+     * (enlargements, and shrinks to a third with cubic), and not on CPU
+     * devices, which run this kernel only when asked for images. */
+    if (st->x.ntaps <= FIXED_TAPS_MAX && st->y.ntaps <= FIXED_TAPS_MAX
+        && (clfx_graph_force_fixed_taps (g)
+            || ! strcmp (clfx_graph_device (g)->type, "gpu")))
+      snprintf (taps, sizeof taps, "-DRESIZE_NTX=%d -DRESIZE_NTY=%d",
+                st->x.ntaps, st->y.ntaps);
+    ClfxLaunch l = { "resize_filter_tile", taps[0] ? taps : NULL, NULL, 2,
                      { (size_t) n_ox * 16, (size_t) n_oy * 16 },
                      { 16, 16 } };
 

@@ -530,6 +530,30 @@ main (void)
         clfx_host_image_free (&src);
       }
   ctx->tuning.two_pass = false;
+  /* GPUs build the tiled kernel with its tap counts as constants; force
+   * that so CPU devices cover it too wherever they run the tiled kernel,
+   * and check that such a program was built. */
+  {
+    int tiled = n_tiled, fixed = 0;
+    ctx->tuning.fixed_taps = true;
+    for (int d = 0; d < CLFX_N_DEPTHS; d += 3)
+      for (size_t s = 1; s <= 2; s++)
+        {
+          ClfxImage src;
+          if (! synthetic (&src, sizes[s].sw, sizes[s].sh, 4, (ClfxDepth) d,
+                           13))
+            continue;
+          sweep (ctx, &src, sizes[s].dw, sizes[s].dh, "fixed taps", zooms,
+                 2);
+          clfx_host_image_free (&src);
+        }
+    ctx->tuning.fixed_taps = false;
+    for (int i = 0; i < ctx->n_programs; i++)
+      fixed += strstr (ctx->programs[i].key, "-DRESIZE_NTX=") != NULL;
+    if (n_tiled > tiled)
+      tap_ok (fixed > 0, "the tiled kernel with its tap counts built in: %d "
+              "programs", fixed);
+  }
   /* Straight alpha (GIMP's and PNG's) and sRGB-encoded colour (GIMP's 8-
    * and 16-bit images): filters that mix texels decode to linear light,
    * premultiply each read and divide and encode at the store.  RGBA and
