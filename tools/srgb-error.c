@@ -4,10 +4,13 @@
  * through powr, whose 16 ulp the engine's tolerance states.
  *
  * usage: clfx-srgb-error [DEVICE]   (clfx-bench's device names; default
- * auto).  Also the native encode (clfx_srgb_encode_native), which the
- * engine uses for 8-bit results on NVIDIA devices, over [0, 1].  Decoded: every 16-bit code (k / 65535).  Encoded: 2^22 values
- * evenly in [0, 1) and 4096 in [1, 65). */
+ * auto).  Decoded: every 16-bit code (k / 65535).  Encoded: 2^22 values
+ * evenly in [0, 1) and 4096 in [1, 65); the native encode
+ * (clfx_srgb_encode_native, which the engine uses for 8-bit results on
+ * NVIDIA devices, and which counts in the exit status there) over
+ * [0, 1]. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +163,8 @@ main (int argc, char **argv)
             }
         }
     }
+  /* The native encode counts where the engine uses it. */
+  bool native_used = strstr (dev->platform_name, "NVIDIA") != NULL;
   printf ("device %s\n", dev->name);
   printf ("decode, every 16-bit code: kernels %.2f ulp (worst at %g), powr "
           "%.2f ulp\n", worst[0], at[0], worst[1]);
@@ -179,5 +184,8 @@ main (int argc, char **argv)
   free (curve);
   free (in);
   free (out);
-  return worst[0] <= 16.0 && worst[2] <= 16.0 ? 0 : 2;
+  return worst[0] <= 16.0 && worst[2] <= 16.0
+             && (! native_used || worst[4] <= 16.0)
+           ? 0
+           : 2;
 }
