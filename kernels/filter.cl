@@ -836,6 +836,50 @@ filter_iir_cols4 (__global const float4 *rows, int width, int height,
 #undef WRITE_DST4
 }
 
+/* The rows of a band four at a time (filter_iir_rows_band's), where the
+ * line's forward values fit in local memory four times over: the four
+ * rows as one line of float16, their recursions independent chains a
+ * core overlaps, as filter_iir_cols4's columns.  Rows past the band's
+ * end repeat its last row and are not stored. */
+__kernel void
+filter_iir_rows4_band (__global const float4 *rows, int width, int y0,
+                       int nrows, CLFX_DST_ARGS, double4 coef,
+                       __global const double *m, int edge_zero,
+                       __local float16 *lfwd)
+{
+  int r0 = get_global_id (0) * 4, len = width;
+
+  if (r0 >= nrows)
+    return;
+
+  __global const float4 *in0 = rows + (long) r0 * width;
+  __global const float4 *in1 = rows + (long) min (r0 + 1, nrows - 1) * width;
+  __global const float4 *in2 = rows + (long) min (r0 + 2, nrows - 1) * width;
+  __global const float4 *in3 = rows + (long) min (r0 + 3, nrows - 1) * width;
+#define READ_BAND4(i) ((float16) (in0[i], in1[i], in2[i], in3[i]))
+#define WRITE_ROWS4_DST(i, v)                                                \
+  do                                                                         \
+    {                                                                        \
+      float16 f_ = convert_float16 (v);                                      \
+      int     x_ = CLFX_DST_X (i);                                           \
+      CLFX_STORE (x_, CLFX_DST_Y (y0 + r0), f_.s0123);                       \
+      if (r0 + 1 < nrows)                                                    \
+        CLFX_STORE (x_, CLFX_DST_Y (y0 + r0 + 1), f_.s4567);                 \
+      if (r0 + 2 < nrows)                                                    \
+        CLFX_STORE (x_, CLFX_DST_Y (y0 + r0 + 2), f_.s89ab);                 \
+      if (r0 + 3 < nrows)                                                    \
+        CLFX_STORE (x_, CLFX_DST_Y (y0 + r0 + 3), f_.scdef);                 \
+    }                                                                        \
+  while (0)
+#define FWD(i) lfwd[i]
+#define FWD_PUT(i, v) (lfwd[i] = (v))
+  IIR_LINE (READ_BAND4, WRITE_ROWS4_DST);
+#undef FWD
+#undef FWD_PUT
+#undef READ_BAND4
+#undef WRITE_ROWS4_DST
+}
+
 /* CPU devices whose result cannot hold the rows (8-bit, 16-bit, half or
  * gray results): the columns first, straight from the source, in bands
  * of `band` rows, and each band's rows right after it
