@@ -213,6 +213,49 @@ unsharp_iir_cols4 (__global const float4 *rows, int width, int height,
 #undef WRITE_MIX4
 }
 
+/* The rows of a band four at a time (unsharp_iir_rows_band's, as
+ * filter.cl's filter_iir_rows4_band): four rows as one float16 line,
+ * mixed with the source as they are stored.  Rows past the band's end
+ * repeat its last row and are not stored. */
+__kernel void
+unsharp_iir_rows4_band (__global const float4 *rows, int width, int y0,
+                        int nrows, CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
+                        double4 coef, __global const double *m,
+                        int edge_zero, __local float16 *lfwd, float amount)
+{
+  int r0 = get_global_id (0) * 4, len = width;
+
+  if (r0 >= nrows)
+    return;
+
+  __global const float4 *in0 = rows + (long) r0 * width;
+  __global const float4 *in1 = rows + (long) min (r0 + 1, nrows - 1) * width;
+  __global const float4 *in2 = rows + (long) min (r0 + 2, nrows - 1) * width;
+  __global const float4 *in3 = rows + (long) min (r0 + 3, nrows - 1) * width;
+#define READ_BAND4(i) ((float16) (in0[i], in1[i], in2[i], in3[i]))
+#define WRITE_MIX_ROWS4(i, v)                                                \
+  do                                                                         \
+    {                                                                        \
+      float16 b_ = convert_float16 (v);                                      \
+      float4  q_[4] = { b_.s0123, b_.s4567, b_.s89ab, b_.scdef };            \
+      for (int r_ = 0; r_ < 4 && r0 + r_ < nrows; r_++)                      \
+        {                                                                    \
+          float4 in_ = clfx_fetch_inside (CLFX_SRC (src), (i),               \
+                                          y0 + r0 + r_);                     \
+          CLFX_STORE (CLFX_DST_X (i), CLFX_DST_Y (y0 + r0 + r_),             \
+                      unsharp_mixed (in_, q_[r_], amount));                  \
+        }                                                                    \
+    }                                                                        \
+  while (0)
+#define FWD(i) lfwd[i]
+#define FWD_PUT(i, v) (lfwd[i] = (v))
+  IIR_LINE (READ_BAND4, WRITE_MIX_ROWS4);
+#undef FWD
+#undef FWD_PUT
+#undef READ_BAND4
+#undef WRITE_MIX_ROWS4
+}
+
 /* GPUs: the blur's columns in segments (filter.cl's filter_iir_seg_*, a
  * work-item per channel of a column and segment), each pixel mixed with
  * the source as the group stores it: no blurred image and no mix pass. */

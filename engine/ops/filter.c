@@ -633,16 +633,21 @@ clfx_gauss_iir_bands (ClfxGraph *g, const ClfxGaussAxis *y, bool edge_zero,
   return true;
 }
 
+bool
+clfx_iir_rows4_fit (ClfxGraph *g, int w)
+{
+  return (size_t) w * 64 + 1024 <= clfx_graph_device (g)->local_mem;
+}
+
 /* The gaussian's rows of one band (filter_iir_rows_band), four rows a
- * work-item where their forward values fit in local memory
- * (filter_iir_rows4_band; 1 KiB left for the kernel's own). */
+ * work-item where they fit (filter_iir_rows4_band). */
 static bool
 gauss_band_rows (ClfxGraph *g, const void *data, cl_mem rows, int y0, int n,
                  ClfxError *error)
 {
   const State *st = data;
   int          w = clfx_graph_tile (g)->out.width;
-  bool         four = (size_t) w * 64 + 1024 <= clfx_graph_device (g)->local_mem;
+  bool         four = clfx_iir_rows4_fit (g, w);
   cl_double4   cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
                         st->x.coef[3] } };
   cl_mem       mx;

@@ -152,7 +152,8 @@ unsharp_iir (ClfxGraph *g, const State *st, const ClfxIirForm *f, int w,
 
 /* CPU devices, results other than float RGBA: the blur's columns in
  * bands (clfx_gauss_iir_bands), each band's rows mixed with the source as
- * they are stored (unsharp_iir_rows_band), so that no image-sized float
+ * they are stored (unsharp_iir_rows_band, or four rows a work-item
+ * where they fit: unsharp_iir_rows4_band), so that no image-sized float
  * intermediate is made. */
 static bool
 unsharp_band_rows (ClfxGraph *g, const void *data, cl_mem rows, int y0,
@@ -160,11 +161,15 @@ unsharp_band_rows (ClfxGraph *g, const void *data, cl_mem rows, int y0,
 {
   const State *st = data;
   int          w = clfx_graph_tile (g)->out.width;
+  bool         four = clfx_iir_rows4_fit (g, w);
   cl_double4   cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
                         st->x.coef[3] } };
   cl_mem       mx;
-  ClfxLaunch   lr = { "unsharp_iir_rows_band", NULL, NULL, 1,
-                      { (size_t) n, 0 }, { 1, 0 } };
+  ClfxLaunch   lr = { four ? "unsharp_iir_rows4_band"
+                           : "unsharp_iir_rows_band",
+                      NULL, NULL, 1,
+                      { four ? ((size_t) n + 3) / 4 : (size_t) n, 0 },
+                      { 1, 0 } };
 
   return (mx = clfx_graph_table (g, "iir matrix x", st->x.m, sizeof st->x.m,
                                  error))
@@ -172,7 +177,7 @@ unsharp_band_rows (ClfxGraph *g, const void *data, cl_mem rows, int y0,
                          CLFX_INT (y0), CLFX_INT (n), CLFX_SRC, CLFX_DST,
                          CLFX_ARG (cx), CLFX_ARG (mx),
                          CLFX_INT (st->edge_zero),
-                         CLFX_LOCAL ((size_t) w * 16),
+                         CLFX_LOCAL ((size_t) w * (four ? 64 : 16)),
                          CLFX_FLOAT (st->amount));
 }
 

@@ -513,17 +513,19 @@ ran_kernel (const ClfxTimings *t, const char *name)
  * four lines a work-item, and one where four lines' forward values do
  * not fit in local memory: a device that reports 40 KiB of it takes the
  * one-line kernel, and both give the same bytes (the same arithmetic per
- * line).  Devices that never run the band rows have nothing to show. */
+ * line); the gaussian's and unsharp's.  Devices that never run the band
+ * rows have nothing to show. */
 static void
 band_rows_forms (ClfxContext *ctx)
 {
+  static const char *const runs[][6] = {
+    { "gaussian", "std-dev-x", "6", "std-dev-y", "4", "filter_iir" },
+    { "unsharp", "std-dev", "3", "amount", "0.7", "unsharp_iir" },
+  };
   ClfxDeviceInfo small = ctx->device;
   ClfxContext   *other;
-  ClfxParams     p;
-  ClfxImage      src, a = { 0 }, b = { 0 };
-  ClfxTimings    ta, tb;
+  ClfxImage      src;
   ClfxError      e = { 0 };
-  bool           ok;
 
   small.local_mem = 40 * 1024;
   if (! (other = clfx_context_new (&small, &e)))
@@ -533,35 +535,46 @@ band_rows_forms (ClfxContext *ctx)
       return;
     }
   other->zero_copy = ctx->zero_copy;
-  memset (&ta, 0, sizeof ta);
-  memset (&tb, 0, sizeof tb);
   clfx_host_image_alloc (&src, 1001, 43, 4, CLFX_DEPTH_U8, &e);
   clfx_host_image_synthetic (&src, 5);
   src.transfer = CLFX_TRC_SRGB;
   src.straight_alpha = true;
-  clfx_params_defaults (&clfx_family_filter, &p);
-  ok = clfx_params_set (&p, "filter", "gaussian", &e)
-       && clfx_params_set (&p, "method", "iir", &e)
-       && clfx_params_set (&p, "std-dev-x", "6", &e)
-       && clfx_params_set (&p, "std-dev-y", "4", &e)
-       && clfx_host_image_alloc (&a, 1001, 43, 4, CLFX_DEPTH_U8, &e)
-       && clfx_host_image_alloc (&b, 1001, 43, 4, CLFX_DEPTH_U8, &e)
-       && clfx_run_on_context (ctx, &p, &src, &a, &ta, NULL, NULL, &e)
-       && clfx_run_on_context (other, &p, &src, &b, &tb, NULL, NULL, &e);
-  if (! ok)
-    tap_ok (false, "gaussian IIR 8-bit on two contexts: %s", e.message);
-  else if (ran_kernel (&ta, "filter_iir_rows4_band")
-           || ran_kernel (&tb, "filter_iir_rows_band"))
-    tap_ok (ran_kernel (&ta, "filter_iir_rows4_band")
-              && ran_kernel (&tb, "filter_iir_rows_band")
-              && ! memcmp (a.data, b.data, a.stride * 43),
-            "IIR band rows four lines a work-item and one (40 KiB of local "
-            "memory): the same bytes");
-  clfx_timings_clear (&ta);
-  clfx_timings_clear (&tb);
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+    {
+      ClfxParams  p;
+      ClfxImage   a = { 0 }, b = { 0 };
+      ClfxTimings ta, tb;
+      char        four[64], one[64];
+      bool        ok;
+
+      memset (&ta, 0, sizeof ta);
+      memset (&tb, 0, sizeof tb);
+      snprintf (four, sizeof four, "%s_rows4_band", runs[i][5]);
+      snprintf (one, sizeof one, "%s_rows_band", runs[i][5]);
+      clfx_params_defaults (&clfx_family_filter, &p);
+      ok = clfx_params_set (&p, "filter", runs[i][0], &e)
+           && clfx_params_set (&p, runs[i][1], runs[i][2], &e)
+           && clfx_params_set (&p, runs[i][3], runs[i][4], &e)
+           && clfx_host_image_alloc (&a, 1001, 43, 4, CLFX_DEPTH_U8, &e)
+           && clfx_host_image_alloc (&b, 1001, 43, 4, CLFX_DEPTH_U8, &e)
+           && clfx_run_on_context (ctx, &p, &src, &a, &ta, NULL, NULL, &e)
+           && clfx_run_on_context (other, &p, &src, &b, &tb, NULL, NULL,
+                                   &e);
+      if (! ok)
+        tap_ok (false, "%s 8-bit on two contexts: %s", runs[i][0],
+                e.message);
+      else if (ran_kernel (&ta, four) || ran_kernel (&tb, one))
+        tap_ok (ran_kernel (&ta, four) && ran_kernel (&tb, one)
+                  && ! memcmp (a.data, b.data, a.stride * 43),
+                "%s: the band rows four lines a work-item (%s) and one (40 "
+                "KiB of local memory: %s), the same bytes", runs[i][0],
+                four, one);
+      clfx_timings_clear (&ta);
+      clfx_timings_clear (&tb);
+      clfx_host_image_free (&a);
+      clfx_host_image_free (&b);
+    }
   clfx_host_image_free (&src);
-  clfx_host_image_free (&a);
-  clfx_host_image_free (&b);
   clfx_context_free (other);
 }
 
