@@ -122,6 +122,18 @@ iir_cols4 (__global const float4 *buf, int width, int l0, long i)
                     r[min (l0 + 2, width - 1)], r[min (l0 + 3, width - 1)]);
 }
 
+/* Texel i of the four band rows from r0 (of nrows, width texels each) as
+ * one float16, for the band rows four a work-item; rows past the band's
+ * end repeat its last row. */
+inline float16
+iir_band4 (__global const float4 *buf, int width, int nrows, int r0, int i)
+{
+  return (float16) (buf[(long) r0 * width + i],
+                    buf[(long) min (r0 + 1, nrows - 1) * width + i],
+                    buf[(long) min (r0 + 2, nrows - 1) * width + i],
+                    buf[(long) min (r0 + 3, nrows - 1) * width + i]);
+}
+
 /* Lines in segments on GPUs (filter.cl's filter_iir_seg_stats says how):
  * a work-item per channel of a line (`lanes` of them) and segment k of
  * `seg` texels (global id 1), len texels a line, nseg segments.  `aux`

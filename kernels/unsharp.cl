@@ -228,11 +228,7 @@ unsharp_iir_rows4_band (__global const float4 *rows, int width, int y0,
   if (r0 >= nrows)
     return;
 
-  __global const float4 *in0 = rows + (long) r0 * width;
-  __global const float4 *in1 = rows + (long) min (r0 + 1, nrows - 1) * width;
-  __global const float4 *in2 = rows + (long) min (r0 + 2, nrows - 1) * width;
-  __global const float4 *in3 = rows + (long) min (r0 + 3, nrows - 1) * width;
-#define READ_BAND4(i) ((float16) (in0[i], in1[i], in2[i], in3[i]))
+#define READ_BAND4(i) iir_band4 (rows, width, nrows, r0, (i))
 #define WRITE_MIX_ROWS4(i, v)                                                \
   do                                                                         \
     {                                                                        \
