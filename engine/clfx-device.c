@@ -200,6 +200,12 @@ clfx_device_is_reference (const char *request)
 }
 
 bool
+clfx_device_native_encode (const ClfxDeviceInfo *d)
+{
+  return strstr (d->platform_name, "NVIDIA") != NULL;
+}
+
+bool
 clfx_device_select (const ClfxDeviceList *list, const char *request,
                     const ClfxDeviceInfo **out, ClfxError *error)
 {

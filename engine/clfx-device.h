@@ -72,6 +72,12 @@ bool clfx_device_select (const ClfxDeviceList *list, const char *request,
 
 bool clfx_device_is_reference (const char *request);
 
+/* Whether 8-bit sRGB results on this device are encoded through
+ * native_exp2/native_log2 (kernels/clfx-srgb.h, clfx_srgb_encode_native),
+ * where the exact tables are not used: NVIDIA's, whose accuracy
+ * clfx-srgb-error measured within the tolerance's 16 ulp. */
+bool clfx_device_native_encode (const ClfxDeviceInfo *d);
+
 #ifdef __cplusplus
 }
 #endif

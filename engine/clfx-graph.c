@@ -143,13 +143,12 @@ clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
   if (! rows)
     rows = clfx_image_pixel_size (dst) >= 16 ? 1 : 4;
   g->rows_per_item = rows;
-  /* 8-bit sRGB results without the tables are encoded through the
-   * hardware's ex2 and lg2 on NVIDIA devices (clfx_srgb_encode_native,
-   * measured by clfx-srgb-error); other devices keep the full-precision
-   * pair. */
+  /* 8-bit sRGB results without the tables: through the hardware's ex2
+   * and lg2 where clfx_device_native_encode says so, else the
+   * full-precision pair. */
   bool native_encode = plan->decode && ! plan->srgb_tables
                        && dst->depth == CLFX_DEPTH_U8
-                       && strstr (ctx->device.platform_name, "NVIDIA");
+                       && clfx_device_native_encode (&ctx->device);
   snprintf (g->options, sizeof g->options,
             "-DCLFX_DEPTH=%d -DCLFX_CHANNELS=%d -DCLFX_GA_IN_RGBA=%d "
             "-DCLFX_ROWS_PER_ITEM=%d -DCLFX_SRGB=%d -DCLFX_PREMUL=%d "
