@@ -73,10 +73,12 @@ void clfx_iir_form (ClfxGraph *g, int w, int h, ClfxIirForm *f);
 typedef bool (*ClfxIirBandRows) (ClfxGraph *g, const void *data,
                                  cl_mem rows, int y0, int n,
                                  ClfxError *error);
-/* Whether band_rows may take four rows of w texels a work-item: their
- * forward values in local memory, 1 KiB left for the kernel's own
- * (filter_iir_rows4_band, unsharp_iir_rows4_band; else one row). */
-bool clfx_iir_rows4_fit (ClfxGraph *g, int w);
+/* How many rows of w texels band_rows takes a work-item: 4 where their
+ * forward values fit in local memory, 1 KiB left for the kernel's own
+ * (filter_iir_rows4_band, unsharp_iir_rows4_band), else 1; the launch
+ * then has (n + lines - 1) / lines work-items and w * 16 * lines bytes
+ * of local memory. */
+int clfx_iir_band_lines (ClfxGraph *g, int w);
 bool clfx_gauss_iir_bands (ClfxGraph *g, const ClfxGaussAxis *y,
                            bool edge_zero, const ClfxIirForm *f, int w,
                            int h, ClfxIirBandRows band_rows,

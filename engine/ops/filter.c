@@ -633,10 +633,10 @@ clfx_gauss_iir_bands (ClfxGraph *g, const ClfxGaussAxis *y, bool edge_zero,
   return true;
 }
 
-bool
-clfx_iir_rows4_fit (ClfxGraph *g, int w)
+int
+clfx_iir_band_lines (ClfxGraph *g, int w)
 {
-  return (size_t) w * 64 + 1024 <= clfx_graph_device (g)->local_mem;
+  return (size_t) w * 64 + 1024 <= clfx_graph_device (g)->local_mem ? 4 : 1;
 }
 
 /* The gaussian's rows of one band (filter_iir_rows_band), four rows a
@@ -647,21 +647,21 @@ gauss_band_rows (ClfxGraph *g, const void *data, cl_mem rows, int y0, int n,
 {
   const State *st = data;
   int          w = clfx_graph_tile (g)->out.width;
-  bool         four = clfx_iir_rows4_fit (g, w);
+  int          lines = clfx_iir_band_lines (g, w);
   cl_double4   cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
                         st->x.coef[3] } };
   cl_mem       mx;
-  ClfxLaunch   lr = { four ? "filter_iir_rows4_band" : "filter_iir_rows_band",
+  ClfxLaunch   lr = { lines == 4 ? "filter_iir_rows4_band"
+                                 : "filter_iir_rows_band",
                       iir_options (g), NULL, 1,
-                      { four ? ((size_t) n + 3) / 4 : (size_t) n, 0 },
-                      { 1, 0 } };
+                      { ((size_t) n + lines - 1) / lines, 0 }, { 1, 0 } };
 
   return (mx = clfx_graph_table (g, "iir matrix x", st->x.m, sizeof st->x.m,
                                  error))
          && CLFX_LAUNCH (g, &lr, error, CLFX_ARG (rows), CLFX_INT (w),
                          CLFX_INT (y0), CLFX_INT (n), CLFX_DST, CLFX_ARG (cx),
                          CLFX_ARG (mx), CLFX_INT (st->edge_zero),
-                         CLFX_LOCAL ((size_t) w * (four ? 64 : 16)));
+                         CLFX_LOCAL ((size_t) w * 16 * lines));
 }
 
 /* Both axes IIR, through buffers: the rows straight from the source, the

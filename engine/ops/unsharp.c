@@ -161,15 +161,14 @@ unsharp_band_rows (ClfxGraph *g, const void *data, cl_mem rows, int y0,
 {
   const State *st = data;
   int          w = clfx_graph_tile (g)->out.width;
-  bool         four = clfx_iir_rows4_fit (g, w);
+  int          lines = clfx_iir_band_lines (g, w);
   cl_double4   cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
                         st->x.coef[3] } };
   cl_mem       mx;
-  ClfxLaunch   lr = { four ? "unsharp_iir_rows4_band"
-                           : "unsharp_iir_rows_band",
+  ClfxLaunch   lr = { lines == 4 ? "unsharp_iir_rows4_band"
+                                 : "unsharp_iir_rows_band",
                       NULL, NULL, 1,
-                      { four ? ((size_t) n + 3) / 4 : (size_t) n, 0 },
-                      { 1, 0 } };
+                      { ((size_t) n + lines - 1) / lines, 0 }, { 1, 0 } };
 
   return (mx = clfx_graph_table (g, "iir matrix x", st->x.m, sizeof st->x.m,
                                  error))
@@ -177,7 +176,7 @@ unsharp_band_rows (ClfxGraph *g, const void *data, cl_mem rows, int y0,
                          CLFX_INT (y0), CLFX_INT (n), CLFX_SRC, CLFX_DST,
                          CLFX_ARG (cx), CLFX_ARG (mx),
                          CLFX_INT (st->edge_zero),
-                         CLFX_LOCAL ((size_t) w * (four ? 64 : 16)),
+                         CLFX_LOCAL ((size_t) w * 16 * lines),
                          CLFX_FLOAT (st->amount));
 }
 
