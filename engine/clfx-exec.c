@@ -314,16 +314,18 @@ fail:
 static cl_mem
 source_object (ClfxContext *ctx, bool buffer, const cl_image_format *fmt,
                int width, int height, void *host, size_t pitch,
-               ClfxError *error)
+               bool writable, ClfxError *error)
 {
-  cl_mem_flags  flags = CL_MEM_READ_ONLY | (host ? CL_MEM_USE_HOST_PTR : 0);
+  cl_mem_flags  flags = (writable ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY)
+                        | (host ? CL_MEM_USE_HOST_PTR : 0);
   cl_image_desc desc = { .image_type = CL_MEM_OBJECT_IMAGE2D,
                          .image_width = (size_t) width,
                          .image_height = (size_t) height,
                          .image_row_pitch = host ? pitch : 0 };
   cl_mem        mem = NULL;
 
-  /* READ_ONLY, so the cast of host drops no promise. */
+  /* READ_ONLY, so the cast of host drops no promise; writable only for a
+   * run over its source, whose caller gave the pixels up. */
   if (buffer)
     CLFX_CREATE (mem, error, fail, "source", clCreateBuffer, ctx->context,
                  flags, pitch * (size_t) (height > 0 ? height : 1), host);
@@ -384,6 +386,9 @@ typedef struct
   size_t      row, pitch, guard;
   cl_mem      result;
   bool        in_place;
+  /* The result is made over the source (clfx_exec_over_source_ok): one
+   * buffer, the caller's pixels, is both. */
+  bool        over_source;
   cl_event   *kernels, *downloads;
 } Stream;
 
@@ -565,14 +570,14 @@ stream_source (Stream *s, bool buffer, cl_mem *mem, ClfxError *error)
       /* The device reads the caller's pixels where they are. */
       double t0 = clfx_now_ms ();
       *mem = source_object (ctx, buffer, &fmt, src->width, src->height,
-                            src->data, src->stride, error);
+                            src->data, src->stride, s->over_source, error);
       ctx->zero_copy_ms += clfx_now_ms () - t0;
       s->uploaded = s->need_hi;
       s->dev_row = src->stride;
       return *mem != NULL;
     }
   *mem = source_object (ctx, buffer, &fmt, src->width, src->height, NULL,
-                        s->dev_row, error);
+                        s->dev_row, false, error);
   return *mem != NULL;
 }
 
@@ -587,6 +592,7 @@ stream_run (DevRun *r)
 
   memset (&s, 0, sizeof s);
   s.r = r;
+  s.over_source = r->dst->data == r->src->data;
   s.kernels = calloc ((size_t) r->n_tiles, sizeof *s.kernels);
   s.downloads = calloc ((size_t) r->n_tiles, sizeof *s.downloads);
   if (! s.kernels || ! s.downloads)
@@ -635,8 +641,17 @@ stream_run (DevRun *r)
   s.pinned_dst = clfx_context_owns_pinned (ctx, r->dst) && ! s.guard
                  && ! ctx->zero_copy && r->dst->stride == s.row;
   r->t.pinned = s.pinned_src && s.pinned_dst;
-  if (! (s.result = result_buffer (ctx, r->dst, s.r0, s.r1, s.guard,
-                                   &s.in_place, error)))
+  if (s.over_source)
+    {
+      /* clfx_exec checked that this is the whole image in one piece, in
+       * host memory, without a guard band. */
+      CLFX_CHECK (error, out, "result over the source", clRetainMemObject,
+                  s.g.src_mem);
+      s.result = s.g.src_mem;
+      s.in_place = true;
+    }
+  else if (! (s.result = result_buffer (ctx, r->dst, s.r0, s.r1, s.guard,
+                                        &s.in_place, error)))
     goto out;
   s.g.dst_mem = s.result;
   s.g.dst_pitch = (cl_long) s.pitch;
@@ -771,7 +786,8 @@ stats_passes (DevRun *r, ClfxGraph *g, const cl_image_format *fmt,
         g->tile_index = k;
         g->dst_mem = NULL;
         ok = (image = source_object (ctx, buffer, fmt, t->in.width,
-                                     t->in.height, NULL, in_row, error))
+                                     t->in.height, NULL, in_row, false,
+                                     error))
              && write_source_rows (ctx, image, buffer, t->in.width, 0,
                                    t->in.height, stage, in_row, in_row, &up,
                                    error)
@@ -862,7 +878,8 @@ tiles_run (DevRun *r)
                    in_row);
       ctx->stage_ms += clfx_now_ms () - t0;
       if (! (image = source_object (ctx, buffer, &fmt, t->in.width,
-                                    t->in.height, NULL, in_row, error))
+                                    t->in.height, NULL, in_row, false,
+                                    error))
           || ! write_source_rows (ctx, image, buffer, t->in.width, 0,
                                   t->in.height, stage, in_row, in_row,
                                   &slot->up, error))
@@ -1117,6 +1134,22 @@ plan_tiles (const ClfxContext *ctx, const ClfxVariant *v,
   return NULL;
 }
 
+bool
+clfx_exec_over_source_ok (const ClfxContext *ctx, const ClfxPlan *plan,
+                          const ClfxImage *src)
+{
+  ClfxRect whole = { 0, 0, src->width, src->height };
+
+  return plan->in_place && ctx->zero_copy && ctx->n_peers == 0
+         && ! clfx_context_guard (ctx) && clfx_context_source_buffer (ctx)
+         && ! strcmp (ctx->device.type, "cpu")
+         && ctx->tuning.tile_width == 0 && plan->width == src->width
+         && plan->height == src->height
+         && src->stride == (size_t) src->width * clfx_image_pixel_size (src)
+         && piece_fits (ctx, plan, src, src, &whole, &whole,
+                        run_budget (ctx));
+}
+
 /* ---- the whole run ----------------------------------------------------------- */
 
 static void *
@@ -1151,6 +1184,11 @@ clfx_exec (ClfxContext *ctx, const ClfxParams *p, ClfxPlan *plan,
   bool              *started;
 
   memset (t, 0, sizeof *t);
+  if (dst->data == src->data && ! clfx_exec_over_source_ok (ctx, plan, src))
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "the result shares the source's pixels, and %s "
+                           "cannot be made over its source on %s", v->name,
+                           ctx->device.name);
   tiles = plan_tiles (ctx, v, plan, src, dst, n_dev, &tiled, &n_tiles, error);
   if (! tiles)
     return false;

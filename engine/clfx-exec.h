@@ -15,4 +15,13 @@ bool clfx_exec (ClfxContext *ctx, const ClfxParams *p, ClfxPlan *plan,
                 const ClfxImage *src, ClfxImage *dst, ClfxTimings *t,
                 ClfxProbes *probes, ClfxError *error);
 
+/* Whether a run of plan on ctx can make its result over its source, dst
+ * sharing src's pixels: the variant allows it (plan->in_place), and the
+ * run is one piece on one CPU device that works in host memory and reads
+ * the source as a buffer (the kernel forms whose reads plan->in_place
+ * speaks of), with no guard band, the result of the source's size and
+ * rows.  clfx_exec refuses a dst that shares src's pixels otherwise. */
+bool clfx_exec_over_source_ok (const ClfxContext *ctx, const ClfxPlan *plan,
+                               const ClfxImage *src);
+
 #endif

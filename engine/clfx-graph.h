@@ -55,6 +55,12 @@ typedef struct
    * (A first statistics pass over tiles is for the variants that need
    * both.) */
   bool   whole_image_stats;
+  /* The kernels may write the result over the source (set by the
+   * variant): in one piece and an in-order queue, every source texel a
+   * kernel reads is read before any kernel writes it (each work-item
+   * reads whole lines of its own before it writes them, or only the
+   * texels it writes).  clfx_exec_over_source_ok says where it is used. */
+  bool   in_place;
   /* ... and the variant can gather them tile by tile instead: this many
    * passes of stats_cl over every tile come before run_cl's, each tile's
    * result rectangle aligned to stats_align (x, y) pixels in the image

@@ -87,11 +87,24 @@ clfx_run_check (const ClfxParams *p, const ClfxImage *src, int *width,
   return true;
 }
 
-bool
-clfx_run_on_context (ClfxContext *ctx, const ClfxParams *p,
-                     const ClfxImage *src, ClfxImage *dst, ClfxTimings *t,
-                     ClfxProbes *probes, ClfxPlan *plan_out,
-                     ClfxError *error)
+/* The result a run makes over its source: a view of src's pixels, which
+ * clfx_host_image_free leaves to src. */
+static void
+keep_pixels (ClfxPixelOwner *owner)
+{
+  (void) owner;
+}
+
+static ClfxPixelOwner src_view_owner = { keep_pixels };
+
+/* clfx_run_on_context; with dst not yet made (dst->data NULL, clfx_run
+ * with src_scratch), made here: over the source where the plan allows
+ * (*over_source), else in memory of its own. */
+static bool
+run_on_context (ClfxContext *ctx, const ClfxParams *p, const ClfxImage *src,
+                ClfxImage *dst, const ClfxRunOptions *opt, bool *over_source,
+                ClfxTimings *t, ClfxProbes *probes, ClfxPlan *plan_out,
+                ClfxError *error)
 {
   double   t0 = clfx_now_ms ();
   ClfxPlan plan;
@@ -100,6 +113,22 @@ clfx_run_on_context (ClfxContext *ctx, const ClfxParams *p,
   memset (t, 0, sizeof *t);
   if (! clfx_plan_make (p, src, &plan, error))
     return false;
+  if (! dst->data && clfx_exec_over_source_ok (ctx, &plan, src))
+    {
+      *dst = *src;
+      dst->owner = &src_view_owner;
+      dst->origin_x = dst->origin_y = 0;
+      *over_source = true;
+    }
+  else if (! dst->data
+           && ! clfx_context_image_alloc (opt && opt->pinned_result ? ctx
+                                                                   : NULL,
+                                          dst, plan.width, plan.height,
+                                          src->channels, src->depth, error))
+    {
+      clfx_plan_clear (&plan);
+      return false;
+    }
   if (dst->width != plan.width || dst->height != plan.height
       || dst->channels != src->channels || dst->depth != src->depth)
     {
@@ -122,6 +151,20 @@ clfx_run_on_context (ClfxContext *ctx, const ClfxParams *p,
   else
     clfx_plan_clear (&plan);
   return ok;
+}
+
+bool
+clfx_run_on_context (ClfxContext *ctx, const ClfxParams *p,
+                     const ClfxImage *src, ClfxImage *dst, ClfxTimings *t,
+                     ClfxProbes *probes, ClfxPlan *plan_out,
+                     ClfxError *error)
+{
+  bool over_source = false;
+
+  if (! dst->data)
+    return clfx_error_set (error, CLFX_ERR_INVALID, "no result image");
+  return run_on_context (ctx, p, src, dst, NULL, &over_source, t, probes,
+                         plan_out, error);
 }
 
 /* ---- validation ------------------------------------------------------------ */
@@ -285,8 +328,8 @@ try_opencl (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
   r->n_devices = 1 + ctx->n_peers;
   snprintf (r->notes, sizeof r->notes, "%s", ctx->tuning_note);
   ctx->guard_bytes = opt->guard_bytes;
-  ok = clfx_run_on_context (ctx, p, src, dst, &r->timings, &r->probes,
-                            &r->plan, error);
+  ok = run_on_context (ctx, p, src, dst, opt, &r->over_source, &r->timings,
+                       &r->probes, &r->plan, error);
   if (! clfx_run_take_builds (ctx, r) && ok)
     ok = clfx_error_set (error, CLFX_ERR_NOMEM,
                          "out of memory for the build records");
@@ -342,27 +385,39 @@ run_reference (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
   return true;
 }
 
+static bool
+alloc_result (const ClfxRunOptions *opt, const ClfxImage *src,
+              ClfxImage *dst, int width, int height, ClfxError *error)
+{
+  if (! clfx_context_image_alloc (opt->pinned_result && opt->context
+                                    ? *opt->context
+                                    : NULL,
+                                  dst, width, height, src->channels,
+                                  src->depth, error))
+    return false;
+  dst->straight_alpha = src->straight_alpha;
+  dst->transfer = src->transfer;
+  return true;
+}
+
 bool
 clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
           const ClfxRunOptions *opt, ClfxRunResult *r, ClfxError *error)
 {
   const char *device = opt->device && *opt->device ? opt->device : "auto";
   bool        is_auto = strcmp (device, "auto") == 0;
+  bool        over = opt->src_scratch && ! opt->validate
+                     && ! clfx_device_is_reference (device);
   int         dw, dh;
   ClfxError   cl_error = { 0 };
 
   memset (r, 0, sizeof *r);
   memset (dst, 0, sizeof *dst);
-  /* Argument errors are the caller's, whatever the device: no fallback. */
+  /* Argument errors are the caller's, whatever the device: no fallback.
+   * A run that may go over its source makes its result once it knows. */
   if (! clfx_run_check (p, src, &dw, &dh, error)
-      || ! clfx_context_image_alloc (opt->pinned_result && opt->context
-                                       ? *opt->context
-                                       : NULL,
-                                     dst, dw, dh, src->channels, src->depth,
-                                     error))
+      || (! over && ! alloc_result (opt, src, dst, dw, dh, error)))
     return false;
-  dst->straight_alpha = src->straight_alpha;
-  dst->transfer = src->transfer;
 
   if (clfx_device_is_reference (device))
     r->path = CLFX_PATH_REFERENCE;
@@ -376,8 +431,10 @@ clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
       return true;
     }
   else if (! is_auto || cl_error.code == CLFX_ERR_INVALID
-           || cl_error.code == CLFX_ERR_GUARD)
+           || cl_error.code == CLFX_ERR_GUARD || r->over_source)
     {
+      /* After a run over the source, the source is no longer the
+       * caller's input: no fallback on it (the caller reads it again). */
       *error = cl_error;
       clfx_host_image_free (dst);
       return false;
@@ -392,7 +449,8 @@ clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
                 cl_error.message);
     }
   /* The reference validated against itself says nothing: no validation. */
-  if (! run_reference (p, src, dst, r, error))
+  if ((! dst->data && ! alloc_result (opt, src, dst, dw, dh, error))
+      || ! run_reference (p, src, dst, r, error))
     {
       clfx_host_image_free (dst);
       return false;
@@ -538,6 +596,8 @@ report_execution (ClfxJson *j, const ClfxRunResult *r)
   clfx_json_int (j, "pieces", t->pieces);
   clfx_json_int (j, "devices", r->path == CLFX_PATH_OPENCL ? t->devices : 0);
   clfx_json_string (j, "sampler", t->sampler ? "hardware" : "kernel");
+  /* The result made in the source's own memory (src_scratch). */
+  clfx_json_bool (j, "over_source", r->over_source);
   if (r->notes[0])
     clfx_json_string (j, "notes", r->notes);
   clfx_json_end_object (j);

@@ -34,6 +34,16 @@ typedef struct
    * the download wrote it; heap memory when there is no context yet or
    * pinned memory runs out. */
   bool          pinned_result;
+  /* The caller gives the source's pixels up: where the run can make its
+   * result over them (clfx_exec_over_source_ok: GEGL's in-process
+   * operations on CPU devices, whose first touch of a fresh image costs
+   * more than the kernels), dst comes back as a view of src's memory
+   * (dst->data == src->data, freed with src, not before dst's last use)
+   * and the result says over_source.  A run that failed over its source
+   * has changed it: it returns false with no CPU fallback, and the caller
+   * reads the source again before running anything else on it.  Ignored
+   * with validate, whose reference reads the source after the run. */
+  bool          src_scratch;
 } ClfxRunOptions;
 
 /* Which path made the result. */
@@ -68,6 +78,9 @@ typedef struct
   /* The plan of the run, for the tolerance and the report. */
   ClfxPlan         plan;
   char             notes[256]; /* tuning variables not understood */
+  /* The result was made (or, after a failure, begun) over the source
+   * (ClfxRunOptions.src_scratch). */
+  bool             over_source;
 } ClfxRunResult;
 
 /* Checks the parameters against src and sizes the result (the argument

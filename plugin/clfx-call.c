@@ -118,7 +118,7 @@ clfx_call_run_job (ClfxCall *call,
                    GError  **error)
 {
   ClfxRunOptions opt = { call->args.device, call->args.validate != FALSE, 0,
-                         &call->context, TRUE };
+                         &call->context, TRUE, false };
   ClfxRunResult  r;
   ClfxImage      src;
   ClfxError      e = { 0 };

@@ -144,7 +144,7 @@ clfx_run_case (ClfxSelftest     *st,
 {
   static const gint layouts[] = { 4, 1, 2 };
   gint              k = (gint) st->cases->len;
-  ClfxRunOptions    opt = { st->device, true, 0, &st->context, false };
+  ClfxRunOptions    opt = { st->device, true, 0, &st->context, false, false };
   ClfxSelftestCase  c = { 0 };
   ClfxImage         src = { 0 }, dst = { 0 };
   ClfxRunResult     r;

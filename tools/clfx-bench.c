@@ -620,7 +620,8 @@ run (const Options *o, const ClfxParams *p)
   ClfxImage      src = { 0 }, dst = { 0 };
   ClfxError      error = { 0 };
   ClfxRunResult  r;
-  ClfxRunOptions ropt = { o->device, o->validate, o->guard, NULL, false };
+  ClfxRunOptions ropt = { o->device, o->validate, o->guard, NULL, false,
+                          false };
   ClfxContext   *ctx = NULL;
   int            file_channels = 4, status = 1, dw, dh;
   char          *json = NULL;

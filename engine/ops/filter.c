@@ -330,6 +330,12 @@ filter_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     }
   /* A recursion along whole lines: one piece (no bands, no tiles). */
   plan->whole_image_stats = st->x.iir || st->y.iir;
+  /* Both axes IIR: the rows pass reads a row whole (its forward values)
+   * before it writes it, and nothing reads the source after it (CPU
+   * devices' bands: the columns' states, then each band's columns read
+   * the band's own rows before its rows are stored, bands from the
+   * bottom up).  The result can go over the source. */
+  plan->in_place = st->x.iir && st->y.iir;
   /* The loaded source, the intermediate and the result as float RGBA,
    * and the IIR's forward values. */
   plan->bytes_per_pixel = 16 * 4;

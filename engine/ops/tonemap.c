@@ -216,6 +216,9 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                            + (tp->op == CLFX_TONEMAP_REINHARD05 ? 1 : 0);
       plan->stats_align[0] = TM_BW;
       plan->stats_align[1] = TM_BH;
+      /* The statistics read the source, then tm_map_v maps each pixel
+       * where it reads it: the result can go over the source. */
+      plan->in_place = true;
     }
   plan->mixes = true;
   plan->straight = true;

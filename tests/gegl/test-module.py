@@ -184,7 +184,7 @@ CHUNKS = (("median", {"radius": "3"}),
           # Runs of sums on CPU devices: a chunk restarts them where the
           # whole image does.
           ("box", {"radius": "9"}))
-print("1..%d" % (2 + len(VARIANTS) + 3 * len(CASES) + len(CHUNKS) + 5))
+print("1..%d" % (2 + len(VARIANTS) + 3 * len(CASES) + len(CHUNKS) + 6))
 
 # ---- registration ------------------------------------------------------------
 names = [o for o in Gegl.list_operations() if o.startswith("clfx:")]
@@ -418,6 +418,27 @@ ok(same and "CL_OUT_OF_RESOURCES" in q.stderr
    and "CPU reference" in q.stderr,
    "a failing OpenCL call: a warning naming it, the CPU reference's "
    "result (%s)" % (q.stderr.strip().splitlines() or ["no warning"])[-1])
+
+# The gaussian's IIR makes its result over the module's copy of the input
+# on CPU devices: failing at the fifth kernel (the second band's rows, the
+# first band's already stored there), the fallback reads the input again.
+ref_out, dev_out = (os.path.join(work, n) for n in ("gref.raw", "gfault.raw"))
+env = dict(os.environ,
+           CLFX_FAULT="clEnqueueNDRangeKernel=CL_OUT_OF_RESOURCES@5")
+p = subprocess.run([sys.executable, __file__, "--child", module_dir,
+                    "clfx:gaussian", u8_png, "reference", ref_out],
+                   capture_output=True, text=True)
+q = subprocess.run([sys.executable, __file__, "--child", module_dir,
+                    "clfx:gaussian", u8_png,
+                    device if device != "auto" else "pocl", dev_out],
+                   env=env, capture_output=True, text=True)
+same = (p.returncode == 0 and q.returncode == 0
+        and open(ref_out, "rb").read() == open(dev_out, "rb").read())
+ok(same and "CL_OUT_OF_RESOURCES" in q.stderr
+   and "CPU reference" in q.stderr,
+   "a call failing midway through a run over the module's copy of the "
+   "input: the CPU reference's result from the input read again (%s)"
+   % (q.stderr.strip().splitlines() or ["no warning"])[-1])
 
 bad = run_op("clfx:convolve", u8_buf, W, H, U8, U8,
              {"matrix": "1 2 three"}, device)

@@ -282,7 +282,7 @@ static void
 one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
      int channels, ClfxDepth depth, bool srgb)
 {
-  ClfxRunOptions opt = { NULL, true, 64, ctx, false };
+  ClfxRunOptions opt = { NULL, true, 64, ctx, false, false };
   ClfxParams     p;
   ClfxRunResult  r;
   ClfxImage      src, dst;
@@ -578,6 +578,117 @@ band_rows_forms (ClfxContext *ctx)
   clfx_context_free (other);
 }
 
+/* ClfxRunOptions.src_scratch (the GEGL module's runs): where the variant
+ * allows it and the context is a CPU device working in host memory, the
+ * result is made in the source's own memory, with the bytes of a run into
+ * an image of its own; elsewhere the source is left as it was.  Odd
+ * sizes, every depth; the gaussian's IIR (its rows in the result for
+ * float RGBA, in bands otherwise) and the global tone mappers go over the
+ * source, the FIR, unsharp and durand02 do not. */
+static void
+over_source (ClfxContext *ctx)
+{
+  static const struct
+  {
+    const char       *name;
+    const ClfxFamily *family;
+    const char       *args[7];
+    bool              allows;
+  } runs[] = {
+    { "gaussian 5 x 3 (IIR)", &clfx_family_filter,
+      { "std-dev-x", "5", "std-dev-y", "3", NULL }, true },
+    { "gaussian 5 x 0.5 (IIR, FIR)", &clfx_family_filter,
+      { "std-dev-x", "5", "std-dev-y", "0.5", NULL }, false },
+    { "unsharp", &clfx_family_filter, { "filter", "unsharp", NULL }, false },
+    { "reinhard05", &clfx_family_tonemap, { "operator", "reinhard05", NULL },
+      true },
+    { "drago03", &clfx_family_tonemap,
+      { "operator", "drago03", "exposure", "1", NULL }, true },
+    { "durand02", &clfx_family_tonemap, { "operator", "durand02", NULL },
+      false },
+  };
+  static const ClfxDepth depths[] = { CLFX_DEPTH_U8, CLFX_DEPTH_U16,
+                                      CLFX_DEPTH_HALF, CLFX_DEPTH_FLOAT };
+  bool cpu_host = ctx->zero_copy && ! strcmp (ctx->device.type, "cpu");
+
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+    for (size_t d = 0; d < sizeof depths / sizeof depths[0]; d++)
+      {
+        int            ch = d == 1 ? 2 : 4, w = 203, h = 77;
+        ClfxParams     p;
+        ClfxImage      src = { 0 }, keep = { 0 }, a = { 0 }, b = { 0 };
+        ClfxRunResult  ra, rb;
+        ClfxRunOptions own = { NULL, false, 0, &ctx, false, false };
+        ClfxRunOptions over = { NULL, false, 0, &ctx, false, true };
+        ClfxError      e = { 0 };
+        bool           ok, expect = runs[i].allows && cpu_host;
+
+        memset (&ra, 0, sizeof ra);
+        memset (&rb, 0, sizeof rb);
+        clfx_params_defaults (runs[i].family, &p);
+        ok = clfx_host_image_alloc (&src, w, h, ch, depths[d], &e)
+             && clfx_host_image_alloc (&keep, w, h, ch, depths[d], &e);
+        for (int k = 0; ok && runs[i].args[k]; k += 2)
+          ok = clfx_params_set (&p, runs[i].args[k], runs[i].args[k + 1],
+                                &e);
+        if (ok)
+          {
+            clfx_host_image_synthetic (&src, (unsigned) (7 + d));
+            src.straight_alpha = true;
+            src.transfer = depths[d] == CLFX_DEPTH_U8 ? CLFX_TRC_SRGB
+                                                      : CLFX_TRC_LINEAR;
+            memcpy (keep.data, src.data, src.stride * (size_t) h);
+            ok = clfx_run (&p, &src, &a, &own, &ra, &e)
+                 && clfx_run (&p, &src, &b, &over, &rb, &e);
+          }
+        if (! ok)
+          tap_ok (false, "over the source, %s %s: %s", runs[i].name,
+                  clfx_depth_name (depths[d]), e.message);
+        else
+          tap_ok (rb.over_source == expect && ! ra.over_source
+                    && (b.data == src.data) == expect
+                    && ! memcmp (a.data, b.data, a.stride * (size_t) h)
+                    && (expect
+                        || ! memcmp (src.data, keep.data,
+                                     src.stride * (size_t) h)),
+                  "%s %s x%d, source given up: %s, the bytes of a result "
+                  "of its own", runs[i].name, clfx_depth_name (depths[d]),
+                  ch,
+                  expect ? "made over the source" : "the source untouched");
+        clfx_run_result_clear (&ra);
+        clfx_run_result_clear (&rb);
+        clfx_host_image_free (&a);
+        clfx_host_image_free (&b);
+        clfx_host_image_free (&src);
+        clfx_host_image_free (&keep);
+      }
+  /* Validation reads the source after the run: never over it. */
+  {
+    ClfxParams     p;
+    ClfxImage      src = { 0 }, b = { 0 };
+    ClfxRunResult  rb;
+    ClfxRunOptions over = { NULL, true, 0, &ctx, false, true };
+    ClfxError      e = { 0 };
+    bool           ok;
+
+    memset (&rb, 0, sizeof rb);
+    clfx_params_defaults (&clfx_family_filter, &p);
+    ok = clfx_params_set (&p, "std-dev-x", "4", &e)
+         && clfx_params_set (&p, "std-dev-y", "4", &e)
+         && clfx_host_image_alloc (&src, 64, 48, 4, CLFX_DEPTH_FLOAT, &e);
+    if (ok)
+      clfx_host_image_synthetic (&src, 3);
+    ok = ok && clfx_run (&p, &src, &b, &over, &rb, &e);
+    tap_ok (ok && rb.validated && rb.validation.passed && ! rb.over_source
+              && b.data != src.data,
+            "over the source with validate: a result of its own, validated "
+            "(%s)", e.message);
+    clfx_run_result_clear (&rb);
+    clfx_host_image_free (&b);
+    clfx_host_image_free (&src);
+  }
+}
+
 static const struct
 {
   const char *text, *says;
@@ -597,7 +708,7 @@ bilateral_nonfinite (ClfxContext *ctx)
 {
   static const Case c = { "bilateral 2, 8", { "filter", "bilateral",
                                               "blur-radius", "2", NULL } };
-  ClfxRunOptions opt = { NULL, true, 64, &ctx, false };
+  ClfxRunOptions opt = { NULL, true, 64, &ctx, false, false };
   ClfxParams     p;
   ClfxImage      src, dst;
   ClfxRunResult  r;
@@ -655,7 +766,7 @@ static void
 box_nonfinite (ClfxContext *ctx)
 {
   static const int W = 83, H = 47, R = 9;
-  ClfxRunOptions   opt = { NULL, true, 64, &ctx, false };
+  ClfxRunOptions   opt = { NULL, true, 64, &ctx, false, false };
   ClfxParams       p;
   ClfxImage        src, dst;
   ClfxRunResult    r;
@@ -707,7 +818,7 @@ static void
 box_no_drift (ClfxContext *ctx)
 {
   static const int W = 97, H = 29, R = 9;
-  ClfxRunOptions   opt = { NULL, false, 0, &ctx, false };
+  ClfxRunOptions   opt = { NULL, false, 0, &ctx, false, false };
   ClfxParams       p;
   ClfxImage        src, dst;
   ClfxRunResult    r;
@@ -909,7 +1020,7 @@ refusals (void)
     {
       ClfxImage     src, dst;
       ClfxRunResult r;
-      ClfxRunOptions opt = { "reference", false, 0, NULL, false };
+      ClfxRunOptions opt = { "reference", false, 0, NULL, false, false };
 
       memset (&r, 0, sizeof r);
       e = (ClfxError) { 0 };
@@ -971,6 +1082,8 @@ main (void)
     iir_rows_in_result (ctx);
   if (ctx)
     band_rows_forms (ctx);
+  if (ctx)
+    over_source (ctx);
   if (ctx)
     none_keeps_constant (ctx);
   if (ctx)

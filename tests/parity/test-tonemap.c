@@ -70,7 +70,7 @@ static void
 one (ClfxContext **ctx, int op, bool tweak, int w, int h, int channels,
      ClfxDepth depth, bool srgb)
 {
-  ClfxRunOptions opt = { NULL, true, 64, ctx, false };
+  ClfxRunOptions opt = { NULL, true, 64, ctx, false, false };
   ClfxParams     p;
   ClfxRunResult  r;
   ClfxImage      src, dst;
@@ -158,7 +158,7 @@ specials (ClfxContext **ctx)
 {
   for (int op = 0; op < N_OPS; op++)
     {
-      ClfxRunOptions   opt = { NULL, true, 64, ctx, false };
+      ClfxRunOptions   opt = { NULL, true, 64, ctx, false, false };
       ClfxParams       p;
       ClfxImage        src, dst;
       ClfxRunResult    r;
@@ -245,7 +245,7 @@ black (ClfxContext **ctx)
 {
   for (int op = 0; op < N_OPS; op++)
     {
-      ClfxRunOptions opt = { NULL, true, 64, ctx, false };
+      ClfxRunOptions opt = { NULL, true, 64, ctx, false, false };
       ClfxParams     p;
       ClfxImage      src, dst;
       ClfxRunResult  r;

@@ -18,7 +18,7 @@ one (ClfxContext *ctx, const char *block, const char *extra_name,
      const char *extra, int w, int h, int channels, ClfxDepth depth,
      bool srgb)
 {
-  ClfxRunOptions opt = { NULL, true, 48, &ctx, false };
+  ClfxRunOptions opt = { NULL, true, 48, &ctx, false, false };
   ClfxParams     p;
   ClfxRunResult  r;
   ClfxImage      src, dst;

@@ -407,7 +407,7 @@ run_validated (const ClfxDeviceInfo *dev, const ClfxParams *p,
                const ClfxImage *src, ClfxRunResult *r, ClfxError *e)
 {
   ClfxContext   *ctx = clfx_context_new (dev, e);
-  ClfxRunOptions opt = { NULL, true, 0, &ctx, false };
+  ClfxRunOptions opt = { NULL, true, 0, &ctx, false, false };
   ClfxImage      dst;
   bool           ok;
 

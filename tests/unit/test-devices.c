@@ -143,7 +143,7 @@ main (void)
    * context go before the images: they keep it alive (ASan checks). */
   {
     ClfxContext   *own = clfx_context_new (&one->device, &e);
-    ClfxRunOptions opt = { "auto", true, 0, &own, true };
+    ClfxRunOptions opt = { "auto", true, 0, &own, true, false };
     ClfxRunResult  r;
     ClfxTimings    th;
     ClfxImage      pin_src = { 0 }, dst = { 0 }, heap = { 0 };
@@ -186,7 +186,7 @@ main (void)
   }
   /* Through the front door, validated, with the report saying so. */
   {
-    ClfxRunOptions opt = { "all", true, 0, NULL, false };
+    ClfxRunOptions opt = { "all", true, 0, NULL, false, false };
     ClfxRunResult  r;
     ClfxImage      dst;
     char          *json = NULL;

@@ -43,8 +43,8 @@ run_with_fault (const char *call, long nth, const char *fault,
                 const char *what, const ClfxParams *p, const ClfxImage *src,
                 const ClfxImage *src_copy, const ClfxImage *expect)
 {
-  ClfxRunOptions explicit_dev = { device_name, false, 64, NULL, false };
-  ClfxRunOptions auto_dev = { "auto", false, 64, NULL, false };
+  ClfxRunOptions explicit_dev = { device_name, false, 64, NULL, false, false };
+  ClfxRunOptions auto_dev = { "auto", false, 64, NULL, false, false };
   ClfxRunResult  r;
   ClfxImage      dst;
   ClfxError      e = { 0 };
@@ -115,7 +115,7 @@ static void
 fault_every_call (const char *what, const char *const *env,
                   const ClfxParams *p, const ClfxImage *src)
 {
-  ClfxRunOptions opt = { device_name, false, 64, NULL, false };
+  ClfxRunOptions opt = { device_name, false, 64, NULL, false, false };
   ClfxRunResult  r;
   ClfxImage      expect, dst, src_copy;
   ClfxError      e = { 0 };
@@ -268,7 +268,7 @@ argument_checks (const ClfxImage *src)
 
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     {
-      ClfxRunOptions opt = { device_name, false, 0, NULL, false };
+      ClfxRunOptions opt = { device_name, false, 0, NULL, false, false };
       ClfxParams     p;
       ClfxRunResult  r;
       ClfxImage      dst;
@@ -396,7 +396,7 @@ main (void)
   setenv ("CLFX_FAULT", "clCreateBuffer=CL_OUT_OF_RESOURCES@3", 1);
   clfx_fault_reset ();
   {
-    ClfxRunOptions o = { device_name, false, 0, NULL, false };
+    ClfxRunOptions o = { device_name, false, 0, NULL, false, false };
     ClfxRunResult  r;
     ClfxImage      dst;
     memset (&e, 0, sizeof e);
@@ -415,7 +415,7 @@ main (void)
    * forgotten when one fails on it (the next run starts afresh). */
   {
     ClfxContext   *shared = NULL, *first;
-    ClfxRunOptions o = { device_name, false, 0, &shared, false };
+    ClfxRunOptions o = { device_name, false, 0, &shared, false, false };
     ClfxRunResult  r;
     ClfxImage      dst, expect;
     bool           ok;
