@@ -30,20 +30,15 @@ export GIMP3_DIRECTORY="$work/profile" CLFX_CACHE_DIR="$work/kernel-cache"
 export G_MESSAGES_DEBUG=clfx
 "$bench" --device reference --synthetic "${size}x${size}:u8" --channels 4 \
   --output "$work/in.png" copy >/dev/null
+. "$(dirname "$0")/gimp-batch.sh"
 run () {  # run MODULE(a|b|-) DEPTH OP -> "depth op module seconds" + account
-  local conv="" props="" s t0 t1
-  [ "$2" = float ] && conv="(gimp-image-convert-precision img PRECISION-FLOAT-LINEAR)"
+  local props="" s t
   [ "$3" = clfx:gaussian ] && props='"std-dev-x" 10.0 "std-dev-y" 10.0'
-  s="(begin (script-fu-use-v3) (define img (gimp-file-load RUN-NONINTERACTIVE \"$work/in.png\")) $conv"
-  [ "$3" = load ] || s="$s (gimp-drawable-merge-new-filter (vector-ref (gimp-image-get-selected-drawables img) 0) \"$3\" 0 LAYER-MODE-REPLACE 1.0 $props)"
-  s="$s (gimp-image-delete img))"
-  t0=$(date +%s.%N)
-  HOME="$work/${1/-/a}" timeout 600 gimp-console-3.0 -i -n --quit \
-    --batch-interpreter=plug-in-script-fu-eval -b "$s" >"$work/log" 2>&1 \
-    || { cat "$work/log" >&2; return 1; }
-  t1=$(date +%s.%N)
-  awk -v a="$t0" -v b="$t1" -v d="$2" -v o="$3" -v m="$1" \
-    'BEGIN { printf "%s %s %s %.3f\n", d, o, m, b - a }'
+  s="(begin (script-fu-use-v3) $(gimp_load "$work/in.png" "$2")"
+  [ "$3" = load ] || s="$s $(gimp_merge "$3" "$props")"
+  t=$(HOME="$work/${1/-/a}" gimp_run "$s (gimp-image-delete img))" \
+        "$work/log")
+  echo "$2 $3 $1 $t"
   grep -a 'clfx-DEBUG' "$work/log" | sed 's/^.*clfx-DEBUG: [0-9:.]*: /  /' \
     || true
 }
@@ -71,8 +66,7 @@ awk -v n="$rounds" '
   $1 ~ /^[0-9]+$/ && ($1 > 1 || n == 1) { v[$2 " " $3 " " $4] = v[$2 " " $3 " " $4] " " $5 }
   END { for (k in v) print k v[k] }' "$out/gimp-module-ab.txt" | sort |
 while read -r d op m vals; do
-  med=$(printf '%s\n' $vals | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-  echo "$d $op $m $med"
+  echo "$d $op $m $(printf '%s\n' $vals | median)"
 done >"$work/med"
 awk '$2 == "load" { load[$1] = $4 } { row[NR] = $0 }
   END { for (i = 1; i <= NR; i++) { split(row[i], f, " ");

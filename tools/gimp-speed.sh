@@ -54,17 +54,8 @@ export CLFX_CACHE_DIR="$work/kernel-cache" G_MESSAGES_DEBUG=clfx
 "$bench" --device reference --synthetic "${size}x${size}:u8" --channels 4 \
   --output "$work/in.png" copy >/dev/null
 
-run_gimp () {  # run_gimp SCHEME -> prints seconds
-  local t0 t1
-  t0=$(date +%s.%N)
-  timeout 600 gimp-console-3.0 -i -n --quit \
-    --batch-interpreter=plug-in-script-fu-eval -b "$1" \
-    >"$work/gimp.log" 2>&1 || { cat "$work/gimp.log" >&2; return 1; }
-  t1=$(date +%s.%N)
-  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
-}
-
-median () { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+. "$(dirname "$0")/gimp-batch.sh"
+run_gimp () { gimp_run "$1" "$work/gimp.log"; }  # SCHEME -> seconds
 
 # The plug-in registers on GIMP's first start with a new profile; do it
 # before timing anything.
@@ -72,9 +63,8 @@ run_gimp '(+ 1 1)' >/dev/null
 
 # The Script-Fu of one configuration (see the header).
 scheme () {  # scheme CONFIG DEPTH
-  local conv="" load drw
-  [ "$2" = float ] && conv="(gimp-image-convert-precision img PRECISION-FLOAT-LINEAR)"
-  load="(define img (gimp-file-load RUN-NONINTERACTIVE \"$work/in.png\")) $conv"
+  local load drw
+  load=$(gimp_load "$work/in.png" "$2")
   drw="(gimp-image-get-selected-drawables img)"
   case $1 in
     empty) echo '(+ 1 1)' ;;
@@ -87,7 +77,7 @@ scheme () {  # scheme CONFIG DEPTH
         op=clfx:${op#gegl:} props="$props \"device\" \"$device\""
         op=${op/gaussian-blur/gaussian}
       fi
-      echo "(begin (script-fu-use-v3) $load (gimp-drawable-merge-new-filter (vector-ref $drw 0) \"$op\" 0 LAYER-MODE-REPLACE 1.0 $props) (gimp-image-delete img))" ;;
+      echo "(begin (script-fu-use-v3) $load $(gimp_merge "$op" "$props") (gimp-image-delete img))" ;;
     clfx) [ "$ops" = tonemap ] && echo "(begin (script-fu-use-v3) $load (plug-in-clfx-tonemap #:run-mode RUN-NONINTERACTIVE #:image img #:drawables $drw #:operator \"reinhard05\" #:in-process #f #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" && return
           [ "$ops" = blur ] && echo "(begin (script-fu-use-v3) $load (plug-in-clfx-filter #:run-mode RUN-NONINTERACTIVE #:image img #:drawables $drw #:filter \"gaussian\" #:std-dev-x 10.0 #:std-dev-y 10.0 #:in-process #f #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" && return
           echo "(begin (script-fu-use-v3) $load (plug-in-clfx-resize #:run-mode RUN-NONINTERACTIVE #:image img #:drawables (gimp-image-get-selected-drawables img) #:width $half #:height $half #:filter \"linear\" #:target \"image\" #:device \"$device\" #:report-file \"$out/report-$2.json\") (gimp-image-delete img))" ;;
