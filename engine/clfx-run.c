@@ -87,6 +87,21 @@ clfx_run_check (const ClfxParams *p, const ClfxImage *src, int *width,
   return true;
 }
 
+/* dst made for src's result at width x height: in pinned memory of
+ * `pinned` where it is given (ClfxRunOptions.pinned_result), with src's
+ * channels, depth, alpha and transfer curve. */
+static bool
+alloc_result (ClfxContext *pinned, const ClfxImage *src, ClfxImage *dst,
+              int width, int height, ClfxError *error)
+{
+  if (! clfx_context_image_alloc (pinned, dst, width, height, src->channels,
+                                  src->depth, error))
+    return false;
+  dst->straight_alpha = src->straight_alpha;
+  dst->transfer = src->transfer;
+  return true;
+}
+
 /* The result a run makes over its source: a view of src's pixels, which
  * clfx_host_image_free leaves to src. */
 static void
@@ -121,10 +136,8 @@ run_on_context (ClfxContext *ctx, const ClfxParams *p, const ClfxImage *src,
       *over_source = true;
     }
   else if (! dst->data
-           && ! clfx_context_image_alloc (opt && opt->pinned_result ? ctx
-                                                                   : NULL,
-                                          dst, plan.width, plan.height,
-                                          src->channels, src->depth, error))
+           && ! alloc_result (opt && opt->pinned_result ? ctx : NULL, src,
+                              dst, plan.width, plan.height, error))
     {
       clfx_plan_clear (&plan);
       return false;
@@ -385,19 +398,11 @@ run_reference (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
   return true;
 }
 
-static bool
-alloc_result (const ClfxRunOptions *opt, const ClfxImage *src,
-              ClfxImage *dst, int width, int height, ClfxError *error)
+/* The context whose pinned memory a result made before the run takes. */
+static ClfxContext *
+pinned_for (const ClfxRunOptions *opt)
 {
-  if (! clfx_context_image_alloc (opt->pinned_result && opt->context
-                                    ? *opt->context
-                                    : NULL,
-                                  dst, width, height, src->channels,
-                                  src->depth, error))
-    return false;
-  dst->straight_alpha = src->straight_alpha;
-  dst->transfer = src->transfer;
-  return true;
+  return opt->pinned_result && opt->context ? *opt->context : NULL;
 }
 
 bool
@@ -416,7 +421,8 @@ clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
   /* Argument errors are the caller's, whatever the device: no fallback.
    * A run that may go over its source makes its result once it knows. */
   if (! clfx_run_check (p, src, &dw, &dh, error)
-      || (! over && ! alloc_result (opt, src, dst, dw, dh, error)))
+      || (! over
+          && ! alloc_result (pinned_for (opt), src, dst, dw, dh, error)))
     return false;
 
   if (clfx_device_is_reference (device))
@@ -449,7 +455,8 @@ clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
                 cl_error.message);
     }
   /* The reference validated against itself says nothing: no validation. */
-  if ((! dst->data && ! alloc_result (opt, src, dst, dw, dh, error))
+  if ((! dst->data
+       && ! alloc_result (pinned_for (opt), src, dst, dw, dh, error))
       || ! run_reference (p, src, dst, r, error))
     {
       clfx_host_image_free (dst);
