@@ -886,6 +886,17 @@ axis_groups (const Axis *a, int d0, int d1, int run, int *origins)
   return span;
 }
 
+/* The local memory of the tiled kernel for a span_w x span_h footprint:
+ * the footprint and its rows pass's 16 columns, each with an odd row
+ * stride (kernels/resize.cl says why), float4 a texel. */
+static size_t
+tile_local_bytes (int span_w, int span_h)
+{
+  return ((size_t) (span_w | 1) * (size_t) span_h
+          + 16 * (size_t) (span_h | 1))
+         * 16;
+}
+
 /* How many 16-row bands a work-group of the tiled kernel covers (each
  * work-item then makes that many results, which amortizes the group's
  * load and barriers), 0 when even one band does not fit in local memory.
@@ -905,7 +916,7 @@ tile_bands (ClfxGraph *g, const State *st, int dw, int dh,
   for (int bands = 4; bands >= 1; bands /= 2)
     {
       size_t span_h = (size_t) axis_groups (&st->y, 0, dh, 16 * bands, NULL);
-      size_t bytes = ((size_t) span_w * span_h + 16 * span_h) * 16;
+      size_t bytes = tile_local_bytes (span_w, (int) span_h);
       /* More bands than the result has rows only wastes work-items. */
       if (bands > 1 && 16 * bands > dh)
         continue;
@@ -942,9 +953,13 @@ launch_tile (ClfxGraph *g, const State *st, const Tables *tb, int dw, int dh,
     cl_int     span_h = axis_groups (&st->y, t->out.y,
                                      t->out.y + t->out.height, 16 * bands,
                                      org_y);
-    size_t     tile_bytes = (size_t) span_w * (size_t) span_h * 16;
-    size_t     rows_bytes = (size_t) span_h * 16 * 16;
+    size_t     rows_bytes = (size_t) (span_h | 1) * 16 * 16;
+    size_t     tile_bytes = tile_local_bytes (span_w, span_h) - rows_bytes;
     char       taps[64] = "";
+    /* How the rows pass lays its work-items (kernels/resize.cl says why):
+     * down the footprint's rows where the result is narrower. */
+    const char *rows_down = st->x.texels_per_px > 1.0 ? "-DRESIZE_ROWS_DOWN"
+                                                       : "";
     /* On GPUs the tap counts are built into the program: its tap loops
      * then unroll, every tap's loads issued ahead of the multiply-adds
      * (H200, 8-bit: 4096x4096 to 8192x8192 lanczos3 1.02-1.05 ms against
@@ -955,8 +970,10 @@ launch_tile (ClfxGraph *g, const State *st, const Tables *tb, int dw, int dh,
     if (st->x.ntaps <= FIXED_TAPS_MAX && st->y.ntaps <= FIXED_TAPS_MAX
         && (clfx_graph_force_fixed_taps (g)
             || ! strcmp (clfx_graph_device (g)->type, "gpu")))
-      snprintf (taps, sizeof taps, "-DRESIZE_NTX=%d -DRESIZE_NTY=%d",
-                st->x.ntaps, st->y.ntaps);
+      snprintf (taps, sizeof taps, "-DRESIZE_NTX=%d -DRESIZE_NTY=%d %s",
+                st->x.ntaps, st->y.ntaps, rows_down);
+    else
+      snprintf (taps, sizeof taps, "%s", rows_down);
     ClfxLaunch l = { "resize_filter_tile", taps[0] ? taps : NULL, NULL, 2,
                      { (size_t) n_ox * 16, (size_t) n_oy * 16 },
                      { 16, 16 } };
