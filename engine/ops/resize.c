@@ -886,15 +886,20 @@ axis_groups (const Axis *a, int d0, int d1, int run, int *origins)
   return span;
 }
 
-/* The local memory of the tiled kernel for a span_w x span_h footprint:
- * the footprint and its rows pass's 16 columns, each with an odd row
- * stride (kernels/resize.cl says why), float4 a texel. */
+/* The local memory of the tiled kernel for a span_w x span_h footprint,
+ * float4 a texel: the footprint, and its rows pass's result (a row per
+ * result column, 16 of them), each with an odd row stride
+ * (kernels/resize.cl says why). */
 static size_t
-tile_local_bytes (int span_w, int span_h)
+tile_footprint_bytes (int span_w, int span_h)
 {
-  return ((size_t) (span_w | 1) * (size_t) span_h
-          + 16 * (size_t) (span_h | 1))
-         * 16;
+  return (size_t) (span_w | 1) * (size_t) span_h * 16;
+}
+
+static size_t
+tile_rows_bytes (int span_h)
+{
+  return 16 * (size_t) (span_h | 1) * 16;
 }
 
 /* How many 16-row bands a work-group of the tiled kernel covers (each
@@ -916,7 +921,8 @@ tile_bands (ClfxGraph *g, const State *st, int dw, int dh,
   for (int bands = 4; bands >= 1; bands /= 2)
     {
       size_t span_h = (size_t) axis_groups (&st->y, 0, dh, 16 * bands, NULL);
-      size_t bytes = tile_local_bytes (span_w, (int) span_h);
+      size_t bytes = tile_footprint_bytes (span_w, (int) span_h)
+                     + tile_rows_bytes ((int) span_h);
       /* More bands than the result has rows only wastes work-items. */
       if (bands > 1 && 16 * bands > dh)
         continue;
@@ -953,8 +959,8 @@ launch_tile (ClfxGraph *g, const State *st, const Tables *tb, int dw, int dh,
     cl_int     span_h = axis_groups (&st->y, t->out.y,
                                      t->out.y + t->out.height, 16 * bands,
                                      org_y);
-    size_t     rows_bytes = (size_t) (span_h | 1) * 16 * 16;
-    size_t     tile_bytes = tile_local_bytes (span_w, span_h) - rows_bytes;
+    size_t     tile_bytes = tile_footprint_bytes (span_w, span_h);
+    size_t     rows_bytes = tile_rows_bytes (span_h);
     char       taps[64] = "";
     /* How the rows pass lays its work-items (kernels/resize.cl says why):
      * down the footprint's rows where the result is narrower. */
