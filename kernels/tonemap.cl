@@ -669,11 +669,12 @@ inline void
 tm_read8 (CLFX_SRC_ARGS (src), int x, int y, int n, float m, float scale,
           float8 *r, float8 *g, float8 *b, float8 *a)
 {
-#if TM_FLOAT_RGBA_BUFFER
+#if TM_FLOAT_RGBA_BUFFER && ! CLFX_SRGB
   if (n == 8)
     {
-      /* Float RGBA (the common case), cleaned eight at a time (the same
-       * selections as tm_clean1). */
+      /* Linear float RGBA (the common case), cleaned eight at a time (the
+       * same selections as tm_clean1).  sRGB-encoded float (GIMP's
+       * perceptual float) has its colour decoded by tm_read, below. */
       float8 c[4];
       tm_load8 (CLFX_SRC (src), x, y, c);
       for (int k = 0; k < 3; k++)
@@ -891,10 +892,12 @@ tm_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
       vstore8 (tm_luminance8 (r, g, b), 0, t[4]);
       for (int k = 0; k < n; k++)
         ph[tm_hist_bin (t[4][k], TM_HA_LO, TM_HA_N)]++;
-#if CLFX_CHANNELS == 4 && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT && ! CLFX_PREMUL
+#if CLFX_CHANNELS == 4 && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT && ! CLFX_PREMUL \
+  && ! CLFX_SRGB
       if (n == 8)
         {
-          /* Float RGBA: stored as two rows of four pixels. */
+          /* Linear float RGBA: stored as two rows of four pixels (sRGB
+           * is encoded by clfx_from_rgba, below). */
           __global float *o
             = (__global float *) (dst + dst_offset
                                   + (long) (y - dst_rect.y) * dst_pitch)

@@ -494,6 +494,10 @@ main (void)
         for (int l = 0; l < 3; l++)
           one (&ctx, op, (s + d + l) % 2 == 1, sizes[s][0], sizes[s][1],
                channels[l], (ClfxDepth) d, d < 2);
+  /* sRGB-encoded float (GIMP's perceptual float), RGBA: CPU devices read
+   * linear float RGBA eight pixels at a time, this one pixel by pixel. */
+  for (int op = 0; op < N_OPS; op++)
+    one (&ctx, op, false, 67, 45, 4, CLFX_DEPTH_FLOAT, true);
   /* fattal02 on sizes with a pyramid of 2 and 3 levels and 7 to 9
    * multigrid grids (the sizes above have one level). */
   one (&ctx, 5, false, 301, 211, 4, CLFX_DEPTH_FLOAT, false);
