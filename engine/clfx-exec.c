@@ -278,9 +278,10 @@ result_buffer (ClfxContext *ctx, ClfxImage *dst, int r0, int r1, size_t g,
     }
   if (ctx->zero_copy && g == 0 && dst->stride == row)
     {
-      /* The device writes into the caller's rows themselves. */
+      /* The device writes into the caller's rows themselves (and may
+       * read back what it wrote: reinhard05's map on CPU devices). */
       CLFX_CREATE (buf, error, fail, "result", clCreateBuffer, ctx->context,
-                   CL_MEM_WRITE_ONLY | CL_MEM_USE_HOST_PTR, bytes,
+                   CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes,
                    (char *) dst->data + (size_t) r0 * dst->stride);
       *in_place = true;
     }

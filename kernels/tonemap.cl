@@ -51,7 +51,13 @@
 /* The parameter buffer tm_params writes (see there). */
 #define TM_P_BLACK 15
 
-inline float
+/* The helpers of the global operators are always inlined where the
+ * compiler is clang's (PoCL, clfx-io.h): it kept some of them calls, whose
+ * pointer arguments then sent the CPU form's per-work-item arrays through
+ * memory (4096² float: the statistics 80 -> 68 ms with the histogram's
+ * counting inlined, 68 -> 60 with every helper). */
+
+inline CLFX_ALWAYS_INLINE float
 tm_clean1 (float v, float m)
 {
   return isnan (v) ? 0.0f : v < 0.0f ? 0.0f : isinf (v) ? m : v;
@@ -60,7 +66,7 @@ tm_clean1 (float v, float m)
 /* A texel as the operators read it: stored values cleaned (m: the
  * largest finite colour value), decoded to linear light, exposed, as
  * RGBA (gray as R = G = B). */
-inline float4
+inline CLFX_ALWAYS_INLINE float4
 tm_read (CLFX_SRC_ARGS (src), int x, int y, float m, float scale)
 {
   float4 v = clfx_load_inside (CLFX_SRC (src), x, y);
@@ -78,7 +84,7 @@ tm_read (CLFX_SRC_ARGS (src), int x, int y, float m, float scale)
   return v;
 }
 
-inline float
+inline CLFX_ALWAYS_INLINE float
 tm_luminance (float4 v)
 {
   return TM_YR * v.x + TM_YG * v.y + TM_YB * v.z;
@@ -86,7 +92,7 @@ tm_luminance (float4 v)
 
 /* Compensated (Kahan) addition: the error of a long sum stays that of a
  * few additions. */
-inline void
+inline CLFX_ALWAYS_INLINE void
 tm_kahan (float *sum, float *comp, float v)
 {
   float y = v - *comp, t = *sum + y;
@@ -109,7 +115,7 @@ tm_kahan (float *sum, float *comp, float v)
 #define TM_HA_LO  (-16)
 #define TM_HA_N   42
 
-inline int
+inline CLFX_ALWAYS_INLINE int
 tm_hist_bin (float Y, int lo, int n)
 {
   int b;
@@ -120,13 +126,56 @@ tm_hist_bin (float Y, int lo, int n)
   return b >= n - 2 ? n - 1 : b + 1;
 }
 
-inline int
+/* The CPU form's counts: tm_hist_bin of eight values at once, then their
+ * increments into four private histograms of n bins each (lane k into
+ * histogram k % 4), so that increments of one bin by neighbouring pixels
+ * do not wait on each other (one private histogram cost PoCL 13 of
+ * tm_stats_v's 80 ms at 4096², four about 1), added into the group's
+ * histogram once per bin at the end. */
+inline CLFX_ALWAYS_INLINE int8
+tm_hist_bin8 (float8 Y, int lo, int n)
+{
+  int8 b = as_int8 (as_uint8 (Y) >> 22) - ((127 + lo) << 1) + 1;
+
+  return Y >= ldexp (1.0f, lo) ? min (b, n - 1) : (int8) (0);
+}
+
+inline CLFX_ALWAYS_INLINE void
+tm_hist_zero4 (uint *ph, int n)
+{
+  for (int k = 0; k < 4 * n; k++)
+    ph[k] = 0u;
+}
+
+/* The first cnt (1..8) of eight bins counted. */
+inline CLFX_ALWAYS_INLINE void
+tm_hist_count8 (uint *ph, int n, int8 bins, int cnt)
+{
+  int t[8];
+
+  vstore8 (bins, 0, t);
+  for (int k = 0; k < cnt; k++)
+    ph[(k & 3) * n + t[k]]++;
+}
+
+inline CLFX_ALWAYS_INLINE void
+tm_hist_add4 (const uint *ph, int n, __local uint *lh)
+{
+  for (int k = 0; k < n; k++)
+    {
+      uint c = ph[k] + ph[n + k] + ph[2 * n + k] + ph[3 * n + k];
+      if (c)
+        atomic_add (&lh[k], c);
+    }
+}
+
+inline CLFX_ALWAYS_INLINE int
 tm_local_index (void)
 {
   return (int) (get_local_id (1) * get_local_size (0) + get_local_id (0));
 }
 
-inline void
+inline CLFX_ALWAYS_INLINE void
 tm_hist_zero (__local uint *h, int n)
 {
   int size = (int) (get_local_size (0) * get_local_size (1));
@@ -136,7 +185,7 @@ tm_hist_zero (__local uint *h, int n)
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
-inline void
+inline CLFX_ALWAYS_INLINE void
 tm_hist_flush (__local uint *h, int n, __global uint *g)
 {
   int size = (int) (get_local_size (0) * get_local_size (1));
@@ -149,7 +198,7 @@ tm_hist_flush (__local uint *h, int n, __global uint *g)
 
 /* ---- scan: the values to clean (float and half sources) ------------------ */
 
-inline void
+inline CLFX_ALWAYS_INLINE void
 tm_scan1 (float v, uint4 *a)
 {
   if (isnan (v))
@@ -165,7 +214,7 @@ tm_scan1 (float v, uint4 *a)
 }
 
 /* The stored colour channels of texel (x, y) into the counts. */
-inline void
+inline CLFX_ALWAYS_INLINE void
 tm_scan_texel (CLFX_SRC_ARGS (src), int x, int y, uint4 *a)
 {
   float4 v = clfx_load_inside (CLFX_SRC (src), x, y);
@@ -179,7 +228,7 @@ tm_scan_texel (CLFX_SRC_ARGS (src), int x, int y, uint4 *a)
 
 /* Counts add (saturating), the largest finite values' bits take the
  * maximum. */
-inline uint4
+inline CLFX_ALWAYS_INLINE uint4
 tm_merge_scan (uint4 a, uint4 b)
 {
   return (uint4) (add_sat (a.xyz, b.xyz), max (a.w, b.w));
@@ -187,7 +236,7 @@ tm_merge_scan (uint4 a, uint4 b)
 
 /* A tree over n entries of local memory (n a power of two); the result in
  * s[0], every work-item past the last barrier. */
-inline void
+inline CLFX_ALWAYS_INLINE void
 tm_tree_scan (__local uint4 *s, int lx, int n, int step)
 {
   for (int span = n / 2; span > 0; span /= 2)
@@ -246,7 +295,7 @@ tm_scan_final (__global const uint4 *partials, int n, __global uint4 *out,
 
 /* A partial: s0 sum Y, s1 sum log (log_eps + Y), s2-s4 sums of R, G, B,
  * s5 min Y, s6 max Y. */
-inline float8
+inline CLFX_ALWAYS_INLINE float8
 tm_merge (float8 a, float8 b)
 {
   float8 r = a + b;
@@ -259,7 +308,7 @@ tm_merge (float8 a, float8 b)
 
 /* step: the work-items taking part; work-item lx merges entries lx, lx +
  * step, ... of each level (the same pairs whatever step is). */
-inline void
+inline CLFX_ALWAYS_INLINE void
 tm_tree (__local float8 *s, int lx, int n, int step)
 {
   for (int span = n / 2; span > 0; span /= 2)
@@ -432,7 +481,8 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
  *
  * tm_mapc: an operator's map of the colour (r, g, b) of luminance Y. */
 #define TM_DEFINE_MAPS(T, S)                                                 \
-  inline void tm_r05##S (T *r, T *g, T *b, T Y, __global const float *p)   \
+  inline CLFX_ALWAYS_INLINE void                                             \
+  tm_r05##S (T *r, T *g, T *b, T Y, __global const float *p)                 \
   {                                                                          \
     T c0 = *r, c1 = *g, c2 = *b, d0, d1, d2;                                 \
     if (p[6] == 0.0f)                                                        \
@@ -460,7 +510,30 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
     *b = d2 > 0.0f ? c2 / d2 : (T) (0.0f);                                   \
   }                                                                          \
                                                                              \
-  inline void tm_aces##S (T *r, T *g, T *b)                                  \
+  /* The photoreceptor where Y > 0, else 0: what the range spans. */         \
+  inline CLFX_ALWAYS_INLINE void                                             \
+  tm_r05y##S (T *r, T *g, T *b, T Y, __global const float *p)                \
+  {                                                                          \
+    tm_r05##S (r, g, b, Y, p);                                               \
+    *r = Y > 0.0f ? *r : (T) (0.0f);                                         \
+    *g = Y > 0.0f ? *g : (T) (0.0f);                                         \
+    *b = Y > 0.0f ? *b : (T) (0.0f);                                         \
+  }                                                                          \
+                                                                             \
+  /* GEGL's normalisation by the range (p12, p14). */                       \
+  inline CLFX_ALWAYS_INLINE void                                             \
+  tm_r05n##S (T *r, T *g, T *b, __global const float *p)                     \
+  {                                                                          \
+    if (p[14] > 0.0f)                                                        \
+      {                                                                      \
+        *r = (*r - p[12]) * p[14];                                           \
+        *g = (*g - p[12]) * p[14];                                           \
+        *b = (*b - p[12]) * p[14];                                           \
+      }                                                                      \
+  }                                                                          \
+                                                                             \
+  inline CLFX_ALWAYS_INLINE void                                             \
+  tm_aces##S (T *r, T *g, T *b)                                              \
   {                                                                          \
     T x = 0.59719f * *r + 0.35458f * *g + 0.04823f * *b;                     \
     T y = 0.07600f * *r + 0.90834f * *g + 0.01566f * *b;                     \
@@ -479,8 +552,8 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
     *b = clamp (-0.00327f * x - 0.07276f * y + 1.07602f * z, 0.0f, 1.0f);    \
   }                                                                          \
                                                                              \
-  inline void tm_mapc##S (T *r, T *g, T *b, T Y, int op,                     \
-                          __global const float *p)                           \
+  inline CLFX_ALWAYS_INLINE void                                             \
+  tm_mapc##S (T *r, T *g, T *b, T Y, int op, __global const float *p)        \
   {                                                                          \
     if (op == TM_ACES)                                                       \
       tm_aces##S (r, g, b);                                                  \
@@ -497,16 +570,8 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
       }                                                                      \
     else if (op == TM_REINHARD05)                                            \
       {                                                                      \
-        tm_r05##S (r, g, b, Y, p);                                           \
-        *r = Y > 0.0f ? *r : (T) (0.0f);                                     \
-        *g = Y > 0.0f ? *g : (T) (0.0f);                                     \
-        *b = Y > 0.0f ? *b : (T) (0.0f);                                     \
-        if (p[14] > 0.0f)                                                    \
-          {                                                                  \
-            *r = (*r - p[12]) * p[14];                                       \
-            *g = (*g - p[12]) * p[14];                                       \
-            *b = (*b - p[12]) * p[14];                                       \
-          }                                                                  \
+        tm_r05y##S (r, g, b, Y, p);                                          \
+        tm_r05n##S (r, g, b, p);                                             \
       }                                                                      \
     else                                                                     \
       {                                                                      \
@@ -525,7 +590,7 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
 TM_DEFINE_MAPS (float, _1)
 TM_DEFINE_MAPS (float8, _8)
 
-inline void
+inline CLFX_ALWAYS_INLINE void
 tm_tree_range (__local float2 *s, int lx, int n)
 {
   for (int span = n / 2; span > 0; span /= 2)
@@ -591,7 +656,7 @@ tm_range_final (__global const float2 *partials, int n, __global float *p,
     }
 }
 
-inline float4
+inline CLFX_ALWAYS_INLINE float4
 tm_map1 (float4 v, int op, __global const float *p)
 {
   float r = v.x, g = v.y, b = v.z;
@@ -601,7 +666,7 @@ tm_map1 (float4 v, int op, __global const float *p)
 }
 
 /* The result's luminance into the after histogram, and the store. */
-inline void
+inline CLFX_ALWAYS_INLINE void
 tm_store (CLFX_DST_ARGS, int x, int y, float4 v, __local uint *lh)
 {
   atomic_inc (&lh[tm_hist_bin (tm_luminance (v), TM_HA_LO, TM_HA_N)]);
@@ -648,7 +713,7 @@ tm_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
 #if TM_FLOAT_RGBA_BUFFER
 /* Eight float RGBA pixels from (x, y) as stored, a channel per float8:
  * two loads of four pixels. */
-inline void
+inline CLFX_ALWAYS_INLINE void
 tm_load8 (CLFX_SRC_ARGS (src), int x, int y, float8 c[4])
 {
   __global const float *row
@@ -665,7 +730,7 @@ tm_load8 (CLFX_SRC_ARGS (src), int x, int y, float8 c[4])
 
 /* The n (1..8) pixels from (x, y) cleaned and exposed as tm_read does, a
  * channel per float8. */
-inline void
+inline CLFX_ALWAYS_INLINE void
 tm_read8 (CLFX_SRC_ARGS (src), int x, int y, int n, float m, float scale,
           float8 *r, float8 *g, float8 *b, float8 *a)
 {
@@ -706,7 +771,7 @@ tm_read8 (CLFX_SRC_ARGS (src), int x, int y, int n, float m, float scale,
   *a = vload8 (0, t[3]);
 }
 
-inline float8
+inline CLFX_ALWAYS_INLINE float8
 tm_luminance8 (float8 r, float8 g, float8 b)
 {
   return TM_YR * r + TM_YG * g + TM_YB * b;
@@ -780,12 +845,11 @@ tm_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
   float  m = as_float (scan[0].w);
   float8 sum[5], comp[5], lo = (float8) (INFINITY), hi = (float8) (0.0f);
   float  t[8][8];
-  uint   ph[TM_HB_N];
+  uint   ph[4 * TM_HB_N];
 
   for (int k = 0; k < 5; k++)
     sum[k] = comp[k] = (float8) (0.0f);
-  for (int k = 0; k < TM_HB_N; k++)
-    ph[k] = 0u;
+  tm_hist_zero4 (ph, TM_HB_N);
   tm_hist_zero (lh, TM_HB_N);
   for (int j = 0; n > 0 && j < TM_BH && y0 + j < rect.w; j++)
     {
@@ -802,16 +866,12 @@ tm_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
         }
       lo = fmin (lo, Y);
       hi = fmax (hi, Y);
-      vstore8 (Y, 0, t[0]);
-      for (int k = 0; k < n; k++)
-        ph[tm_hist_bin (t[0][k], TM_HB_LO, TM_HB_N)]++;
+      tm_hist_count8 (ph, TM_HB_N, tm_hist_bin8 (Y, TM_HB_LO, TM_HB_N), n);
     }
   /* The work-item's own counts, then one atomic addition per bin: an
    * atomic increment per pixel was half of this pass on PoCL (2048²:
    * 52 -> 27-35 ms without it). */
-  for (int k = 0; k < TM_HB_N; k++)
-    if (ph[k])
-      atomic_add (&lh[k], ph[k]);
+  tm_hist_add4 (ph, TM_HB_N, lh);
   for (int k = 0; k < 5; k++)
     vstore8 (sum[k], 0, t[k]);
   vstore8 (lo, 0, t[5]);
@@ -828,11 +888,99 @@ tm_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
   tm_hist_flush (lh, TM_HB_N, hist);
 }
 
-/* tm_range's blocks with TM_BW / 8 work-items, each eight columns. */
-__kernel void
-tm_range_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
-            __global const uint4 *scan, float scale, __global const float *p,
-            __global float2 *partials, __local float2 *s)
+/* The result linear float RGBA: its bytes are the floats the map makes,
+ * stored as rows of floats. */
+#define TM_DST_FLOAT_RGBA                                                    \
+  (CLFX_CHANNELS == 4 && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT                 \
+   && ! CLFX_PREMUL && ! CLFX_SRGB)
+
+/* reinhard05 keeps its range pass's colour in the result when both source
+ * and result are linear float RGBA (and the image is one piece: the host
+ * decides): the map then only normalises it, instead of computing the
+ * photoreceptor again (a pass's worth of exp2 and log2 on PoCL). */
+#define TM_KEEP (TM_FLOAT_RGBA_BUFFER && TM_DST_FLOAT_RGBA)
+
+#if TM_DST_FLOAT_RGBA
+inline CLFX_ALWAYS_INLINE __global float *
+tm_dst_row (CLFX_DST_ARGS, int x, int y)
+{
+  return (__global float *) (dst + dst_offset
+                             + (long) (y - dst_rect.y) * dst_pitch)
+         + 4 * (x - dst_rect.x);
+}
+#endif
+
+/* The first n (1..8) of eight pixels from (x, y) stored. */
+inline CLFX_ALWAYS_INLINE void
+tm_store8 (CLFX_DST_ARGS, int x, int y, int n, float8 r, float8 g, float8 b,
+           float8 a)
+{
+  float t[4][8];
+
+#if TM_DST_FLOAT_RGBA
+  if (n == 8)
+    {
+      /* Two rows of four pixels. */
+      __global float *o = tm_dst_row (dst, dst_offset, dst_pitch, dst_rect,
+                                      x, y);
+      vstore16 ((float16) (r.s0, g.s0, b.s0, a.s0, r.s1, g.s1, b.s1, a.s1,
+                           r.s2, g.s2, b.s2, a.s2, r.s3, g.s3, b.s3, a.s3),
+                0, o);
+      vstore16 ((float16) (r.s4, g.s4, b.s4, a.s4, r.s5, g.s5, b.s5, a.s5,
+                           r.s6, g.s6, b.s6, a.s6, r.s7, g.s7, b.s7, a.s7),
+                1, o);
+      return;
+    }
+#endif
+  vstore8 (r, 0, t[0]);
+  vstore8 (g, 0, t[1]);
+  vstore8 (b, 0, t[2]);
+  vstore8 (a, 0, t[3]);
+  for (int k = 0; k < n; k++)
+    CLFX_STORE (x + k, y,
+                clfx_from_rgba ((float4) (t[0][k], t[1][k], t[2][k],
+                                          t[3][k])));
+}
+
+#if TM_KEEP
+/* What tm_store8 stored at (x, y), n (1..8) pixels padded with copies of
+ * the last. */
+inline CLFX_ALWAYS_INLINE void
+tm_kept8 (CLFX_DST_ARGS, int x, int y, int n, float8 *r, float8 *g,
+          float8 *b, float8 *a)
+{
+  __global const float *o = tm_dst_row (dst, dst_offset, dst_pitch,
+                                        dst_rect, x, y);
+  float16 u, w;
+
+  if (n == 8)
+    {
+      u = vload16 (0, o);
+      w = vload16 (1, o);
+    }
+  else
+    {
+      float t[32];
+      for (int k = 0; k < 8; k++)
+        vstore4 (vload4 (min (k, n - 1), o), k, t);
+      u = vload16 (0, t);
+      w = vload16 (1, t);
+    }
+  *r = (float8) (u.s048c, w.s048c);
+  *g = (float8) (u.s159d, w.s159d);
+  *b = (float8) (u.s26ae, w.s26ae);
+  *a = (float8) (u.s37bf, w.s37bf);
+}
+#endif
+
+/* tm_range's blocks with TM_BW / 8 work-items, each eight columns; with
+ * keep, the photoreceptor's colour (and the alpha) stored at each pixel,
+ * for tm_map_kept_v. */
+inline CLFX_ALWAYS_INLINE void
+tm_range8 (CLFX_SRC_ARGS (src), int4 rect, int nbx,
+           __global const uint4 *scan, float scale, __global const float *p,
+           __global float2 *partials, __local float2 *s, CLFX_DST_ARGS,
+           bool keep)
 {
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int    x = rect.x + bx * TM_BW + 8 * lx, y0 = rect.y + by * TM_BH;
@@ -847,10 +995,13 @@ tm_range_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
         float8 r, g, b, a;
         tm_read8 (CLFX_SRC (src), x, y0 + j, n, m, scale, &r, &g, &b, &a);
         float8 Y = tm_luminance8 (r, g, b);
-        tm_r05_8 (&r, &g, &b, Y, p);
+        tm_r05y_8 (&r, &g, &b, Y, p);
         int8 in = Y > 0.0f && lane < n;
         lo = in ? fmin (lo, fmin (r, fmin (g, b))) : lo;
         hi = in ? fmax (hi, fmax (r, fmax (g, b))) : hi;
+        if (keep)
+          tm_store8 (dst, dst_offset, dst_pitch, dst_rect, x, y0 + j, n, r,
+                     g, b, a);
       }
   float4 l4 = fmin (lo.lo, lo.hi), h4 = fmax (hi.lo, hi.hi);
   s[lx] = (float2) (fmin (fmin (l4.x, l4.y), fmin (l4.z, l4.w)),
@@ -860,71 +1011,99 @@ tm_range_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
     partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
 }
 
-/* tm_map with eight pixels of a row per work-item, in TM_MAP_ROWS rows:
- * the after histogram counted in the work-item's own array and added to
- * the group's once per bin (an atomic increment per pixel costs PoCL
- * about a quarter of the cheapest map). */
-#define TM_MAP_ROWS 4
-
 __kernel void
-tm_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
-          float scale, int op, __global const float *p, __global uint *hist,
-          __local uint *lh)
+tm_range_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
+            __global const uint4 *scan, float scale, __global const float *p,
+            __global float2 *partials, __local float2 *s)
+{
+  tm_range8 (CLFX_SRC (src), rect, nbx, scan, scale, p, partials, s, 0, 0, 0,
+             (int4) (0), false);
+}
+
+#if TM_KEEP
+__kernel void
+tm_range_keep_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
+                 __global const uint4 *scan, float scale,
+                 __global const float *p, __global float2 *partials,
+                 __local float2 *s, CLFX_DST_ARGS)
+{
+  tm_range8 (CLFX_SRC (src), rect, nbx, scan, scale, p, partials, s, dst,
+             dst_offset, dst_pitch, dst_rect, true);
+}
+#endif
+
+/* tm_map with eight pixels of a row per work-item, in TM_MAP_ROWS rows
+ * (tonemap.c's): the after histogram counted in the work-item's own
+ * arrays and added to the group's once per bin (an atomic increment per
+ * pixel costs PoCL about a quarter of the cheapest map).  With kept, the
+ * colour is reinhard05's that tm_range_keep_v left in the result, only
+ * normalised here (the same operations as tm_mapc_8's on the same
+ * values: the same bytes). */
+#define TM_MAP_ROWS 16
+
+inline CLFX_ALWAYS_INLINE void
+tm_map8 (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
+         float scale, int op, __global const float *p, __global uint *hist,
+         __local uint *lh, bool kept)
 {
   int  gx = 8 * (int) get_global_id (0);
   int  gy0 = TM_MAP_ROWS * (int) get_global_id (1);
-  uint ph[TM_HA_N];
+  uint ph[4 * TM_HA_N];
 
   tm_hist_zero (lh, TM_HA_N);
-  for (int k = 0; k < TM_HA_N; k++)
-    ph[k] = 0u;
+  tm_hist_zero4 (ph, TM_HA_N);
   for (int gy = gy0; gx < dst_rect.z && gy < min (gy0 + TM_MAP_ROWS,
                                                   dst_rect.w); gy++)
     {
       int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
       int    n = min (8, dst_rect.z - gx);
       float8 r, g, b, a;
-      float  t[5][8];
 
-      tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale, &r, &g,
-                &b, &a);
-      tm_mapc_8 (&r, &g, &b, tm_luminance8 (r, g, b), op, p);
-      vstore8 (tm_luminance8 (r, g, b), 0, t[4]);
-      for (int k = 0; k < n; k++)
-        ph[tm_hist_bin (t[4][k], TM_HA_LO, TM_HA_N)]++;
-#if CLFX_CHANNELS == 4 && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT && ! CLFX_PREMUL \
-  && ! CLFX_SRGB
-      if (n == 8)
+      if (! kept)
         {
-          /* Linear float RGBA: stored as two rows of four pixels (sRGB
-           * is encoded by clfx_from_rgba, below). */
-          __global float *o
-            = (__global float *) (dst + dst_offset
-                                  + (long) (y - dst_rect.y) * dst_pitch)
-              + 4 * (x - dst_rect.x);
-          vstore16 ((float16) (r.s0, g.s0, b.s0, a.s0, r.s1, g.s1, b.s1, a.s1,
-                               r.s2, g.s2, b.s2, a.s2, r.s3, g.s3, b.s3, a.s3),
-                    0, o);
-          vstore16 ((float16) (r.s4, g.s4, b.s4, a.s4, r.s5, g.s5, b.s5, a.s5,
-                               r.s6, g.s6, b.s6, a.s6, r.s7, g.s7, b.s7, a.s7),
-                    1, o);
-          continue;
+          tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale,
+                    &r, &g, &b, &a);
+          tm_mapc_8 (&r, &g, &b, tm_luminance8 (r, g, b), op, p);
+        }
+#if TM_KEEP
+      else
+        {
+          tm_kept8 (dst, dst_offset, dst_pitch, dst_rect, x, y, n, &r, &g,
+                    &b, &a);
+          if (p[TM_P_BLACK] != 0.0f)
+            r = g = b = (float8) (0.0f);
+          else
+            tm_r05n_8 (&r, &g, &b, p);
         }
 #endif
-      vstore8 (r, 0, t[0]);
-      vstore8 (g, 0, t[1]);
-      vstore8 (b, 0, t[2]);
-      vstore8 (a, 0, t[3]);
-      for (int k = 0; k < n; k++)
-        CLFX_STORE (x + k, y,
-                    clfx_from_rgba ((float4) (t[0][k], t[1][k], t[2][k],
-                                              t[3][k])));
+      tm_hist_count8 (ph, TM_HA_N,
+                      tm_hist_bin8 (tm_luminance8 (r, g, b), TM_HA_LO,
+                                    TM_HA_N), n);
+      tm_store8 (dst, dst_offset, dst_pitch, dst_rect, x, y, n, r, g, b, a);
     }
-  for (int k = 0; k < TM_HA_N; k++)
-    if (ph[k])
-      atomic_add (&lh[k], ph[k]);
+  tm_hist_add4 (ph, TM_HA_N, lh);
   tm_hist_flush (lh, TM_HA_N, hist);
 }
+
+__kernel void
+tm_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
+          float scale, int op, __global const float *p, __global uint *hist,
+          __local uint *lh)
+{
+  tm_map8 (CLFX_SRC (src), dst, dst_offset, dst_pitch, dst_rect, scan, scale,
+           op, p, hist, lh, false);
+}
+
+#if TM_KEEP
+__kernel void
+tm_map_kept_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
+               float scale, int op, __global const float *p,
+               __global uint *hist, __local uint *lh)
+{
+  tm_map8 (CLFX_SRC (src), dst, dst_offset, dst_pitch, dst_rect, scan, scale,
+           op, p, hist, lh, true);
+}
+#endif
 
 /* ---- durand02: base and detail through a bilateral grid ----------------------
 

@@ -59,7 +59,7 @@ fattal_u (const ClfxFattalRef *r)
  * tm_map_v), taken where the source is a buffer (CPU devices): pixels of
  * a row per work-item, and rows per work-item of tm_map_v. */
 #define TM_V        8
-#define TM_MAP_ROWS 4
+#define TM_MAP_ROWS 16
 
 /* babl's Y row for linear sRGB (D50-adapted). */
 static const double Y_ROW[3] = { 0.2224879400, 0.7169038389, 0.0606082572 };
@@ -74,6 +74,10 @@ typedef struct
   int    op;       /* CLFX_TONEMAP_* */
   float  scale;    /* 2^exposure, as the device multiplies */
   bool   scan;     /* float or half source: values to clean may exist */
+  /* reinhard05 on linear float RGBA: on CPU devices, in one piece, the
+   * range pass keeps its colour in the result for the map
+   * (tm_range_keep_v, tm_map_kept_v). */
+  bool   keep;
   double a1, a2, a3; /* the operator's arguments (see tm_params) */
   double noise;      /* fattal02: the noise floor (0 given: 0.1 alpha) */
   /* durand02: the grid's cell side in pixels, its size in cells, and how
@@ -152,6 +156,9 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   st->op = tp->op;
   st->scale = (float) exp2 (tp->exposure);
   st->scan = src->depth == CLFX_DEPTH_FLOAT || src->depth == CLFX_DEPTH_HALF;
+  st->keep = tp->op == CLFX_TONEMAP_REINHARD05
+             && src->depth == CLFX_DEPTH_FLOAT && src->channels == 4
+             && ! clfx_plan_decodes (true, src);
   switch (tp->op)
     {
     case CLFX_TONEMAP_REINHARD02:
@@ -740,7 +747,7 @@ params_buffer (ClfxGraph *g, const State *st, ClfxError *error)
 
 static bool
 stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
-            ClfxError *error)
+            bool keep, ClfxError *error)
 {
   const ClfxPlan *plan = clfx_graph_plan (g);
   int             nbx = (plan->width + TM_BW - 1) / TM_BW;
@@ -783,11 +790,21 @@ stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
                              CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
                              CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N));
     }
-  return (prm = params_buffer (g, st, error))
-         && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
-                         CLFX_INT (nbx), CLFX_ARG (scan),
-                         CLFX_FLOAT (st->scale), CLFX_ARG (prm),
-                         CLFX_ARG (partials), CLFX_LOCAL (8 * lw));
+  if (! (prm = params_buffer (g, st, error)))
+    return false;
+  if (keep)
+    {
+      l.kernel = "tm_range_keep_v";
+      return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                          CLFX_INT (nbx), CLFX_ARG (scan),
+                          CLFX_FLOAT (st->scale), CLFX_ARG (prm),
+                          CLFX_ARG (partials), CLFX_LOCAL (8 * lw),
+                          CLFX_DST);
+    }
+  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                      CLFX_INT (nbx), CLFX_ARG (scan),
+                      CLFX_FLOAT (st->scale), CLFX_ARG (prm),
+                      CLFX_ARG (partials), CLFX_LOCAL (8 * lw));
 }
 
 static bool
@@ -895,7 +912,8 @@ tonemap_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass,
   if (pass > 0 && clfx_graph_tile_index (g) == 0
       && ! stage_end (g, st, list[pass - 1], error))
     return false;
-  return stage_part (g, st, list[pass], &clfx_graph_tile (g)->out, error);
+  return stage_part (g, st, list[pass], &clfx_graph_tile (g)->out, false,
+                     error);
 }
 
 static bool
@@ -909,7 +927,13 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   /* CPU devices: TM_V pixels of a row in TM_MAP_ROWS rows per work-item
    * (tm_map_v). */
   bool            v = clfx_graph_source_is_buffer (g);
-  ClfxLaunch      map = { v ? "tm_map_v" : "tm_map", NULL, NULL, 2,
+  /* reinhard05's colour kept from the range pass (State.keep) where the
+   * range pass runs here, over the result's whole rect. */
+  bool            keep = st->keep && v && pass < 0 && t->out.x == 0
+                         && t->out.y == 0 && t->out.width == plan->width
+                         && t->out.height == plan->height;
+  ClfxLaunch      map = { keep ? "tm_map_kept_v" : v ? "tm_map_v" : "tm_map",
+                          NULL, NULL, 2,
                           { v ? ((size_t) t->out.width + TM_V - 1) / TM_V
                               : (size_t) t->out.width,
                             v ? ((size_t) t->out.height + TM_MAP_ROWS - 1)
@@ -922,7 +946,7 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   if (pass < 0)
     {
       for (int k = 0; k < n; k++)
-        if (! stage_part (g, st, list[k], &whole, error)
+        if (! stage_part (g, st, list[k], &whole, keep, error)
             || ! stage_end (g, st, list[k], error))
           return false;
     }
