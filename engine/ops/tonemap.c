@@ -437,12 +437,16 @@ fat_sum (ClfxGraph *g, cl_mem v, long n, float mul, cl_mem f, int slot,
 }
 
 /* The multigrid's grids: U and F of each, their sizes, the last (the
- * coarsest) and its solve's matrix. */
+ * coarsest) and its solve's matrix; cpu: the sweeps in the CPU devices'
+ * form (fat_sweep_v, FAT_SWEEP_V cells a work-item). */
 typedef struct
 {
   cl_mem u[FAT_MAX_GRIDS], f[FAT_MAX_GRIDS], inverse;
   int    w[FAT_MAX_GRIDS], h[FAT_MAX_GRIDS], last;
+  bool   cpu;
 } FatGrids;
+
+#define FAT_SWEEP_V 8
 
 /* The coarsest solve's B = (A - J / n)^-1 for a w x h grid (n = w h <= 64,
  * A the unit-weight operator of docs/TONEMAP.md, J all ones), by Gauss-
@@ -522,7 +526,12 @@ fat_vcycle (ClfxGraph *g, const FatGrids *gr, int m, bool zero,
                         CLFX_INT (gw[m]), CLFX_INT (gh[m]),
                         CLFX_ARG (gr->inverse));
   {
-    ClfxLaunch sweep = fat_launch ("fat_sweep", (gw[m] + 1) / 2, gh[m]);
+    ClfxLaunch sweep
+      = gr->cpu ? fat_launch ("fat_sweep_v",
+                              ((gw[m] + 1) / 2 + FAT_SWEEP_V - 1)
+                                / FAT_SWEEP_V,
+                              gh[m])
+                : fat_launch ("fat_sweep", (gw[m] + 1) / 2, gh[m]);
     ClfxLaunch restr = fat_launch ("fat_restrict", gw[m + 1], gh[m + 1]);
     ClfxLaunch prolong = fat_launch ("fat_prolong", gw[m], gh[m]);
 
@@ -577,6 +586,7 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                              { 0, 0 } };
   static const cl_uint zero = 0;
 
+  gr.cpu = clfx_graph_source_is_buffer (g);
   if (! (f = clfx_graph_buffer (g, "fattal parameters", 4 * 64, error)))
     return false;
   /* 1-3: H, the pyramid, each level's gradient and its mean. */
