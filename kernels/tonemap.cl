@@ -1387,6 +1387,32 @@ fat_h (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
            + 1e-4f);
 }
 
+/* fat_h in the CPU devices' form: eight pixels of a row a work-item
+ * (tm_read8), the log eight wide. */
+__kernel void
+fat_h_v (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+         float scale, __global const float *p, __global float *H)
+{
+  int    x = 8 * (int) get_global_id (0), y = get_global_id (1);
+  int    n = min (8, w - x);
+  float8 r, g, b, a, v;
+  float  t[8];
+
+  if (n <= 0 || y >= h)
+    return;
+  tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale, &r, &g,
+            &b, &a);
+  v = log (p[0] * tm_luminance8 (r, g, b) + 1e-4f);
+  if (n == 8)
+    {
+      vstore8 (v, 0, H + (long) y * w + x);
+      return;
+    }
+  vstore8 (v, 0, t);
+  for (int k = 0; k < n; k++)
+    H[(long) y * w + x + k] = t[k];
+}
+
 /* 2: the next pyramid level, the 2 x 2 mean of the [1 2 1] / 4 blur in x
  * and y: the product kernel [1 3 3 1] / 8 per axis over rows and columns
  * 2 x - 1 .. 2 x + 2 (each blur tap clamped). */
@@ -1480,13 +1506,33 @@ fat_sum_final (__global const float *partials, int n, float mul,
  * level's Phi upsampled to nearest (coarsest: C is not read); phi =
  * (a / (g + noise))^(1 - beta), which is GEGL's a / (g + noise) ((g +
  * noise) / a)^beta, where g > 1e-4. */
+/* The [1 2 1] blur per axis of C (wc x hc) at (x, y) of the finer level
+ * (w x h), rows then columns. */
+inline CLFX_ALWAYS_INLINE float
+fat_phi_base (__global const float *C, int w, int h, int wc, int hc, int x,
+              int y)
+{
+  int xm = min (fat_clamp (x - 1, w) / 2, wc - 1);
+  int x0 = min (x / 2, wc - 1), xp = min (fat_clamp (x + 1, w) / 2, wc - 1);
+  __global const float *rm = C + (long) min (fat_clamp (y - 1, h) / 2,
+                                             hc - 1) * wc;
+  __global const float *r0 = C + (long) min (y / 2, hc - 1) * wc;
+  __global const float *rp = C + (long) min (fat_clamp (y + 1, h) / 2,
+                                             hc - 1) * wc;
+  float base = (rm[xm] + 2.0f * rm[x0] + rm[xp])
+               + 2.0f * (r0[xm] + 2.0f * r0[x0] + r0[xp])
+               + (rp[xm] + 2.0f * rp[x0] + rp[xp]);
+
+  return base * (1.0f / 16.0f);
+}
+
 __kernel void
 fat_phi (__global const float *G, int w, int h, __global const float *C,
          int wc, int hc, int coarsest, __global const float *f, int k,
          float alpha, float beta, float noise, __global float *Phi)
 {
   int   x = get_global_id (0), y = get_global_id (1);
-  float g, a, base = 1.0f, phi = 1.0f;
+  float g, a, phi = 1.0f;
 
   if (x >= w || y >= h)
     return;
@@ -1497,22 +1543,34 @@ fat_phi (__global const float *G, int w, int h, __global const float *C,
    * call (measured 395 against 106 ms for the 2048² pyramid). */
   if (g > 1e-4f)
     phi = exp2 ((1.0f - beta) * log2 (a / (g + noise)));
-  if (! coarsest)
-    {
-      /* The [1 2 1] taps per axis, rows then columns. */
-      int xm = min (fat_clamp (x - 1, w) / 2, wc - 1);
-      int x0 = min (x / 2, wc - 1), xp = min (fat_clamp (x + 1, w) / 2, wc - 1);
-      __global const float *rm = C + (long) min (fat_clamp (y - 1, h) / 2,
-                                                 hc - 1) * wc;
-      __global const float *r0 = C + (long) min (y / 2, hc - 1) * wc;
-      __global const float *rp = C + (long) min (fat_clamp (y + 1, h) / 2,
-                                                 hc - 1) * wc;
-      base = (rm[xm] + 2.0f * rm[x0] + rm[xp])
-             + 2.0f * (r0[xm] + 2.0f * r0[x0] + r0[xp])
-             + (rp[xm] + 2.0f * rp[x0] + rp[xp]);
-      base *= 1.0f / 16.0f;
-    }
-  Phi[(long) y * w + x] = phi * base;
+  Phi[(long) y * w + x]
+    = phi * (coarsest ? 1.0f : fat_phi_base (C, w, h, wc, hc, x, y));
+}
+
+/* fat_phi in the CPU devices' form: eight pixels of a row a work-item,
+ * phi eight wide (4096² float on PoCL: 253 -> 95-99 ms for the pyramid). */
+__kernel void
+fat_phi_v (__global const float *G, int w, int h, __global const float *C,
+           int wc, int hc, int coarsest, __global const float *f, int k,
+           float alpha, float beta, float noise, __global float *Phi)
+{
+  int    x = 8 * (int) get_global_id (0), y = get_global_id (1);
+  int    n = min (8, w - x);
+  float  t[8], a = alpha * f[FAT_AVG + k];
+  float8 g, phi;
+
+  if (n <= 0 || y >= h)
+    return;
+  for (int j = 0; j < 8; j++)
+    t[j] = G[(long) y * w + x + min (j, n - 1)];
+  g = vload8 (0, t);
+  phi = g > 1e-4f ? exp2 ((1.0f - beta) * log2 (a / (g + noise)))
+                  : (float8) (1.0f);
+  vstore8 (phi, 0, t);
+  for (int j = 0; j < n; j++)
+    Phi[(long) y * w + x + j]
+      = t[j] * (coarsest ? 1.0f
+                         : fat_phi_base (C, w, h, wc, hc, x + j, y));
 }
 
 /* 5: the divergence of the attenuated forward differences. */
@@ -1848,5 +1906,66 @@ fat_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
         }
       tm_store (dst, dst_offset, dst_pitch, dst_rect, x, y, v, lh);
     }
+  tm_hist_flush (lh, TM_HA_N, hist);
+}
+
+/* fat_map in the CPU devices' form: eight pixels of a row in TM_MAP_ROWS
+ * rows a work-item, as tm_map_v (the histogram counted as there), the
+ * same operations eight wide; the pixels fat_map leaves black are
+ * selected after. */
+__kernel void
+fat_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
+           float scale, __global const float *U, int w,
+           __global const float *p, __global const float *f,
+           float saturation, __global uint *hist, __local uint *lh)
+{
+  int   gx = 8 * (int) get_global_id (0);
+  int   gy0 = TM_MAP_ROWS * (int) get_global_id (1);
+  uint  ph[4 * TM_HA_N];
+  float range = f[FAT_HI] - f[FAT_LO];
+
+  tm_hist_zero (lh, TM_HA_N);
+  tm_hist_zero4 (ph, TM_HA_N);
+  for (int gy = gy0; gx < dst_rect.z && gy < min (gy0 + TM_MAP_ROWS,
+                                                  dst_rect.w); gy++)
+    {
+      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+      int    n = min (8, dst_rect.z - gx);
+      float8 r, g, b, a, Y, u, L, out;
+      float  t[8];
+
+      tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale, &r, &g,
+                &b, &a);
+      Y = tm_luminance8 (r, g, b);
+      if (n == 8)
+        u = vload8 (0, U + (long) y * w + x);
+      else
+        {
+          for (int k = 0; k < 8; k++)
+            t[k] = U[(long) y * w + x + min (k, n - 1)];
+          u = vload8 (0, t);
+        }
+      L = exp (u) - 1e-4f;
+      out = range > 0.0f ? (L - f[FAT_LO]) / range : (float8) (1.0f);
+      out = out > 0.0f ? out : (float8) (1e-4f);
+      if (saturation == 0.0f)
+        r = g = b = out;
+      else
+        {
+          r = out * exp2 (saturation * log2 (r / Y));
+          g = out * exp2 (saturation * log2 (g / Y));
+          b = out * exp2 (saturation * log2 (b / Y));
+        }
+      if (p[TM_P_BLACK] != 0.0f)
+        r = g = b = (float8) (0.0f);
+      r = Y > 0.0f ? r : (float8) (0.0f);
+      g = Y > 0.0f ? g : (float8) (0.0f);
+      b = Y > 0.0f ? b : (float8) (0.0f);
+      tm_hist_count8 (ph, TM_HA_N,
+                      tm_hist_bin8 (tm_luminance8 (r, g, b), TM_HA_LO,
+                                    TM_HA_N), n);
+      tm_store8 (dst, dst_offset, dst_pitch, dst_rect, x, y, n, r, g, b, a);
+    }
+  tm_hist_add4 (ph, TM_HA_N, lh);
   tm_hist_flush (lh, TM_HA_N, hist);
 }

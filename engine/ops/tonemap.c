@@ -579,14 +579,21 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   cl_mem          P[32], G[32], Phi[32], *Us = gr.u, *Fs = gr.f;
   cl_mem          f, hist, sel;
   float           inverse[64 * 64];
-  ClfxLaunch      lh = fat_launch ("fat_h", w, h);
+  /* CPU devices: H and the map eight pixels of a row a work-item, the
+   * map in TM_MAP_ROWS rows (fat_h_v, fat_map_v), and the sweeps'
+   * form (FatGrids). */
+  bool            cpu = gr.cpu = clfx_graph_source_is_buffer (g);
+  ClfxLaunch      lh = cpu ? fat_launch ("fat_h_v", (w + TM_V - 1) / TM_V, h)
+                           : fat_launch ("fat_h", w, h);
   ClfxLaunch      div = fat_launch ("fat_div", w, h);
-  ClfxLaunch      map = fat_launch ("fat_map", t->out.width, t->out.height);
+  ClfxLaunch      map
+    = cpu ? fat_launch ("fat_map_v", (t->out.width + TM_V - 1) / TM_V,
+                        (t->out.height + TM_MAP_ROWS - 1) / TM_MAP_ROWS)
+          : fat_launch ("fat_map", t->out.width, t->out.height);
   ClfxLaunch      center = { "fat_center", NULL, NULL, 1, { (size_t) n, 1 },
                              { 0, 0 } };
   static const cl_uint zero = 0;
 
-  gr.cpu = clfx_graph_source_is_buffer (g);
   if (! (f = clfx_graph_buffer (g, "fattal parameters", 4 * 64, error)))
     return false;
   /* 1-3: H, the pyramid, each level's gradient and its mean. */
@@ -619,7 +626,9 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   for (int k = levels - 1; k >= 0; k--)
     {
       int        wk = w >> k, hk = h >> k, top = k == levels - 1;
-      ClfxLaunch phi = fat_launch ("fat_phi", wk, hk);
+      ClfxLaunch phi = cpu ? fat_launch ("fat_phi_v", (wk + TM_V - 1) / TM_V,
+                                         hk)
+                           : fat_launch ("fat_phi", wk, hk);
       cl_mem     c = top ? G[k] : Phi[k + 1];
       if (! CLFX_LAUNCH (g, &phi, error, CLFX_ARG (G[k]), CLFX_INT (wk),
                          CLFX_INT (hk), CLFX_ARG (c),
