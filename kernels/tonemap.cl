@@ -1706,16 +1706,13 @@ fat_defect (__global const float *U, __global const float *F, int w, int h,
   return F[at] - a;
 }
 
-__kernel void
-fat_restrict (__global const float *U, __global const float *F, int w, int h,
-              int with_u, __global float *Fc, int wc, int hc)
+inline CLFX_ALWAYS_INLINE void
+fat_restrict1 (__global const float *U, __global const float *F, int w,
+               int h, int with_u, __global float *Fc, int wc, int X, int Y)
 {
-  int   X = get_global_id (0), Y = get_global_id (1);
   float s = 0.0f;
   float k = 4.0f / (float) ((w > 1 ? 2 : 1) * (h > 1 ? 2 : 1));
 
-  if (X >= wc || Y >= hc)
-    return;
   for (int j = 0; j < 2; j++)
     for (int i = 0; i < 2; i++)
       if (2 * X + i < w && 2 * Y + j < h)
@@ -1723,23 +1720,115 @@ fat_restrict (__global const float *U, __global const float *F, int w, int h,
   Fc[(long) Y * wc + X] = k * s;
 }
 
-/* U (+)= the bilinear prolongation of the coarse grid's Uc. */
 __kernel void
-fat_prolong (__global const float *Uc, int wc, int hc, __global float *U,
-             int w, int h, int add)
+fat_restrict (__global const float *U, __global const float *F, int w, int h,
+              int with_u, __global float *Fc, int wc, int hc)
 {
-  int   x = get_global_id (0), y = get_global_id (1);
+  int X = get_global_id (0), Y = get_global_id (1);
+
+  if (X < wc && Y < hc)
+    fat_restrict1 (U, F, w, h, with_u, Fc, wc, X, Y);
+}
+
+/* The CPU devices' form: work-item (i, Y) restricts the eight coarse
+ * cells from FAT_SWEEP_V i, sixteen fine columns of two rows, sixteen wide
+ * where every fine cell and its four neighbours are inside (fat_defect's
+ * and fat_restrict's operations in their order), else one by one. */
+__kernel void
+fat_restrict_v (__global const float *U, __global const float *F, int w,
+                int h, int with_u, __global float *Fc, int wc, int hc)
+{
+  int X = FAT_SWEEP_V * (int) get_global_id (0), Y = get_global_id (1);
+  int x = 2 * X;
+
+  if (Y >= hc)
+    return;
+  if (Y > 0 && 2 * Y + 2 < h && x > 0 && x + 2 * FAT_SWEEP_V < w)
+    {
+      float16 d[2];
+      for (int j = 0; j < 2; j++)
+        {
+          long                  at = (long) (2 * Y + j) * w + x;
+          __global const float *u = U + at;
+          float16               c = vload16 (0, u), a;
+          a = 0.0f + (vload16 (0, u - 1) - c);
+          a += vload16 (0, u + 1) - c;
+          a += vload16 (0, u - w) - c;
+          a += vload16 (0, u + w) - c;
+          d[j] = with_u ? vload16 (0, F + at) - a : vload16 (0, F + at);
+        }
+      float8 s = 0.0f + d[0].even;
+      s += d[0].odd;
+      s += d[1].even;
+      s += d[1].odd;
+      /* fat_restrict's factor k is 1 here. */
+      vstore8 (s, 0, Fc + (long) Y * wc + X);
+      return;
+    }
+  for (int k = 0; k < FAT_SWEEP_V && X + k < wc; k++)
+    fat_restrict1 (U, F, w, h, with_u, Fc, wc, X + k, Y);
+}
+
+/* U (+)= the bilinear prolongation of the coarse grid's Uc. */
+inline CLFX_ALWAYS_INLINE void
+fat_prolong1 (__global const float *Uc, int wc, int hc, __global float *U,
+              int w, int add, int x, int y)
+{
   int   X = x / 2, Y = y / 2;
   int   X1 = fat_clamp (X + ((x & 1) ? 1 : -1), wc);
   int   Y1 = fat_clamp (Y + ((y & 1) ? 1 : -1), hc);
   long  at = (long) y * w + x;
   float v;
 
-  if (x >= w || y >= h)
-    return;
   v = 0.5625f * Uc[(long) Y * wc + X] + 0.1875f * Uc[(long) Y * wc + X1]
       + 0.1875f * Uc[(long) Y1 * wc + X] + 0.0625f * Uc[(long) Y1 * wc + X1];
   U[at] = add ? U[at] + v : v;
+}
+
+__kernel void
+fat_prolong (__global const float *Uc, int wc, int hc, __global float *U,
+             int w, int h, int add)
+{
+  int x = get_global_id (0), y = get_global_id (1);
+
+  if (x < w && y < h)
+    fat_prolong1 (Uc, wc, hc, U, w, add, x, y);
+}
+
+/* The CPU devices' form: work-item (i, y) makes sixteen fine cells from
+ * 16 i, eight wide for the even columns and eight for the odd ones where
+ * their coarse neighbours are inside (fat_prolong's operations in its
+ * order), else one by one. */
+__kernel void
+fat_prolong_v (__global const float *Uc, int wc, int hc, __global float *U,
+               int w, int h, int add)
+{
+  int x = 2 * FAT_SWEEP_V * (int) get_global_id (0), y = get_global_id (1);
+  int X = x / 2, Y = y / 2;
+
+  if (y >= h)
+    return;
+  if (X > 0 && X + FAT_SWEEP_V < wc && x + 2 * FAT_SWEEP_V <= w)
+    {
+      int                   Y1 = fat_clamp (Y + ((y & 1) ? 1 : -1), hc);
+      __global const float *c = Uc + (long) Y * wc + X;
+      __global const float *d = Uc + (long) Y1 * wc + X;
+      __global float       *u = U + (long) y * w + x;
+      float8 c0 = vload8 (0, c), d0 = vload8 (0, d);
+      /* Even columns take the coarse neighbour to the left, odd ones
+       * the one to the right. */
+      float8 ve = 0.5625f * c0 + 0.1875f * vload8 (0, c - 1)
+                  + 0.1875f * d0 + 0.0625f * vload8 (0, d - 1);
+      float8 vo = 0.5625f * c0 + 0.1875f * vload8 (0, c + 1)
+                  + 0.1875f * d0 + 0.0625f * vload8 (0, d + 1);
+      float16 v = shuffle2 (ve, vo,
+                            (uint16) (0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5,
+                                      13, 6, 14, 7, 15));
+      vstore16 (add ? vload16 (0, u) + v : v, 0, u);
+      return;
+    }
+  for (int k = 0; k < 2 * FAT_SWEEP_V && x + k < w; k++)
+    fat_prolong1 (Uc, wc, hc, U, w, add, x + k, y);
 }
 
 /* The coarsest grid (at most 8 x 8 cells), one work-group of 64: U = B (F

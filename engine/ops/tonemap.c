@@ -448,6 +448,28 @@ typedef struct
 
 #define FAT_SWEEP_V 8
 
+/* Grid m + 1 restricted from grid m, and grid m + 1 prolonged onto m: in
+ * the CPU devices' form FAT_SWEEP_V coarse cells, 2 FAT_SWEEP_V fine ones
+ * a work-item (fat_restrict_v, fat_prolong_v). */
+static ClfxLaunch
+fat_restrict_launch (const FatGrids *gr, int m)
+{
+  return gr->cpu ? fat_launch ("fat_restrict_v",
+                               (gr->w[m + 1] + FAT_SWEEP_V - 1) / FAT_SWEEP_V,
+                               gr->h[m + 1])
+                 : fat_launch ("fat_restrict", gr->w[m + 1], gr->h[m + 1]);
+}
+
+static ClfxLaunch
+fat_prolong_launch (const FatGrids *gr, int m)
+{
+  return gr->cpu ? fat_launch ("fat_prolong_v",
+                               (gr->w[m] + 2 * FAT_SWEEP_V - 1)
+                                 / (2 * FAT_SWEEP_V),
+                               gr->h[m])
+                 : fat_launch ("fat_prolong", gr->w[m], gr->h[m]);
+}
+
 /* The coarsest solve's B = (A - J / n)^-1 for a w x h grid (n = w h <= 64,
  * A the unit-weight operator of docs/TONEMAP.md, J all ones), by Gauss-
  * Jordan elimination with partial pivoting in double.  A - J / n is
@@ -532,8 +554,8 @@ fat_vcycle (ClfxGraph *g, const FatGrids *gr, int m, bool zero,
                                 / FAT_SWEEP_V,
                               gh[m])
                 : fat_launch ("fat_sweep", (gw[m] + 1) / 2, gh[m]);
-    ClfxLaunch restr = fat_launch ("fat_restrict", gw[m + 1], gh[m + 1]);
-    ClfxLaunch prolong = fat_launch ("fat_prolong", gw[m], gh[m]);
+    ClfxLaunch restr = fat_restrict_launch (gr, m);
+    ClfxLaunch prolong = fat_prolong_launch (gr, m);
 
     for (int k = 0; k < 4; k++)
       if (! CLFX_LAUNCH (g, &sweep, error, CLFX_ARG (Us[m]), CLFX_ARG (Fs[m]),
@@ -659,7 +681,7 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
     return false;
   for (int m = 0; m < last; m++)
     {
-      ClfxLaunch restr = fat_launch ("fat_restrict", gw[m + 1], gh[m + 1]);
+      ClfxLaunch restr = fat_restrict_launch (&gr, m);
       if (! CLFX_LAUNCH (g, &restr, error, CLFX_ARG (Fs[m]), CLFX_ARG (Fs[m]),
                          CLFX_INT (gw[m]), CLFX_INT (gh[m]), CLFX_INT (0),
                          CLFX_ARG (Fs[m + 1]), CLFX_INT (gw[m + 1]),
@@ -670,7 +692,7 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
     return false;
   for (int m = last - 1; m >= 0; m--)
     {
-      ClfxLaunch prolong = fat_launch ("fat_prolong", gw[m], gh[m]);
+      ClfxLaunch prolong = fat_prolong_launch (&gr, m);
       if (! CLFX_LAUNCH (g, &prolong, error, CLFX_ARG (Us[m + 1]),
                          CLFX_INT (gw[m + 1]), CLFX_INT (gh[m + 1]),
                          CLFX_ARG (Us[m]), CLFX_INT (gw[m]), CLFX_INT (gh[m]),
