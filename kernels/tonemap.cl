@@ -1079,10 +1079,23 @@ tm_range_keep_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
  * values: the same bytes). */
 #define TM_MAP_ROWS 16
 
+/* What tm_map8 makes of a row's eight pixels: the operator's map, the
+ * kept colour normalised, or fattal02's map (fat_map8, with U, its
+ * width w, f and saturation). */
+#define TM_MAP_OP     0
+#define TM_MAP_KEPT   1
+#define TM_MAP_FATTAL 2
+
+inline void fat_map8 (float8 *r, float8 *g, float8 *b, int x, int y, int n,
+                      __global const float *U, int w,
+                      __global const float *p, __global const float *f,
+                      float saturation);
+
 inline CLFX_ALWAYS_INLINE void
 tm_map8 (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
          float scale, int op, __global const float *p, __global uint *hist,
-         __local uint *lh, bool kept)
+         __local uint *lh, int mode, __global const float *U, int w,
+         __global const float *f, float saturation)
 {
   int  gx = 8 * (int) get_global_id (0);
   int  gy0 = TM_MAP_ROWS * (int) get_global_id (1);
@@ -1097,11 +1110,14 @@ tm_map8 (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
       int    n = min (8, dst_rect.z - gx);
       float8 r, g, b, a;
 
-      if (! kept)
+      if (mode != TM_MAP_KEPT)
         {
           tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale,
                     &r, &g, &b, &a);
-          tm_mapc_8 (&r, &g, &b, tm_luminance8 (r, g, b), op, p);
+          if (mode == TM_MAP_FATTAL)
+            fat_map8 (&r, &g, &b, x, y, n, U, w, p, f, saturation);
+          else
+            tm_mapc_8 (&r, &g, &b, tm_luminance8 (r, g, b), op, p);
         }
 #if TM_KEEP
       else
@@ -1129,7 +1145,7 @@ tm_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
           __local uint *lh)
 {
   tm_map8 (CLFX_SRC (src), dst, dst_offset, dst_pitch, dst_rect, scan, scale,
-           op, p, hist, lh, false);
+           op, p, hist, lh, TM_MAP_OP, 0, 0, 0, 0.0f);
 }
 
 #if TM_KEEP
@@ -1139,7 +1155,7 @@ tm_map_kept_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
                __global uint *hist, __local uint *lh)
 {
   tm_map8 (CLFX_SRC (src), dst, dst_offset, dst_pitch, dst_rect, scan, scale,
-           op, p, hist, lh, true);
+           op, p, hist, lh, TM_MAP_KEPT, 0, 0, 0, 0.0f);
 }
 #endif
 
@@ -1999,62 +2015,49 @@ fat_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
 }
 
 /* fat_map in the CPU devices' form: eight pixels of a row in TM_MAP_ROWS
- * rows a work-item, as tm_map_v (the histogram counted as there), the
- * same operations eight wide; the pixels fat_map leaves black are
- * selected after. */
+ * rows a work-item, as tm_map_v (tm_map8); fat_map8 makes the colour of
+ * eight pixels (r, g, b read and cleaned) with fat_map's operations eight
+ * wide, the pixels fat_map leaves black selected after. */
+inline CLFX_ALWAYS_INLINE void
+fat_map8 (float8 *r, float8 *g, float8 *b, int x, int y, int n,
+          __global const float *U, int w, __global const float *p,
+          __global const float *f, float saturation)
+{
+  float8 Y = tm_luminance8 (*r, *g, *b), u, L, out;
+  float  range = f[FAT_HI] - f[FAT_LO], t[8];
+
+  if (n == 8)
+    u = vload8 (0, U + (long) y * w + x);
+  else
+    {
+      for (int k = 0; k < 8; k++)
+        t[k] = U[(long) y * w + x + min (k, n - 1)];
+      u = vload8 (0, t);
+    }
+  L = exp (u) - 1e-4f;
+  out = range > 0.0f ? (L - f[FAT_LO]) / range : (float8) (1.0f);
+  out = out > 0.0f ? out : (float8) (1e-4f);
+  if (saturation == 0.0f)
+    *r = *g = *b = out;
+  else
+    {
+      *r = out * exp2 (saturation * log2 (*r / Y));
+      *g = out * exp2 (saturation * log2 (*g / Y));
+      *b = out * exp2 (saturation * log2 (*b / Y));
+    }
+  if (p[TM_P_BLACK] != 0.0f)
+    *r = *g = *b = (float8) (0.0f);
+  *r = Y > 0.0f ? *r : (float8) (0.0f);
+  *g = Y > 0.0f ? *g : (float8) (0.0f);
+  *b = Y > 0.0f ? *b : (float8) (0.0f);
+}
+
 __kernel void
 fat_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
            float scale, __global const float *U, int w,
            __global const float *p, __global const float *f,
            float saturation, __global uint *hist, __local uint *lh)
 {
-  int   gx = 8 * (int) get_global_id (0);
-  int   gy0 = TM_MAP_ROWS * (int) get_global_id (1);
-  uint  ph[4 * TM_HA_N];
-  float range = f[FAT_HI] - f[FAT_LO];
-
-  tm_hist_zero (lh, TM_HA_N);
-  tm_hist_zero4 (ph, TM_HA_N);
-  for (int gy = gy0; gx < dst_rect.z && gy < min (gy0 + TM_MAP_ROWS,
-                                                  dst_rect.w); gy++)
-    {
-      int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-      int    n = min (8, dst_rect.z - gx);
-      float8 r, g, b, a, Y, u, L, out;
-      float  t[8];
-
-      tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale, &r, &g,
-                &b, &a);
-      Y = tm_luminance8 (r, g, b);
-      if (n == 8)
-        u = vload8 (0, U + (long) y * w + x);
-      else
-        {
-          for (int k = 0; k < 8; k++)
-            t[k] = U[(long) y * w + x + min (k, n - 1)];
-          u = vload8 (0, t);
-        }
-      L = exp (u) - 1e-4f;
-      out = range > 0.0f ? (L - f[FAT_LO]) / range : (float8) (1.0f);
-      out = out > 0.0f ? out : (float8) (1e-4f);
-      if (saturation == 0.0f)
-        r = g = b = out;
-      else
-        {
-          r = out * exp2 (saturation * log2 (r / Y));
-          g = out * exp2 (saturation * log2 (g / Y));
-          b = out * exp2 (saturation * log2 (b / Y));
-        }
-      if (p[TM_P_BLACK] != 0.0f)
-        r = g = b = (float8) (0.0f);
-      r = Y > 0.0f ? r : (float8) (0.0f);
-      g = Y > 0.0f ? g : (float8) (0.0f);
-      b = Y > 0.0f ? b : (float8) (0.0f);
-      tm_hist_count8 (ph, TM_HA_N,
-                      tm_hist_bin8 (tm_luminance8 (r, g, b), TM_HA_LO,
-                                    TM_HA_N), n);
-      tm_store8 (dst, dst_offset, dst_pitch, dst_rect, x, y, n, r, g, b, a);
-    }
-  tm_hist_add4 (ph, TM_HA_N, lh);
-  tm_hist_flush (lh, TM_HA_N, hist);
+  tm_map8 (CLFX_SRC (src), dst, dst_offset, dst_pitch, dst_rect, scan, scale,
+           TM_FATTAL02, p, hist, lh, TM_MAP_FATTAL, U, w, f, saturation);
 }
