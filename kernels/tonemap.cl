@@ -1073,10 +1073,10 @@ tm_range_keep_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
 /* tm_map with eight pixels of a row per work-item, in TM_MAP_ROWS rows
  * (tonemap.c's): the after histogram counted in the work-item's own
  * arrays and added to the group's once per bin (an atomic increment per
- * pixel costs PoCL about a quarter of the cheapest map).  With kept, the
- * colour is reinhard05's that tm_range_keep_v left in the result, only
- * normalised here (the same operations as tm_mapc_8's on the same
- * values: the same bytes). */
+ * pixel costs PoCL about a quarter of the cheapest map).  In
+ * TM_MAP_KEPT, the colour is reinhard05's that tm_range_keep_v left in
+ * the result, only normalised here (the same operations as tm_mapc_8's
+ * on the same values: the same bytes). */
 #define TM_MAP_ROWS 16
 
 /* What tm_map8 makes of a row's eight pixels: the operator's map, the

@@ -437,8 +437,10 @@ fat_sum (ClfxGraph *g, cl_mem v, long n, float mul, cl_mem f, int slot,
 }
 
 /* The multigrid's grids: U and F of each, their sizes, the last (the
- * coarsest) and its solve's matrix; cpu: the sweeps in the CPU devices'
- * form (fat_sweep_v, FAT_SWEEP_V cells a work-item). */
+ * coarsest) and its solve's matrix; cpu: the sweeps, restrictions and
+ * prolongations in the CPU devices' form (fat_sweep_v, fat_restrict_v,
+ * fat_prolong_v: FAT_SWEEP_V cells of a colour, coarse cells or pairs of
+ * fine ones a work-item). */
 typedef struct
 {
   cl_mem u[FAT_MAX_GRIDS], f[FAT_MAX_GRIDS], inverse;
@@ -601,9 +603,9 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   cl_mem          P[32], G[32], Phi[32], *Us = gr.u, *Fs = gr.f;
   cl_mem          f, hist, sel;
   float           inverse[64 * 64];
-  /* CPU devices: H and the map eight pixels of a row a work-item, the
-   * map in TM_MAP_ROWS rows (fat_h_v, fat_map_v), and the sweeps'
-   * form (FatGrids). */
+  /* CPU devices: H, Phi and the map eight pixels of a row a work-item,
+   * the map in TM_MAP_ROWS rows (fat_h_v, fat_phi_v, fat_map_v), and the
+   * multigrid's forms (FatGrids). */
   bool            cpu = gr.cpu = clfx_graph_source_is_buffer (g);
   ClfxLaunch      lh = cpu ? fat_launch ("fat_h_v", (w + TM_V - 1) / TM_V, h)
                            : fat_launch ("fat_h", w, h);
