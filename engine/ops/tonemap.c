@@ -267,6 +267,33 @@ hist_buffer (ClfxGraph *g, const char *name, int n, ClfxError *error)
   return h;
 }
 
+/* The log luminance of every pixel into out: durand02's L (tm_dlog) or
+ * fattal02's H (fat_h); on CPU devices TM_V pixels of a row a work-item
+ * (tm_log_y_v, either). */
+static bool
+log_y (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm, cl_mem out,
+       ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  size_t          w = (size_t) plan->width, h = (size_t) plan->height;
+  int             fattal = st->op == CLFX_TONEMAP_FATTAL02;
+  ClfxLaunch      l = { fattal ? "fat_h" : "tm_dlog", NULL, NULL, 2,
+                        { w, h }, { 0, 0 } };
+
+  if (clfx_graph_source_is_buffer (g))
+    {
+      l.kernel = "tm_log_y_v";
+      l.global[0] = (w + TM_V - 1) / TM_V;
+      return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_INT (plan->width),
+                          CLFX_INT (plan->height), CLFX_ARG (scan),
+                          CLFX_FLOAT (st->scale), CLFX_ARG (prm),
+                          CLFX_ARG (out), CLFX_INT (fattal));
+    }
+  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_INT (plan->width),
+                      CLFX_INT (plan->height), CLFX_ARG (scan),
+                      CLFX_FLOAT (st->scale), CLFX_ARG (prm), CLFX_ARG (out));
+}
+
 /* durand02's graph after the statistics and constants: the log luminance,
  * the grid (splat, three blurs), the grid as a 3D image, the base's range,
  * the map. */
@@ -281,8 +308,6 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   size_t          nbx = (size_t) (w + TM_BW - 1) / TM_BW;
   size_t          nby = (size_t) (h + TM_BH - 1) / TM_BH;
   int             nb = (int) (nbx * nby);
-  ClfxLaunch      dlog = { "tm_dlog", NULL, NULL, 2,
-                           { (size_t) w, (size_t) h }, { 0, 0 } };
   /* kernels/tonemap.cl's TM_CHUNK rows of a cell per work-item. */
   int             chunks = (st->cell + 7) / 8;
   ClfxLaunch      splat = { "tm_splat", NULL, NULL, 2,
@@ -319,9 +344,7 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                                           8 * (size_t) nb, error))
       || ! (smp = clfx_graph_sampler_for (g, false, CLFX_ADDR_CLAMP_TO_EDGE,
                                           st->linear, error))
-      || ! CLFX_LAUNCH (g, &dlog, error, CLFX_SRC, CLFX_INT (w), CLFX_INT (h),
-                        CLFX_ARG (scan), CLFX_FLOAT (st->scale),
-                        CLFX_ARG (prm), CLFX_ARG (L))
+      || ! log_y (g, st, scan, prm, L, error)
       || ! CLFX_LAUNCH (g, &splat, error, CLFX_ARG (L), CLFX_INT (w),
                         CLFX_INT (h), CLFX_INT (st->cell), CLFX_INT (st->gx),
                         CLFX_INT (st->gy), CLFX_INT (st->gz),
@@ -603,12 +626,10 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   cl_mem          P[32], G[32], Phi[32], *Us = gr.u, *Fs = gr.f;
   cl_mem          f, hist, sel;
   float           inverse[64 * 64];
-  /* CPU devices: H, Phi and the map eight pixels of a row a work-item,
-   * the map in TM_MAP_ROWS rows (fat_h_v, fat_phi_v, fat_map_v), and the
-   * multigrid's forms (FatGrids). */
+  /* CPU devices: H (log_y), Phi and the map eight pixels of a row a
+   * work-item, the map in TM_MAP_ROWS rows (fat_phi_v, fat_map_v), and
+   * the multigrid's forms (FatGrids). */
   bool            cpu = gr.cpu = clfx_graph_source_is_buffer (g);
-  ClfxLaunch      lh = cpu ? fat_launch ("fat_h_v", (w + TM_V - 1) / TM_V, h)
-                           : fat_launch ("fat_h", w, h);
   ClfxLaunch      div = fat_launch ("fat_div", w, h);
   ClfxLaunch      map
     = cpu ? fat_launch ("fat_map_v", (t->out.width + TM_V - 1) / TM_V,
@@ -626,9 +647,7 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
         || ! (G[k] = fat_buffer (g, "gradient", k, w >> k, h >> k, error))
         || ! (Phi[k] = fat_buffer (g, "phi", k, w >> k, h >> k, error)))
       return false;
-  if (! CLFX_LAUNCH (g, &lh, error, CLFX_SRC, CLFX_INT (w), CLFX_INT (h),
-                     CLFX_ARG (scan), CLFX_FLOAT (st->scale), CLFX_ARG (prm),
-                     CLFX_ARG (P[0])))
+  if (! log_y (g, st, scan, prm, P[0], error))
     return false;
   for (int k = 0; k < levels; k++)
     {
