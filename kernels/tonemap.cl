@@ -710,6 +710,17 @@ tm_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
   (CLFX_SRC_BUFFER && CLFX_CHANNELS == 4                                     \
    && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT)
 
+/* Eight RGBA pixels as stored (u: the first four, w: the last four), a
+ * channel per float8. */
+inline CLFX_ALWAYS_INLINE void
+tm_split8 (float16 u, float16 w, float8 c[4])
+{
+  c[0] = (float8) (u.s048c, w.s048c);
+  c[1] = (float8) (u.s159d, w.s159d);
+  c[2] = (float8) (u.s26ae, w.s26ae);
+  c[3] = (float8) (u.s37bf, w.s37bf);
+}
+
 #if TM_FLOAT_RGBA_BUFFER
 /* Eight float RGBA pixels from (x, y) as stored, a channel per float8:
  * two loads of four pixels. */
@@ -719,12 +730,7 @@ tm_load8 (CLFX_SRC_ARGS (src), int x, int y, float8 c[4])
   __global const float *row
     = (__global const float *) (src + (long) (y - src_view.y) * src_pitch)
       + 4 * (x - src_view.x);
-  float16 u = vload16 (0, row), w = vload16 (1, row);
-
-  c[0] = (float8) (u.s048c, w.s048c);
-  c[1] = (float8) (u.s159d, w.s159d);
-  c[2] = (float8) (u.s26ae, w.s26ae);
-  c[3] = (float8) (u.s37bf, w.s37bf);
+  tm_split8 (vload16 (0, row), vload16 (1, row), c);
 }
 #endif
 
@@ -785,6 +791,19 @@ tm_read_y8 (CLFX_SRC_ARGS (src), int x, int y, int n, float m, float scale)
 
   tm_read8 (CLFX_SRC (src), x, y, n, m, scale, &r, &g, &b, &a);
   return tm_luminance8 (r, g, b);
+}
+
+/* The n (1..8) floats from P[at], padded with copies of the last. */
+inline CLFX_ALWAYS_INLINE float8
+tm_get8 (__global const float *P, long at, int n)
+{
+  float t[8];
+
+  if (n == 8)
+    return vload8 (0, P + at);
+  for (int k = 0; k < 8; k++)
+    t[k] = P[at + min (k, n - 1)];
+  return vload8 (0, t);
 }
 
 /* The first n (1..8) of eight floats stored from P[at]. */
@@ -1015,25 +1034,21 @@ tm_kept8 (CLFX_DST_ARGS, int x, int y, int n, float8 *r, float8 *g,
 {
   __global const float *o = tm_dst_row (dst, dst_offset, dst_pitch,
                                         dst_rect, x, y);
-  float16 u, w;
+  float8 c[4];
 
   if (n == 8)
-    {
-      u = vload16 (0, o);
-      w = vload16 (1, o);
-    }
+    tm_split8 (vload16 (0, o), vload16 (1, o), c);
   else
     {
       float t[32];
       for (int k = 0; k < 8; k++)
         vstore4 (vload4 (min (k, n - 1), o), k, t);
-      u = vload16 (0, t);
-      w = vload16 (1, t);
+      tm_split8 (vload16 (0, t), vload16 (1, t), c);
     }
-  *r = (float8) (u.s048c, w.s048c);
-  *g = (float8) (u.s159d, w.s159d);
-  *b = (float8) (u.s26ae, w.s26ae);
-  *a = (float8) (u.s37bf, w.s37bf);
+  *r = c[0];
+  *g = c[1];
+  *b = c[2];
+  *a = c[3];
 }
 #endif
 
@@ -1597,9 +1612,7 @@ fat_phi_v (__global const float *G, int w, int h, __global const float *C,
 
   if (n <= 0 || y >= h)
     return;
-  for (int j = 0; j < 8; j++)
-    t[j] = G[(long) y * w + x + min (j, n - 1)];
-  g = vload8 (0, t);
+  g = tm_get8 (G, (long) y * w + x, n);
   phi = g > 1e-4f ? exp2 ((1.0f - beta) * log2 (a / (g + noise)))
                   : (float8) (1.0f);
   vstore8 (phi, 0, t);
@@ -2043,18 +2056,10 @@ fat_map8 (float8 *r, float8 *g, float8 *b, int x, int y, int n,
           __global const float *U, int w, __global const float *p,
           __global const float *f, float saturation)
 {
-  float8 Y = tm_luminance8 (*r, *g, *b), u, L, out;
-  float  range = f[FAT_HI] - f[FAT_LO], t[8];
+  float8 Y = tm_luminance8 (*r, *g, *b), L, out;
+  float  range = f[FAT_HI] - f[FAT_LO];
 
-  if (n == 8)
-    u = vload8 (0, U + (long) y * w + x);
-  else
-    {
-      for (int k = 0; k < 8; k++)
-        t[k] = U[(long) y * w + x + min (k, n - 1)];
-      u = vload8 (0, t);
-    }
-  L = exp (u) - 1e-4f;
+  L = exp (tm_get8 (U, (long) y * w + x, n)) - 1e-4f;
   out = range > 0.0f ? (L - f[FAT_LO]) / range : (float8) (1.0f);
   out = out > 0.0f ? out : (float8) (1e-4f);
   if (saturation == 0.0f)
