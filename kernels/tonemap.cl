@@ -1121,22 +1121,36 @@ tm_range_keep_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
 #define TM_MAP_ROWS 16
 
 /* What tm_map8 makes of a row's eight pixels: the operator's map, the
- * kept colour normalised, or fattal02's map (fat_map8, with U, its
- * width w, f and saturation). */
+ * kept colour normalised, fattal02's map (fat_map8, with U, its width w,
+ * f and saturation) or durand02's (tm_dmap8, with U its log luminance,
+ * and the grid's cells). */
 #define TM_MAP_OP     0
 #define TM_MAP_KEPT   1
 #define TM_MAP_FATTAL 2
+#define TM_MAP_DURAND 3
+
+/* The grid of durand02's CPU map: its blurred cells, the cell size in
+ * pixels and the grid's dimensions (tm_base8). */
+typedef struct
+{
+  __global const float4 *cells;
+  int                    cell;
+  int4                   dims;
+} TmGrid;
 
 inline void fat_map8 (float8 *r, float8 *g, float8 *b, int x, int y, int n,
                       __global const float *U, int w,
                       __global const float *p, __global const float *f,
                       float saturation);
+inline void tm_dmap8 (float8 *r, float8 *g, float8 *b, int x, int y, int n,
+                      __global const float *L, int w, TmGrid grid,
+                      __global const float *p);
 
 inline CLFX_ALWAYS_INLINE void
 tm_map8 (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
          float scale, int op, __global const float *p, __global uint *hist,
          __local uint *lh, int mode, __global const float *U, int w,
-         __global const float *f, float saturation)
+         __global const float *f, float saturation, TmGrid grid)
 {
   int  gx = 8 * (int) get_global_id (0);
   int  gy0 = TM_MAP_ROWS * (int) get_global_id (1);
@@ -1157,6 +1171,8 @@ tm_map8 (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
                     &r, &g, &b, &a);
           if (mode == TM_MAP_FATTAL)
             fat_map8 (&r, &g, &b, x, y, n, U, w, p, f, saturation);
+          else if (mode == TM_MAP_DURAND)
+            tm_dmap8 (&r, &g, &b, x, y, n, U, w, grid, p);
           else
             tm_mapc_8 (&r, &g, &b, tm_luminance8 (r, g, b), op, p);
         }
@@ -1186,7 +1202,7 @@ tm_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
           __local uint *lh)
 {
   tm_map8 (CLFX_SRC (src), dst, dst_offset, dst_pitch, dst_rect, scan, scale,
-           op, p, hist, lh, TM_MAP_OP, 0, 0, 0, 0.0f);
+           op, p, hist, lh, TM_MAP_OP, 0, 0, 0, 0.0f, (TmGrid) { 0 });
 }
 
 #if TM_KEEP
@@ -1196,7 +1212,7 @@ tm_map_kept_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
                __global uint *hist, __local uint *lh)
 {
   tm_map8 (CLFX_SRC (src), dst, dst_offset, dst_pitch, dst_rect, scan, scale,
-           op, p, hist, lh, TM_MAP_KEPT, 0, 0, 0, 0.0f);
+           op, p, hist, lh, TM_MAP_KEPT, 0, 0, 0, 0.0f, (TmGrid) { 0 });
 }
 #endif
 
@@ -1287,6 +1303,53 @@ tm_splat (__global const float *L, int w, int h, int cell, int gx, int gy,
   part[(long) c * gz + z] = (float2) (sl, sw);
 }
 
+/* The CPU devices' form of tm_splat: work-item (cell, chunk) reads each
+ * of its pixels once and adds it to the two z cells its weights fall on,
+ * where tm_splat's gz work-items each read every pixel and weigh it for
+ * their own z.  Every z's sums see the same pixels with the same weights
+ * in the same order as there, so the partials are tm_splat's.  gz is at
+ * most 122 (range-sigma >= 0.05, tonemap.c). */
+#define TM_SPLAT_Z 128
+
+__kernel void
+tm_splat_v (__global const float *L, int w, int h, int cell, int gx, int gy,
+            int gz, int chunks, __global const float *p,
+            __global float2 *part)
+{
+  int   c = get_global_id (0);
+  int   k = c % chunks, cx = (c / chunks) % gx, cy = (c / chunks) / gx;
+  int   j0 = cy * cell + k * TM_CHUNK;
+  int   j1 = min (min (h, cy * cell + cell), j0 + TM_CHUNK);
+  int   i1 = min (w, cx * cell + cell);
+  float sl[TM_SPLAT_Z], cl[TM_SPLAT_Z], sw[TM_SPLAT_Z], cw[TM_SPLAT_Z];
+  float L0 = p[0], inv = p[2];
+
+  if (c >= gx * gy * chunks || gz > TM_SPLAT_Z)
+    return;
+  for (int z = 0; z < gz; z++)
+    sl[z] = cl[z] = sw[z] = cw[z] = 0.0f;
+  for (int j = j0; j < j1; j++)
+    for (int i = cx * cell; i < i1; i++)
+      {
+        float l = L[(long) j * w + i];
+        float zf = (l - L0) * inv, z0 = floor (zf), f = zf - z0;
+        int   zi = (int) z0;
+        float w0 = 1.0f - f;
+        if (zi >= 0 && zi < gz && w0 > 0.0f)
+          {
+            tm_kahan (&sl[zi], &cl[zi], w0 * l);
+            tm_kahan (&sw[zi], &cw[zi], w0);
+          }
+        if (zi + 1 >= 0 && zi + 1 < gz && f > 0.0f)
+          {
+            tm_kahan (&sl[zi + 1], &cl[zi + 1], f * l);
+            tm_kahan (&sw[zi + 1], &cw[zi + 1], f);
+          }
+      }
+  for (int z = 0; z < gz; z++)
+    part[(long) c * gz + z] = (float2) (sl[z], sw[z]);
+}
+
 /* A grid cell: its chunks' partials in order, compensated. */
 __kernel void
 tm_splat_sum (__global const float2 *part, int gx, int gy, int gz,
@@ -1337,49 +1400,82 @@ tm_gblur (__global const float4 *in, __global float4 *out, int gx, int gy,
 
 /* The base at pixel (x, y) of log luminance l: linear, one read through
  * the sampler's trilinear filter; else trilinear in the kernel from the
- * eight nearest texels (exact weights). */
+ * eight nearest cells (exact weights).  The pixel's place in the grid, in
+ * cells, is ((x + 0.5) / cell, (y + 0.5) / cell, (l - L0) / sigma + 0.5).
+ * The nearest form's arithmetic is defined for one pixel (_1, the GPU's,
+ * from the image) and for eight of a row (_8, the CPU devices', from the
+ * grid's buffer the image is made from: the same floats), each value of
+ * the cells (sum of L, weight) on its own:
+ *   tm_axis: along one axis, the two cells around place f, clamped into
+ *     the n cells, and the weight of the second;
+ *   tm_trilerp: the eight cells' values c (cell q at (q & 1, q >> 1 & 1,
+ *     q >> 2) from the first), blended, then sum over weight, or l where
+ *     the weight is 0. */
+#define TM_DEFINE_BASE(T, I, CONVERT, S)                                     \
+  inline CLFX_ALWAYS_INLINE T                                                \
+  tm_axis##S (T f, int n, I *i0, I *i1)                                      \
+  {                                                                          \
+    T a = f - 0.5f, a0 = floor (a);                                          \
+    *i0 = clamp (CONVERT (a0), 0, n - 1);                                    \
+    *i1 = clamp (CONVERT (a0) + 1, 0, n - 1);                                \
+    return a - a0;                                                           \
+  }                                                                          \
+                                                                             \
+  inline CLFX_ALWAYS_INLINE T                                                \
+  tm_blend##S (const T c[8], T tx, T ty, T tz)                               \
+  {                                                                          \
+    T c00 = (1.0f - tx) * c[0] + tx * c[1];                                  \
+    T c10 = (1.0f - tx) * c[2] + tx * c[3];                                  \
+    T c01 = (1.0f - tx) * c[4] + tx * c[5];                                  \
+    T c11 = (1.0f - tx) * c[6] + tx * c[7];                                  \
+    return (1.0f - tz) * ((1.0f - ty) * c00 + ty * c10)                      \
+           + tz * ((1.0f - ty) * c01 + ty * c11);                            \
+  }                                                                          \
+                                                                             \
+  inline CLFX_ALWAYS_INLINE T                                                \
+  tm_trilerp##S (const T sum[8], const T wgt[8], T tx, T ty, T tz, T l)      \
+  {                                                                          \
+    T gs = tm_blend##S (sum, tx, ty, tz), gw = tm_blend##S (wgt, tx, ty, tz); \
+    return gw > 0.0f ? gs / gw : l;                                          \
+  }
+
+TM_DEFINE_BASE (float, int, convert_int, _1)
+TM_DEFINE_BASE (float8, int8, convert_int8, _8)
+
 inline float
 tm_base (read_only image3d_t grid, sampler_t smp, int linear, int cell,
          int4 dims, int x, int y, float l, __global const float *p)
 {
-  float  fx = ((float) x + 0.5f) / (float) cell;
-  float  fy = ((float) y + 0.5f) / (float) cell;
-  float  fz = (l - p[0]) * p[2] + 0.5f;
-  float4 g;
+  float fx = ((float) x + 0.5f) / (float) cell;
+  float fy = ((float) y + 0.5f) / (float) cell;
+  float fz = (l - p[0]) * p[2] + 0.5f;
+  float tx, ty, tz, sum[8], wgt[8];
+  int   i[2], j[2], k[2];
 
   if (linear)
-    g = read_imagef (grid, smp, (float4) (fx, fy, fz, 0.0f));
-  else
     {
-      float ax = fx - 0.5f, ay = fy - 0.5f, az = fz - 0.5f;
-      float x0 = floor (ax), y0 = floor (ay), z0 = floor (az);
-      float tx = ax - x0, ty = ay - y0, tz = az - z0;
-      int   i0 = clamp ((int) x0, 0, dims.x - 1);
-      int   i1 = clamp ((int) x0 + 1, 0, dims.x - 1);
-      int   j0 = clamp ((int) y0, 0, dims.y - 1);
-      int   j1 = clamp ((int) y0 + 1, 0, dims.y - 1);
-      int   k0 = clamp ((int) z0, 0, dims.z - 1);
-      int   k1 = clamp ((int) z0 + 1, 0, dims.z - 1);
-      float4 c00 = (1.0f - tx) * read_imagef (grid, smp, (int4) (i0, j0, k0, 0))
-                   + tx * read_imagef (grid, smp, (int4) (i1, j0, k0, 0));
-      float4 c10 = (1.0f - tx) * read_imagef (grid, smp, (int4) (i0, j1, k0, 0))
-                   + tx * read_imagef (grid, smp, (int4) (i1, j1, k0, 0));
-      float4 c01 = (1.0f - tx) * read_imagef (grid, smp, (int4) (i0, j0, k1, 0))
-                   + tx * read_imagef (grid, smp, (int4) (i1, j0, k1, 0));
-      float4 c11 = (1.0f - tx) * read_imagef (grid, smp, (int4) (i0, j1, k1, 0))
-                   + tx * read_imagef (grid, smp, (int4) (i1, j1, k1, 0));
-      g = (1.0f - tz) * ((1.0f - ty) * c00 + ty * c10)
-          + tz * ((1.0f - ty) * c01 + ty * c11);
+      float4 g = read_imagef (grid, smp, (float4) (fx, fy, fz, 0.0f));
+      return g.y > 0.0f ? g.x / g.y : l;
     }
-  return g.y > 0.0f ? g.x / g.y : l;
+  tx = tm_axis_1 (fx, dims.x, &i[0], &i[1]);
+  ty = tm_axis_1 (fy, dims.y, &j[0], &j[1]);
+  tz = tm_axis_1 (fz, dims.z, &k[0], &k[1]);
+  for (int q = 0; q < 8; q++)
+    {
+      float4 c = read_imagef (grid, smp, (int4) (i[q & 1], j[q >> 1 & 1],
+                                                 k[q >> 2], 0));
+      sum[q] = c.x;
+      wgt[q] = c.y;
+    }
+  return tm_trilerp_1 (sum, wgt, tx, ty, tz, l);
 }
 
 /* The base's range over every pixel, per block, then tm_range_final. */
 __kernel void
 tm_drange (__global const float *L, int w, int h, read_only image3d_t grid,
            sampler_t smp, int linear, int cell, int4 dims,
-           __global const float *p, __global float2 *partials,
-           __local float2 *s)
+           __global const float *p,
+           __global float2 *partials, __local float2 *s)
 {
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int    x = bx * TM_BW + lx, y0 = by * TM_BH;
@@ -1426,6 +1522,103 @@ tm_dmap (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
       tm_store (dst, dst_offset, dst_pitch, dst_rect, x, y, v, lh);
     }
   tm_hist_flush (lh, TM_HA_N, hist);
+}
+
+/* The CPU devices' form of durand02's base, range and map: eight pixels
+ * of a row a work-item (lanes past the row's end repeat its last pixel),
+ * the base from the grid's buffer, cell (i, j, k) at (k gy + j) gx + i,
+ * and the log luminance from L, which tm_log_y_v made eight wide with
+ * the same operations as here (tm_dmap computes it again per pixel). */
+inline CLFX_ALWAYS_INLINE float8
+tm_base8 (TmGrid grid, int x, int y, int n, float8 l,
+          __global const float *p)
+{
+  int8   lane = min ((int8) (0, 1, 2, 3, 4, 5, 6, 7), n - 1), i[2], k[2];
+  float8 fx = (convert_float8 (x + lane) + 0.5f) / (float) grid.cell;
+  float8 fz = (l - p[0]) * p[2] + 0.5f, sum[8], wgt[8], tx, tz;
+  float  ty = 0.0f, s[8], w[8];
+  int    j[2];
+  int    ia[2][8], ka[2][8];
+
+  tx = tm_axis_8 (fx, grid.dims.x, &i[0], &i[1]);
+  ty = tm_axis_1 (((float) y + 0.5f) / (float) grid.cell, grid.dims.y, &j[0],
+                  &j[1]);
+  tz = tm_axis_8 (fz, grid.dims.z, &k[0], &k[1]);
+  for (int e = 0; e < 2; e++)
+    {
+      vstore8 (i[e], 0, ia[e]);
+      vstore8 (k[e], 0, ka[e]);
+    }
+  for (int q = 0; q < 8; q++)
+    {
+      for (int m = 0; m < 8; m++)
+        {
+          float4 c = grid.cells[((long) ka[q >> 2][m] * grid.dims.y
+                                 + j[q >> 1 & 1]) * grid.dims.x
+                                + ia[q & 1][m]];
+          s[m] = c.x;
+          w[m] = c.y;
+        }
+      sum[q] = vload8 (0, s);
+      wgt[q] = vload8 (0, w);
+    }
+  return tm_trilerp_8 (sum, wgt, tx, (float8) (ty), tz, l);
+}
+
+__kernel void
+tm_drange_v (__global const float *L, int w, int h,
+             __global const float4 *cells, int cell, int4 dims,
+             __global const float *p, __global float2 *partials,
+             __local float2 *s)
+{
+  int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
+  int    x = bx * TM_BW + 8 * lx, y0 = by * TM_BH;
+  int    n = min (8, w - x);
+  TmGrid grid = { cells, cell, dims };
+  float8 lo = (float8) (INFINITY), hi = (float8) (-INFINITY);
+
+  for (int j = 0; n > 0 && j < TM_BH && y0 + j < h; j++)
+    {
+      float8 b = tm_base8 (grid, x, y0 + j, n,
+                           tm_get8 (L, (long) (y0 + j) * w + x, n), p);
+      lo = fmin (lo, b);
+      hi = fmax (hi, b);
+    }
+  /* Lanes past the row's end repeat its last pixel. */
+  float4 l4 = fmin (lo.lo, lo.hi), h4 = fmax (hi.lo, hi.hi);
+  s[lx] = (float2) (fmin (fmin (l4.x, l4.y), fmin (l4.z, l4.w)),
+                    fmax (fmax (h4.x, h4.y), fmax (h4.z, h4.w)));
+  tm_tree_range (s, lx, TM_BW / 8);
+  if (lx == 0)
+    partials[by * get_num_groups (0) + bx] = s[0];
+}
+
+/* tm_dmap's colour of eight pixels (r, g, b read and cleaned). */
+inline CLFX_ALWAYS_INLINE void
+tm_dmap8 (float8 *r, float8 *g, float8 *b, int x, int y, int n,
+          __global const float *L, int w, TmGrid grid,
+          __global const float *p)
+{
+  float8 Y = tm_luminance8 (*r, *g, *b);
+  float8 l = tm_get8 (L, (long) y * w + x, n);
+  float8 B = tm_base8 (grid, x, y, n, l, p);
+  float8 m = exp10 ((B - p[13]) * (p[3] * p[14]) + p[4] * (l - B)) / Y;
+  int8   black = p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f);
+
+  *r = black ? (float8) (0.0f) : *r * m;
+  *g = black ? (float8) (0.0f) : *g * m;
+  *b = black ? (float8) (0.0f) : *b * m;
+}
+
+__kernel void
+tm_dmap_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
+           float scale, __global const float *L, int w,
+           __global const float4 *cells, int cell, int4 dims,
+           __global const float *p, __global uint *hist, __local uint *lh)
+{
+  tm_map8 (CLFX_SRC (src), dst, dst_offset, dst_pitch, dst_rect, scan, scale,
+           TM_DURAND02, p, hist, lh, TM_MAP_DURAND, L, w, 0, 0.0f,
+           (TmGrid) { cells, cell, dims });
 }
 
 /* ---- fattal02 ------------------------------------------------------------------ */
@@ -2084,5 +2277,6 @@ fat_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
            float saturation, __global uint *hist, __local uint *lh)
 {
   tm_map8 (CLFX_SRC (src), dst, dst_offset, dst_pitch, dst_rect, scan, scale,
-           TM_FATTAL02, p, hist, lh, TM_MAP_FATTAL, U, w, f, saturation);
+           TM_FATTAL02, p, hist, lh, TM_MAP_FATTAL, U, w, f, saturation,
+           (TmGrid) { 0 });
 }

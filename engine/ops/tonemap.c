@@ -60,6 +60,9 @@ fattal_u (const ClfxFattalRef *r)
  * a row per work-item, and rows per work-item of tm_map_v. */
 #define TM_V        8
 #define TM_MAP_ROWS 16
+/* tm_splat_v's z cells per work-item, at most (durand02's gz is at most
+ * 122: range-sigma >= 0.05). */
+#define TM_SPLAT_Z  128
 
 /* babl's Y row for linear sRGB (D50-adapted). */
 static const double Y_ROW[3] = { 0.2224879400, 0.7169038389, 0.0606082572 };
@@ -329,11 +332,37 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   cl_int4         dims = { { st->gx, st->gy, st->gz, 0 } };
   cl_mem          L, g0, g1, img, partials, part, hist;
   cl_sampler      smp;
+  /* CPU devices: the splat a work-item per cell and chunk; with nearest
+   * reads, the range and the map eight pixels of a row a work-item, the
+   * base's cells read from the grid's buffer (wide; kernels/tonemap.cl).
+   * With the linear filter they stay the sampler's. */
+  bool            cpu = clfx_graph_source_is_buffer (g);
+  bool            wide = cpu && ! st->linear;
 
   /* A group holds one cell's z work-items: past the device's group limit
-   * (a very small range sigma) the splat runs them in several groups. */
+   * (a very small range sigma) the splat runs them in several groups.  On
+   * CPU devices a work-item takes every z of its cell and chunk
+   * (tm_splat_v), the same partials. */
   if ((size_t) st->gz > clfx_graph_device (g)->max_work_group)
     splat.local[0] = 0;
+  if (cpu && st->gz <= TM_SPLAT_Z)
+    {
+      splat.kernel = "tm_splat_v";
+      splat.dims = 1;
+      splat.global[0] = splat.global[1];
+      splat.global[1] = 1;
+      splat.local[0] = 0;
+    }
+  if (wide)
+    {
+      range.kernel = "tm_drange_v";
+      range.global[0] = nbx * (TM_BW / TM_V);
+      range.local[0] = TM_BW / TM_V;
+      map.kernel = "tm_dmap_v";
+      map.global[0] = ((size_t) t->out.width + TM_V - 1) / TM_V;
+      map.global[1] = ((size_t) t->out.height + TM_MAP_ROWS - 1)
+                      / TM_MAP_ROWS;
+    }
   if (! (L = clfx_graph_buffer (g, "log luminance",
                                 4 * (size_t) w * (size_t) h, error))
       || ! (g0 = clfx_graph_buffer (g, "grid", 16 * cells, error))
@@ -362,23 +391,38 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
         return false;
     }
   /* Three passes: the blurred grid is in g1. */
-  if (! (img = clfx_graph_image3d (g, "grid image", g1, st->gx, st->gy,
-                                   st->gz, error))
-      || ! CLFX_LAUNCH (g, &range, error, CLFX_ARG (L), CLFX_INT (w),
-                        CLFX_INT (h), CLFX_ARG (img), CLFX_ARG (smp),
-                        CLFX_INT (st->linear), CLFX_INT (st->cell),
-                        CLFX_ARG (dims), CLFX_ARG (prm), CLFX_ARG (partials),
-                        CLFX_LOCAL (8 * TM_BW))
-      || ! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials), CLFX_INT (nb),
-                        CLFX_ARG (prm), CLFX_LOCAL (8 * TM_FINAL)))
+  if (wide)
+    {
+      /* The grid as it is: no image to make. */
+      if (! CLFX_LAUNCH (g, &range, error, CLFX_ARG (L), CLFX_INT (w),
+                         CLFX_INT (h), CLFX_ARG (g1), CLFX_INT (st->cell),
+                         CLFX_ARG (dims), CLFX_ARG (prm),
+                         CLFX_ARG (partials), CLFX_LOCAL (8 * TM_BW / TM_V)))
+        return false;
+    }
+  else if (! (img = clfx_graph_image3d (g, "grid image", g1, st->gx, st->gy,
+                                        st->gz, error))
+           || ! CLFX_LAUNCH (g, &range, error, CLFX_ARG (L), CLFX_INT (w),
+                             CLFX_INT (h), CLFX_ARG (img), CLFX_ARG (smp),
+                             CLFX_INT (st->linear), CLFX_INT (st->cell),
+                             CLFX_ARG (dims), CLFX_ARG (prm),
+                             CLFX_ARG (partials), CLFX_LOCAL (8 * TM_BW)))
     return false;
-  return (hist = hist_buffer (g, "histogram after", TM_HA_N, error))
-         && CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
-                         CLFX_FLOAT (st->scale), CLFX_ARG (img),
-                         CLFX_ARG (smp), CLFX_INT (st->linear),
-                         CLFX_INT (st->cell), CLFX_ARG (dims),
-                         CLFX_ARG (prm), CLFX_ARG (hist),
-                         CLFX_LOCAL (4 * TM_HA_N));
+  if (! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials), CLFX_INT (nb),
+                     CLFX_ARG (prm), CLFX_LOCAL (8 * TM_FINAL))
+      || ! (hist = hist_buffer (g, "histogram after", TM_HA_N, error)))
+    return false;
+  if (wide)
+    return CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
+                        CLFX_FLOAT (st->scale), CLFX_ARG (L), CLFX_INT (w),
+                        CLFX_ARG (g1), CLFX_INT (st->cell), CLFX_ARG (dims),
+                        CLFX_ARG (prm), CLFX_ARG (hist),
+                        CLFX_LOCAL (4 * TM_HA_N));
+  return CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
+                      CLFX_FLOAT (st->scale), CLFX_ARG (img), CLFX_ARG (smp),
+                      CLFX_INT (st->linear), CLFX_INT (st->cell),
+                      CLFX_ARG (dims), CLFX_ARG (prm), CLFX_ARG (hist),
+                      CLFX_LOCAL (4 * TM_HA_N));
 }
 
 /* ---- fattal02 on the device ------------------------------------------------ */
