@@ -303,6 +303,22 @@ tile_texel (CLFX_SRC_PARAMS, int i, int j, bool inside,
   return clfx_premul (v);
 }
 
+/* n taps of both passes: local texels t[k] weighted by w[k * stride].
+ * Inlined where n is TILE_NTX or TILE_NTY: with the counts built in, the
+ * loop's trip count is then a constant and it unrolls. */
+inline CLFX_ALWAYS_INLINE float4
+tile_taps (__local const float4 *t, __global const float *w, int stride,
+           int n)
+{
+  float4 acc = (float4) (0.0f);
+#ifdef RESIZE_NTX
+#pragma unroll
+#endif
+  for (int k = 0; k < n; k++)
+    acc = CLFX_MAD4 (w[(long) k * stride], t[k], acc);
+  return acc;
+}
+
 /* One value of the rows pass: footprint row r filtered for result column
  * x (the group's column ox), into rows[ox * rs + r]. */
 inline void
@@ -314,14 +330,8 @@ tile_row (__local const float4 *tile, __local float4 *rows, int tw, int rs,
 
   (void) ntx;
   if (x < x_end && start_x[x] != INT_MIN)
-    {
-      __local const float4 *t = tile + r * tw + (start_x[x] - sx0);
-#ifdef RESIZE_NTX
-#pragma unroll
-#endif
-      for (int k = 0; k < TILE_NTX; k++)
-        acc = CLFX_MAD4 (wx[(long) k * dst_w + x], t[k], acc);
-    }
+    acc = tile_taps (tile + r * tw + (start_x[x] - sx0), wx + x, dst_w,
+                     TILE_NTX);
   rows[ox * rs + r] = acc;
 }
 
@@ -444,14 +454,8 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
       if (y >= y_end)
         return;
       if (start_y[y] != INT_MIN)
-        {
-          __local const float4 *c = rows + lx * rs + (start_y[y] - sy0);
-#ifdef RESIZE_NTX
-#pragma unroll
-#endif
-          for (int k = 0; k < TILE_NTY; k++)
-            acc = CLFX_MAD4 (wy[(long) k * dst_h + y], c[k], acc);
-        }
+        acc = tile_taps (rows + lx * rs + (start_y[y] - sy0), wy + y, dst_h,
+                         TILE_NTY);
       CLFX_STORE (x, y, acc);
     }
 }
