@@ -823,27 +823,29 @@ tm_put8 (__global float *P, long at, int n, float8 v)
 }
 
 #if TM_FLOAT_RGBA_BUFFER
-/* Rows [y0, y1) of eight float RGBA pixels from x when their colour holds
- * no NaN, no negative value (-0 included) and no infinity: then, and only
- * then, every colour value's bits are below +Inf's as unsigned integers,
- * and their largest is the largest finite value's.  One maximum per
- * sixteen floats instead of tm_scan1's cases (4096² float on PoCL: 26-27
- * -> 18-19 ms); false, with *a untouched, sends the rows through the
- * cases. */
-inline CLFX_ALWAYS_INLINE bool
-tm_scan_plain8 (CLFX_SRC_ARGS (src), int x, int y0, int y1, uint4 *a)
+/* Rows of eight float RGBA pixels whose colour holds no NaN, no negative
+ * value (-0 included) and no infinity: then, and only then, every colour
+ * value's bits are below +Inf's as unsigned integers, and their largest is
+ * the largest finite value's.  One maximum per sixteen floats instead of
+ * tm_scan1's cases (4096² float on PoCL: 26-27 -> 18-19 ms).
+ * tm_plain_row takes row y's colour bits from x into the maxima mx;
+ * tm_plain_end: false, with *a untouched, where some row was not plain
+ * (they then go through the cases). */
+inline CLFX_ALWAYS_INLINE uint16
+tm_plain_row (CLFX_SRC_ARGS (src), int x, int y, uint16 mx)
 {
   const uint16 rgb = (uint16) (~0u, ~0u, ~0u, 0u, ~0u, ~0u, ~0u, 0u,
                                ~0u, ~0u, ~0u, 0u, ~0u, ~0u, ~0u, 0u);
-  uint16 mx = (uint16) (0u);
+  __global const uint *row
+    = (__global const uint *) (src + (long) (y - src_view.y) * src_pitch)
+      + 4 * (x - src_view.x);
 
-  for (int y = y0; y < y1; y++)
-    {
-      __global const uint *row
-        = (__global const uint *) (src + (long) (y - src_view.y) * src_pitch)
-          + 4 * (x - src_view.x);
-      mx = max (mx, max (vload16 (0, row), vload16 (1, row)) & rgb);
-    }
+  return max (mx, max (vload16 (0, row), vload16 (1, row)) & rgb);
+}
+
+inline CLFX_ALWAYS_INLINE bool
+tm_plain_end (uint16 mx, uint4 *a)
+{
   uint8 m8 = max (mx.lo, mx.hi);
   uint4 m4 = max (m8.lo, m8.hi);
   uint2 m2 = max (m4.lo, m4.hi);
@@ -855,6 +857,78 @@ tm_scan_plain8 (CLFX_SRC_ARGS (src), int x, int y0, int y1, uint4 *a)
 }
 #endif
 
+/* The n (1..8) pixels of row y from x scanned into a, through tm_scan1's
+ * cases. */
+inline CLFX_ALWAYS_INLINE void
+tm_scan_row8 (CLFX_SRC_ARGS (src), int x, int y, int n, uint4 *a)
+{
+#if TM_FLOAT_RGBA_BUFFER
+  if (n == 8)
+    {
+      float8 c[4];
+      int8   cnt[3] = { (int8) (0), (int8) (0), (int8) (0) };
+      uint8  mx = (uint8) (0u);
+      tm_load8 (CLFX_SRC (src), x, y, c);
+      for (int k = 0; k < 3; k++)
+        {
+          /* tm_scan1's cases, eight values at once (true is -1). */
+          int8 nan = isnan (c[k]), inf = isinf (c[k]) && c[k] > 0.0f;
+          cnt[0] -= nan;
+          cnt[1] -= c[k] < 0.0f;
+          cnt[2] -= inf;
+          mx = max (mx, c[k] > 0.0f && ! inf ? as_uint8 (c[k])
+                                             : (uint8) (0u));
+        }
+      /* The lanes' counts and maxima added into a. */
+      uint  sum3[3];
+      uint4 m4 = max (mx.lo, mx.hi);
+      for (int k = 0; k < 3; k++)
+        {
+          int4 h = cnt[k].lo + cnt[k].hi;
+          sum3[k] = (uint) (h.x + h.y + h.z + h.w);
+        }
+      a->xyz += (uint3) (sum3[0], sum3[1], sum3[2]);
+      a->w = max (a->w, max (max (m4.x, m4.y), max (m4.z, m4.w)));
+      return;
+    }
+#endif
+  for (int k = 0; k < n; k++)
+    tm_scan_texel (CLFX_SRC (src), x + k, y, a);
+}
+
+/* The work-item's rows [y0, y1) of n pixels from x scanned: where the
+ * plain maxima mx cover them all (plain8: n is 8 and the source float
+ * RGBA) and they were plain, their maximum; else the cases. */
+inline CLFX_ALWAYS_INLINE uint4
+tm_scan_rows8 (CLFX_SRC_ARGS (src), int x, int y0, int y1, int n,
+               uint16 mx, bool plain8)
+{
+  uint4 a = (uint4) (0u);
+
+#if TM_FLOAT_RGBA_BUFFER
+  if (plain8 && tm_plain_end (mx, &a))
+    return a;
+#endif
+  for (int y = y0; n > 0 && y < y1; y++)
+    tm_scan_row8 (CLFX_SRC (src), x, y, n, &a);
+  return a;
+}
+
+/* A work-item's scan a into the block's partial, which every work-item
+ * returns. */
+inline CLFX_ALWAYS_INLINE uint4
+tm_scan_end8 (uint4 a, int4 rect, int nbx, __global uint4 *partials,
+              __local uint4 *s)
+{
+  int lx = get_local_id (0);
+
+  s[lx] = a;
+  tm_tree_scan (s, lx, TM_BW / 8, TM_BW / 8);
+  if (lx == 0)
+    partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
+  return s[0];
+}
+
 /* tm_scan's blocks with TM_BW / 8 work-items, each eight columns: the
  * counts and the maximum do not depend on the order, so the partials are
  * tm_scan's. */
@@ -862,70 +936,33 @@ __kernel void
 tm_scan_v (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
            __local uint4 *s)
 {
-  int lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
-  int x = rect.x + bx * TM_BW + 8 * lx, y0 = rect.y + by * TM_BH;
-  int n = min (8, rect.z - x);
-  uint4 a = (uint4) (0u);
-  bool  plain = false;
+  int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
+  int    x = rect.x + bx * TM_BW + 8 * lx, y0 = rect.y + by * TM_BH;
+  int    y1 = min (y0 + TM_BH, rect.w), n = min (8, rect.z - x);
+  uint16 mx = (uint16) (0u);
 
 #if TM_FLOAT_RGBA_BUFFER
-  plain = n == 8 && tm_scan_plain8 (CLFX_SRC (src), x, y0,
-                                    min (y0 + TM_BH, rect.w), &a);
+  for (int y = y0; n == 8 && y < y1; y++)
+    mx = tm_plain_row (CLFX_SRC (src), x, y, mx);
 #endif
-  for (int j = 0; ! plain && n > 0 && j < TM_BH && y0 + j < rect.w; j++)
-    {
-#if TM_FLOAT_RGBA_BUFFER
-      if (n == 8)
-        {
-          float8 c[4];
-          int8   cnt[3] = { (int8) (0), (int8) (0), (int8) (0) };
-          uint8  mx = (uint8) (0u);
-          tm_load8 (CLFX_SRC (src), x, y0 + j, c);
-          for (int k = 0; k < 3; k++)
-            {
-              /* tm_scan1's cases, eight values at once (true is -1). */
-              int8 nan = isnan (c[k]), inf = isinf (c[k]) && c[k] > 0.0f;
-              cnt[0] -= nan;
-              cnt[1] -= c[k] < 0.0f;
-              cnt[2] -= inf;
-              mx = max (mx, c[k] > 0.0f && ! inf ? as_uint8 (c[k])
-                                                 : (uint8) (0u));
-            }
-          /* The lanes' counts and maxima added into a. */
-          uint  sum3[3];
-          uint4 m4 = max (mx.lo, mx.hi);
-          for (int k = 0; k < 3; k++)
-            {
-              int4 h = cnt[k].lo + cnt[k].hi;
-              sum3[k] = (uint) (h.x + h.y + h.z + h.w);
-            }
-          a.xyz += (uint3) (sum3[0], sum3[1], sum3[2]);
-          a.w = max (a.w, max (max (m4.x, m4.y), max (m4.z, m4.w)));
-          continue;
-        }
-#endif
-      for (int k = 0; k < n; k++)
-        tm_scan_texel (CLFX_SRC (src), x + k, y0 + j, &a);
-    }
-  s[lx] = a;
-  tm_tree_scan (s, lx, TM_BW / 8, TM_BW / 8);
-  if (lx == 0)
-    partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
+  tm_scan_end8 (tm_scan_rows8 (CLFX_SRC (src), x, y0, y1, n, mx, n == 8),
+                rect, nbx, partials, s);
 }
 
 /* tm_stats' blocks with TM_BW / 8 work-items, each eight columns: each
  * column's sums as tm_stats makes them (a lane of float8 each), then the
- * same tree over the block's TM_BW columns. */
-__kernel void
-tm_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
-            __global const uint4 *scan, float scale, float log_eps,
-            __global float8 *partials, __local float8 *s, __global uint *hist,
-            __local uint *lh)
+ * same tree over the block's TM_BW columns.  m: the image's largest finite
+ * colour value, which +Inf becomes. */
+inline CLFX_ALWAYS_INLINE void
+tm_stats8 (CLFX_SRC_ARGS (src), int4 rect, int nbx, float m, float scale,
+           float log_eps, __global float8 *partials, __local float8 *s,
+           __global uint *hist, __local uint *lh, __global uint4 *blocks,
+           __local uint4 *ss)
 {
+  uint16 mx = (uint16) (0u);
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int    x = rect.x + bx * TM_BW + 8 * lx, y0 = rect.y + by * TM_BH;
   int    n = min (8, rect.z - x);
-  float  m = as_float (scan[0].w);
   float8 sum[5], comp[5], lo = (float8) (INFINITY), hi = (float8) (0.0f);
   float  t[8][8];
   uint   ph[4 * TM_HB_N];
@@ -936,8 +973,12 @@ tm_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
   tm_hist_zero (lh, TM_HB_N);
   for (int j = 0; n > 0 && j < TM_BH && y0 + j < rect.w; j++)
     {
-      float8 r, g, b, a;
-      tm_read8 (CLFX_SRC (src), x, y0 + j, n, m, scale, &r, &g, &b, &a);
+      float8 r, g, b, alpha;
+#if TM_FLOAT_RGBA_BUFFER
+      if (blocks && n == 8)
+        mx = tm_plain_row (CLFX_SRC (src), x, y0 + j, mx);
+#endif
+      tm_read8 (CLFX_SRC (src), x, y0 + j, n, m, scale, &r, &g, &b, &alpha);
       float8 Y = tm_luminance8 (r, g, b);
       /* tm_kahan, a lane per column; ln as log2 times ln 2 (tm_stats). */
       float8 v[5] = { Y, log2 (log_eps + Y) * 0.69314718f, r, g, b };
@@ -951,6 +992,15 @@ tm_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
       hi = fmax (hi, Y);
       tm_hist_count8 (ph, TM_HB_N, tm_hist_bin8 (Y, TM_HB_LO, TM_HB_N), n);
     }
+  /* With the scan: a block holding +Inf is left to tm_stats_v's redo
+   * (every work-item has the block's counts: the whole group returns). */
+  if (blocks
+      && tm_scan_end8 (tm_scan_rows8 (CLFX_SRC (src), x, y0,
+                                      min (y0 + TM_BH, rect.w), n, mx,
+                                      n == 8),
+                       rect, nbx, blocks, ss).z
+           != 0)
+    return;
   /* The work-item's own counts, then one atomic addition per bin: an
    * atomic increment per pixel was half of this pass on PoCL (2048²:
    * 52 -> 27-35 ms without it). */
@@ -969,6 +1019,39 @@ tm_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
   if (lx == 0)
     partials[TM_BLOCK_INDEX (rect, nbx)] = s[0];
   tm_hist_flush (lh, TM_HB_N, hist);
+}
+
+/* redo: only the blocks whose scan partial (blocks) counts a +Inf, which
+ * tm_scan_stats_v left out; the others return at once. */
+__kernel void
+tm_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
+            __global const uint4 *scan, float scale, float log_eps,
+            __global float8 *partials, __local float8 *s, __global uint *hist,
+            __local uint *lh, __global const uint4 *blocks, int redo)
+{
+  if (redo && blocks[TM_BLOCK_INDEX (rect, nbx)].z == 0)
+    return;
+  tm_stats8 (CLFX_SRC (src), rect, nbx, as_float (scan[0].w), scale,
+             log_eps, partials, s, hist, lh, 0, 0);
+}
+
+/* The scan and the statistics in one pass over the image, for a run in
+ * one piece on CPU devices: as each row of eight float RGBA pixels is read
+ * for the statistics, its colour bits go into the plain maxima
+ * (tm_plain_row); a block that was not plain, and other formats, are
+ * scanned through the cases after, from the cache.  The statistics need the
+ * image's largest finite value only where a pixel is +Inf: a block
+ * holding one leaves its statistics to tm_stats_v's redo, after the
+ * scan's final reduction.  Every partial and count is then what the two
+ * passes make. */
+__kernel void
+tm_scan_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
+                 __global uint4 *blocks, __local uint4 *ss, float scale,
+                 float log_eps, __global float8 *partials, __local float8 *s,
+                 __global uint *hist, __local uint *lh)
+{
+  tm_stats8 (CLFX_SRC (src), rect, nbx, 0.0f, scale, log_eps, partials, s,
+             hist, lh, blocks, ss);
 }
 
 /* The result linear float RGBA: its bytes are the floats the map makes,

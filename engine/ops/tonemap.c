@@ -851,9 +851,12 @@ params_buffer (ClfxGraph *g, const State *st, ClfxError *error)
            : clfx_graph_buffer (g, "parameters", 64, error);
 }
 
+/* Stage `stage` over rect r.  keep: reinhard05's range pass stores its
+ * colour (tm_range_keep_v); redo: the statistics only where
+ * tm_scan_stats_v left a block out (CPU devices). */
 static bool
 stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
-            bool keep, ClfxError *error)
+            bool keep, bool redo, ClfxError *error)
 {
   const ClfxPlan *plan = clfx_graph_plan (g);
   int             nbx = (plan->width + TM_BW - 1) / TM_BW;
@@ -886,15 +889,32 @@ stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
     return false;
   if (stage == STAGE_STATS)
     {
-      cl_mem hist = hist_buffer (g, "histogram before", TM_HB_N, error);
-      return hist
+      /* The redo adds to the counts tm_scan_stats_v made. */
+      cl_mem hist = redo ? clfx_graph_buffer (g, "histogram before",
+                                              4 * TM_HB_N, error)
+                         : hist_buffer (g, "histogram before", TM_HB_N,
+                                        error);
+      cl_mem blocks;
+      if (! hist)
+        return false;
+      if (! v)
+        return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                            CLFX_INT (nbx), CLFX_ARG (scan),
+                            CLFX_FLOAT (st->scale),
+                            CLFX_FLOAT ((float) LOG_EPS[st->op]),
+                            /* an entry per column in either form */
+                            CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
+                            CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N));
+      return (blocks = clfx_graph_buffer (g, name[STAGE_SCAN],
+                                          part[STAGE_SCAN] * (size_t) nb,
+                                          error))
              && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
                              CLFX_INT (nbx), CLFX_ARG (scan),
                              CLFX_FLOAT (st->scale),
                              CLFX_FLOAT ((float) LOG_EPS[st->op]),
-                             /* an entry per column in either form */
                              CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
-                             CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N));
+                             CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N),
+                             CLFX_ARG (blocks), CLFX_INT (redo));
     }
   if (! (prm = params_buffer (g, st, error)))
     return false;
@@ -911,6 +931,43 @@ stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
                       CLFX_INT (nbx), CLFX_ARG (scan),
                       CLFX_FLOAT (st->scale), CLFX_ARG (prm),
                       CLFX_ARG (partials), CLFX_LOCAL (8 * lw));
+}
+
+/* The scan and the statistics in one pass over the whole image
+ * (tm_scan_stats_v, CPU devices), each ended, then the statistics of the
+ * blocks holding +Inf, which need the image's largest finite value. */
+static bool stage_end (ClfxGraph *g, const State *st, int stage,
+                       ClfxError *error);
+
+static bool
+scan_stats (ClfxGraph *g, const State *st, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  ClfxRect        whole = { 0, 0, plan->width, plan->height };
+  int             nbx = (plan->width + TM_BW - 1) / TM_BW;
+  int             nb = nbx * ((plan->height + TM_BH - 1) / TM_BH);
+  ClfxLaunch      l = { "tm_scan_stats_v", NULL, NULL, 2,
+                        { (size_t) nbx * (TM_BW / TM_V),
+                          (size_t) ((plan->height + TM_BH - 1) / TM_BH) },
+                        { TM_BW / TM_V, 1 } };
+  cl_int4         rect = { { 0, 0, plan->width, plan->height } };
+  cl_mem          blocks, partials, hist;
+
+  return (blocks = clfx_graph_buffer (g, "scan partials", 16 * (size_t) nb,
+                                      error))
+         && (partials = clfx_graph_buffer (g, "stats partials",
+                                           32 * (size_t) nb, error))
+         && (hist = hist_buffer (g, "histogram before", TM_HB_N, error))
+         && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                         CLFX_INT (nbx), CLFX_ARG (blocks),
+                         CLFX_LOCAL (16 * (TM_BW / TM_V)),
+                         CLFX_FLOAT (st->scale),
+                         CLFX_FLOAT ((float) LOG_EPS[st->op]),
+                         CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
+                         CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N))
+         && stage_end (g, st, STAGE_SCAN, error)
+         && stage_part (g, st, STAGE_STATS, &whole, false, true, error)
+         && stage_end (g, st, STAGE_STATS, error);
 }
 
 static bool
@@ -1019,7 +1076,7 @@ tonemap_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass,
       && ! stage_end (g, st, list[pass - 1], error))
     return false;
   return stage_part (g, st, list[pass], &clfx_graph_tile (g)->out, false,
-                     error);
+                     false, error);
 }
 
 static bool
@@ -1051,8 +1108,17 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   (void) p;
   if (pass < 0)
     {
-      for (int k = 0; k < n; k++)
-        if (! stage_part (g, st, list[k], &whole, keep, error)
+      int k = 0;
+      /* CPU devices in one piece: the scan and the statistics in one pass
+       * (scan_stats). */
+      if (v && n > 1 && list[0] == STAGE_SCAN && list[1] == STAGE_STATS)
+        {
+          if (! scan_stats (g, st, error))
+            return false;
+          k = 2;
+        }
+      for (; k < n; k++)
+        if (! stage_part (g, st, list[k], &whole, keep, false, error)
             || ! stage_end (g, st, list[k], error))
           return false;
     }
