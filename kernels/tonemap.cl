@@ -1764,6 +1764,46 @@ fat_down (__global const float *P, int w, int h, __global float *Q, int w2,
   Q[(long) y * w2 + x] = s * (1.0f / 64.0f);
 }
 
+/* fat_down in the CPU devices' form: eight results of a row a work-item
+ * (past the row's end, copies of its last), each tap's eight texels (every
+ * other one) as the even floats of sixteen where the row holds them, the
+ * same operations in the same order a lane: fat_down's floats. */
+__kernel void
+fat_down_v (__global const float *P, int w, int h, __global float *Q,
+            int w2, int h2)
+{
+  int         x = 8 * (int) get_global_id (0), y = get_global_id (1);
+  int         n = min (8, w2 - x);
+  const float c[4] = { 1.0f, 3.0f, 3.0f, 1.0f };
+  float8      s = (float8) (0.0f);
+
+  if (n <= 0 || y >= h2)
+    return;
+  for (int j = 0; j < 4; j++)
+    {
+      __global const float *row = P + (long) fat_clamp (2 * y - 1 + j, h) * w;
+      float8 r = (float8) (0.0f);
+      for (int i = 0; i < 4; i++)
+        {
+          /* Lane k's texel: column c0 + 2k, clamped. */
+          int    c0 = 2 * x - 1 + i;
+          float8 t;
+          if (n == 8 && c0 >= 0 && c0 + 15 < w)
+            t = vload16 (0, row + c0).even;
+          else
+            {
+              float u[8];
+              for (int k = 0; k < 8; k++)
+                u[k] = row[fat_clamp (c0 + 2 * min (k, n - 1), w)];
+              t = vload8 (0, u);
+            }
+          r += c[i] * t;
+        }
+      s += c[j] * r;
+    }
+  tm_put8 (Q, (long) y * w2 + x, n, s * (1.0f / 64.0f));
+}
+
 /* 3: the gradient's magnitude at level k, central differences over
  * 2^(k + 1) (inv = 2^-(k + 1)). */
 __kernel void
@@ -1786,18 +1826,25 @@ fat_grad (__global const float *P, int w, int h, float inv,
  * chunk [g chunk, (g + 1) chunk), each work-item a strided compensated
  * sum, then a tree; fat_sum_final adds the groups' partials the same way
  * and writes sum * mul into f[slot]. */
+/* The tree over the FAT_SUM values in s, by nl work-items. */
+inline float
+fat_tree_of (__local float *s, int lx, int nl)
+{
+  for (int span = FAT_SUM / 2; span > 0; span /= 2)
+    {
+      barrier (CLK_LOCAL_MEM_FENCE);
+      for (int i = lx; i < span; i += nl)
+        s[i] += s[i + span];
+    }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  return s[0];
+}
+
 inline float
 fat_tree (__local float *s, int lx, float v)
 {
   s[lx] = v;
-  for (int span = FAT_SUM / 2; span > 0; span /= 2)
-    {
-      barrier (CLK_LOCAL_MEM_FENCE);
-      if (lx < span)
-        s[lx] += s[lx + span];
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  return s[0];
+  return fat_tree_of (s, lx, FAT_SUM);
 }
 
 __kernel void
@@ -1811,6 +1858,43 @@ fat_sum (__global const float *v, long n, long chunk,
   for (long i = a + lx; i < b; i += FAT_SUM)
     tm_kahan (&sum, &comp, v[i]);
   t = fat_tree (s, lx, sum);
+  if (lx == 0)
+    partials[g] = t;
+}
+
+/* fat_sum in the CPU devices' form: FAT_SUM / 8 work-items a group, each
+ * the sums of eight of fat_sum's work-items, a lane each (past the chunk's
+ * end a lane is left as it is), then the same tree: fat_sum's partials. */
+__kernel void
+fat_sum_v (__global const float *v, long n, long chunk,
+           __global float *partials, __local float *s)
+{
+  int    lx = get_local_id (0), g = get_group_id (0);
+  long   a = (long) g * chunk, b = min (a + chunk, n);
+  float8 sum = (float8) (0.0f), comp = (float8) (0.0f);
+  int8   lane = (int8) (0, 1, 2, 3, 4, 5, 6, 7);
+
+  for (long i = a + 8 * lx; i < b; i += FAT_SUM)
+    {
+      float8 x, y, t;
+      int8   in = (int8) (b - i > 8 ? 8 : (int) (b - i)) > lane;
+      if (b - i >= 8)
+        x = vload8 (0, v + i);
+      else
+        {
+          float u[8];
+          for (int k = 0; k < 8; k++)
+            u[k] = v[i + min ((long) k, b - i - 1)];
+          x = vload8 (0, u);
+        }
+      /* tm_kahan, a lane per work-item of fat_sum's. */
+      y = x - comp;
+      t = sum + y;
+      comp = in ? (t - sum) - y : comp;
+      sum = in ? t : sum;
+    }
+  vstore8 (sum, lx, s);
+  float t = fat_tree_of (s, lx, FAT_SUM / 8);
   if (lx == 0)
     partials[g] = t;
 }
@@ -2220,6 +2304,30 @@ fat_unkey (uint k)
   return as_float ((k & 0x80000000u) ? k & 0x7fffffffu : ~k);
 }
 
+/* The selection's prefixes so far (known bits of the key, 0 in the first
+ * pass) of the two percentiles. */
+inline void
+fat_tops (__global const uint *sel, int known, uint top[2])
+{
+  for (int t = 0; t < 2; t++)
+    top[t] = known ? sel[2 * t] >> (32 - known) : 0;
+}
+
+/* Which of the two histograms value u counts in (bit t for percentile t:
+ * its key's known bits are that prefix), and its bin there. */
+inline int
+fat_which (float u, int known, int shift, const uint top[2], uint *bin)
+{
+  uint k = fat_key (u);
+  int  m = 0;
+
+  *bin = (k >> shift) & (FAT_BINS - 1);
+  for (int t = 0; t < 2; t++)
+    if (! known || (k >> (32 - known)) == top[t])
+      m |= 1 << t;
+  return m;
+}
+
 __kernel void
 fat_hist (__global const float *U, long n, long chunk,
           __global const uint *sel, int known, int shift,
@@ -2227,24 +2335,55 @@ fat_hist (__global const float *U, long n, long chunk,
 {
   int  lx = get_local_id (0), nl = get_local_size (0), g = get_group_id (0);
   long a = (long) g * chunk, b = min (a + chunk, n);
-  uint mask = (FAT_BINS - 1), top[2];
+  uint top[2], bin;
 
   for (int i = lx; i < 2 * FAT_BINS; i += nl)
     lh[i] = 0;
-  for (int t = 0; t < 2; t++)
-    top[t] = known ? sel[2 * t] >> (32 - known) : 0;
+  fat_tops (sel, known, top);
   barrier (CLK_LOCAL_MEM_FENCE);
   for (long i = a + lx; i < b; i += nl)
     {
-      uint k = fat_key (U[i]), bin = (k >> shift) & mask;
+      int m = fat_which (U[i], known, shift, top, &bin);
       for (int t = 0; t < 2; t++)
-        if (! known || (k >> (32 - known)) == top[t])
+        if (m & 1 << t)
           atomic_inc (&lh[t * FAT_BINS + bin]);
     }
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int i = lx; i < 2 * FAT_BINS; i += nl)
     if (lh[i])
       atomic_add (&hist[i], lh[i]);
+}
+
+/* fat_hist in the CPU devices' form: one work-item a group, which counts
+ * its chunk into the group's counts with plain increments (PoCL's local
+ * atomic increments took most of fat_hist's time), in the first pass
+ * (nothing known, the two histograms alike) once.  The counts are
+ * fat_hist's. */
+__kernel void
+fat_hist_v (__global const float *U, long n, long chunk,
+            __global const uint *sel, int known, int shift,
+            __global uint *hist, __local uint *lh)
+{
+  long a = (long) get_group_id (0) * chunk, b = min (a + chunk, n);
+  uint top[2], bin;
+
+  for (int i = 0; i < 2 * FAT_BINS; i++)
+    lh[i] = 0;
+  fat_tops (sel, known, top);
+  for (long i = a; i < b; i++)
+    {
+      int m = fat_which (U[i], known, shift, top, &bin);
+      if (m & 1)
+        lh[bin]++;
+      if (known && (m & 2))
+        lh[FAT_BINS + bin]++;
+    }
+  for (int i = 0; i < 2 * FAT_BINS; i++)
+    {
+      uint c = known || i < FAT_BINS ? lh[i] : lh[i - FAT_BINS];
+      if (c)
+        atomic_add (&hist[i], c);
+    }
 }
 
 /* One work-group of FAT_SUM: each work-item adds 8 bins, work-item 0 walks

@@ -485,14 +485,18 @@ fat_sum (ClfxGraph *g, cl_mem v, long n, float mul, cl_mem f, int slot,
          ClfxError *error)
 {
   long       groups = (n + 65535) / 65536, chunk;
-  ClfxLaunch part = { "fat_sum", NULL, NULL, 1, { 0, 1 }, { 256, 1 } };
+  /* CPU devices: eight of fat_sum's work-items in one (fat_sum_v). */
+  bool       cpu = clfx_graph_source_is_buffer (g);
+  size_t     nl = cpu ? 256 / 8 : 256;
+  ClfxLaunch part = { cpu ? "fat_sum_v" : "fat_sum", NULL, NULL, 1, { 0, 1 },
+                      { nl, 1 } };
   ClfxLaunch final = { "fat_sum_final", NULL, NULL, 1, { 256, 1 },
                        { 256, 1 } };
   cl_mem     partials;
 
   groups = groups < 1 ? 1 : groups > 4096 ? 4096 : groups;
   chunk = (n + groups - 1) / groups;
-  part.global[0] = 256 * (size_t) groups;
+  part.global[0] = nl * (size_t) groups;
   return (partials = clfx_graph_buffer (g, "fattal partials", 4 * 4096,
                                         error))
          && CLFX_LAUNCH (g, &part, error, CLFX_ARG (v), CLFX_ARG (n),
@@ -696,7 +700,9 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   for (int k = 0; k < levels; k++)
     {
       int        wk = w >> k, hk = h >> k;
-      ClfxLaunch down = fat_launch ("fat_down", wk / 2, hk / 2);
+      ClfxLaunch down = cpu ? fat_launch ("fat_down_v",
+                                          (wk / 2 + TM_V - 1) / TM_V, hk / 2)
+                            : fat_launch ("fat_down", wk / 2, hk / 2);
       ClfxLaunch grad = fat_launch ("fat_grad", wk, hk);
       if ((k + 1 < levels
            && ! CLFX_LAUNCH (g, &down, error, CLFX_ARG (P[k]), CLFX_INT (wk),
@@ -785,6 +791,13 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
     groups = groups < 1 ? 1 : groups > 1024 ? 1024 : groups;
     chunk = (n + groups - 1) / groups;
     hl.global[0] = 256 * (size_t) groups;
+    /* CPU devices: a work-item a group, no atomics (fat_hist_v). */
+    if (cpu)
+      {
+        hl.kernel = "fat_hist_v";
+        hl.global[0] = (size_t) groups;
+        hl.local[0] = 1;
+      }
     for (int pass = 0; pass < 3; pass++)
       if (! clfx_graph_fill (g, hist, &zero, sizeof zero, 4 * 2 * 2048, error)
           || ! CLFX_LAUNCH (g, &hl, error, CLFX_ARG (Us[0]), CLFX_ARG (n),
