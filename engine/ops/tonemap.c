@@ -864,12 +864,9 @@ params_buffer (ClfxGraph *g, const State *st, ClfxError *error)
            : clfx_graph_buffer (g, "parameters", 64, error);
 }
 
-/* Stage `stage` over rect r.  keep: reinhard05's range pass stores its
- * colour (tm_range_keep_v); redo: the statistics only where
- * tm_scan_stats_v left a block out (CPU devices). */
 static bool
 stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
-            bool keep, bool redo, ClfxError *error)
+            bool keep, ClfxError *error)
 {
   const ClfxPlan *plan = clfx_graph_plan (g);
   int             nbx = (plan->width + TM_BW - 1) / TM_BW;
@@ -902,32 +899,15 @@ stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
     return false;
   if (stage == STAGE_STATS)
     {
-      /* The redo adds to the counts tm_scan_stats_v made. */
-      cl_mem hist = redo ? clfx_graph_buffer (g, "histogram before",
-                                              4 * TM_HB_N, error)
-                         : hist_buffer (g, "histogram before", TM_HB_N,
-                                        error);
-      cl_mem blocks;
-      if (! hist)
-        return false;
-      if (! v)
-        return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
-                            CLFX_INT (nbx), CLFX_ARG (scan),
-                            CLFX_FLOAT (st->scale),
-                            CLFX_FLOAT ((float) LOG_EPS[st->op]),
-                            /* an entry per column in either form */
-                            CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
-                            CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N));
-      return (blocks = clfx_graph_buffer (g, name[STAGE_SCAN],
-                                          part[STAGE_SCAN] * (size_t) nb,
-                                          error))
+      cl_mem hist = hist_buffer (g, "histogram before", TM_HB_N, error);
+      return hist
              && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
                              CLFX_INT (nbx), CLFX_ARG (scan),
                              CLFX_FLOAT (st->scale),
                              CLFX_FLOAT ((float) LOG_EPS[st->op]),
+                             /* an entry per column in either form */
                              CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
-                             CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N),
-                             CLFX_ARG (blocks), CLFX_INT (redo));
+                             CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N));
     }
   if (! (prm = params_buffer (g, st, error)))
     return false;
@@ -944,43 +924,6 @@ stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
                       CLFX_INT (nbx), CLFX_ARG (scan),
                       CLFX_FLOAT (st->scale), CLFX_ARG (prm),
                       CLFX_ARG (partials), CLFX_LOCAL (8 * lw));
-}
-
-/* The scan and the statistics in one pass over the whole image
- * (tm_scan_stats_v, CPU devices), each ended, then the statistics of the
- * blocks holding +Inf, which need the image's largest finite value. */
-static bool stage_end (ClfxGraph *g, const State *st, int stage,
-                       ClfxError *error);
-
-static bool
-scan_stats (ClfxGraph *g, const State *st, ClfxError *error)
-{
-  const ClfxPlan *plan = clfx_graph_plan (g);
-  ClfxRect        whole = { 0, 0, plan->width, plan->height };
-  int             nbx = (plan->width + TM_BW - 1) / TM_BW;
-  int             nb = nbx * ((plan->height + TM_BH - 1) / TM_BH);
-  ClfxLaunch      l = { "tm_scan_stats_v", NULL, NULL, 2,
-                        { (size_t) nbx * (TM_BW / TM_V),
-                          (size_t) ((plan->height + TM_BH - 1) / TM_BH) },
-                        { TM_BW / TM_V, 1 } };
-  cl_int4         rect = { { 0, 0, plan->width, plan->height } };
-  cl_mem          blocks, partials, hist;
-
-  return (blocks = clfx_graph_buffer (g, "scan partials", 16 * (size_t) nb,
-                                      error))
-         && (partials = clfx_graph_buffer (g, "stats partials",
-                                           32 * (size_t) nb, error))
-         && (hist = hist_buffer (g, "histogram before", TM_HB_N, error))
-         && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
-                         CLFX_INT (nbx), CLFX_ARG (blocks),
-                         CLFX_LOCAL (16 * (TM_BW / TM_V)),
-                         CLFX_FLOAT (st->scale),
-                         CLFX_FLOAT ((float) LOG_EPS[st->op]),
-                         CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
-                         CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N))
-         && stage_end (g, st, STAGE_SCAN, error)
-         && stage_part (g, st, STAGE_STATS, &whole, false, true, error)
-         && stage_end (g, st, STAGE_STATS, error);
 }
 
 static bool
@@ -1028,6 +971,47 @@ stage_end (ClfxGraph *g, const State *st, int stage, ClfxError *error)
                              CLFX_INT (nb), CLFX_ARG (prm),
                              CLFX_LOCAL (8 * TM_FINAL));
     }
+}
+
+/* The scan and the statistics in one pass over the whole image
+ * (tm_scan_stats_v, CPU devices), then, after the scan's final reduction,
+ * the statistics of the blocks holding +Inf (tm_stats_redo_v, the same
+ * arguments), which need the image's largest finite value; each stage
+ * ended. */
+static bool
+scan_stats (ClfxGraph *g, const State *st, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  int             nbx = (plan->width + TM_BW - 1) / TM_BW;
+  int             nb = nbx * ((plan->height + TM_BH - 1) / TM_BH);
+  ClfxLaunch      l = { NULL, NULL, NULL, 2,
+                        { (size_t) nbx * (TM_BW / TM_V),
+                          (size_t) ((plan->height + TM_BH - 1) / TM_BH) },
+                        { TM_BW / TM_V, 1 } };
+  cl_int4         rect = { { 0, 0, plan->width, plan->height } };
+  cl_mem          scan, blocks, partials, hist;
+
+  if (! (scan = scan_buffer (g, st, error))
+      || ! (blocks = clfx_graph_buffer (g, "scan partials", 16 * (size_t) nb,
+                                        error))
+      || ! (partials = clfx_graph_buffer (g, "stats partials",
+                                          32 * (size_t) nb, error))
+      || ! (hist = hist_buffer (g, "histogram before", TM_HB_N, error)))
+    return false;
+  for (int redo = 0; redo < 2; redo++)
+    {
+      l.kernel = redo ? "tm_stats_redo_v" : "tm_scan_stats_v";
+      if (! CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                         CLFX_INT (nbx), CLFX_ARG (scan), CLFX_ARG (blocks),
+                         CLFX_LOCAL (16 * (TM_BW / TM_V)),
+                         CLFX_FLOAT (st->scale),
+                         CLFX_FLOAT ((float) LOG_EPS[st->op]),
+                         CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
+                         CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N))
+          || (! redo && ! stage_end (g, st, STAGE_SCAN, error)))
+        return false;
+    }
+  return stage_end (g, st, STAGE_STATS, error);
 }
 
 /* The probes, once every stage has ended. */
@@ -1089,7 +1073,7 @@ tonemap_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass,
       && ! stage_end (g, st, list[pass - 1], error))
     return false;
   return stage_part (g, st, list[pass], &clfx_graph_tile (g)->out, false,
-                     false, error);
+                     error);
 }
 
 static bool
@@ -1131,7 +1115,7 @@ tonemap_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
           k = 2;
         }
       for (; k < n; k++)
-        if (! stage_part (g, st, list[k], &whole, keep, false, error)
+        if (! stage_part (g, st, list[k], &whole, keep, error)
             || ! stage_end (g, st, list[k], error))
           return false;
     }
