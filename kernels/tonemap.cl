@@ -153,6 +153,20 @@ tm_hist_count8 (uint *ph, int n, int8 bins, int cnt)
 {
   int t[8];
 
+  if (cnt == 8)
+    {
+      /* Written out: the loop kept its index arithmetic and the bins in
+       * memory. */
+      ph[bins.s0]++;
+      ph[n + bins.s1]++;
+      ph[2 * n + bins.s2]++;
+      ph[3 * n + bins.s3]++;
+      ph[bins.s4]++;
+      ph[n + bins.s5]++;
+      ph[2 * n + bins.s6]++;
+      ph[3 * n + bins.s7]++;
+      return;
+    }
   vstore8 (bins, 0, t);
   for (int k = 0; k < cnt; k++)
     ph[(k & 3) * n + t[k]]++;
@@ -748,6 +762,7 @@ tm_read8 (CLFX_SRC_ARGS (src), int x, int y, int n, float m, float scale,
        * perceptual float) has its colour decoded by tm_read, below. */
       float8 c[4];
       tm_load8 (CLFX_SRC (src), x, y, c);
+#pragma unroll
       for (int k = 0; k < 3; k++)
         {
           c[k] = isnan (c[k]) ? (float8) (0.0f)
@@ -869,6 +884,7 @@ tm_scan_row8 (CLFX_SRC_ARGS (src), int x, int y, int n, uint4 *a)
       int8   cnt[3] = { (int8) (0), (int8) (0), (int8) (0) };
       uint8  mx = (uint8) (0u);
       tm_load8 (CLFX_SRC (src), x, y, c);
+#pragma unroll
       for (int k = 0; k < 3; k++)
         {
           /* tm_scan1's cases, eight values at once (true is -1). */
@@ -882,6 +898,7 @@ tm_scan_row8 (CLFX_SRC_ARGS (src), int x, int y, int n, uint4 *a)
       /* The lanes' counts and maxima added into a. */
       uint  sum3[3];
       uint4 m4 = max (mx.lo, mx.hi);
+#pragma unroll
       for (int k = 0; k < 3; k++)
         {
           int4 h = cnt[k].lo + cnt[k].hi;
@@ -967,6 +984,7 @@ tm_stats8 (CLFX_SRC_ARGS (src), int4 rect, int nbx, float m, float scale,
   float  t[8][8];
   uint   ph[4 * TM_HB_N];
 
+#pragma unroll
   for (int k = 0; k < 5; k++)
     sum[k] = comp[k] = (float8) (0.0f);
   tm_hist_zero4 (ph, TM_HB_N);
@@ -982,6 +1000,7 @@ tm_stats8 (CLFX_SRC_ARGS (src), int4 rect, int nbx, float m, float scale,
       float8 Y = tm_luminance8 (r, g, b);
       /* tm_kahan, a lane per column; ln as log2 times ln 2 (tm_stats). */
       float8 v[5] = { Y, log2 (log_eps + Y) * 0.69314718f, r, g, b };
+#pragma unroll
       for (int k = 0; k < 5; k++)
         {
           float8 d = v[k] - comp[k], e = sum[k] + d;
@@ -1005,6 +1024,7 @@ tm_stats8 (CLFX_SRC_ARGS (src), int4 rect, int nbx, float m, float scale,
    * atomic increment per pixel was half of this pass on PoCL (2048²:
    * 52 -> 27-35 ms without it). */
   tm_hist_add4 (ph, TM_HB_N, lh);
+#pragma unroll
   for (int k = 0; k < 5; k++)
     vstore8 (sum[k], 0, t[k]);
   vstore8 (lo, 0, t[5]);
@@ -1101,12 +1121,20 @@ tm_store8 (CLFX_DST_ARGS, int x, int y, int n, float8 r, float8 g, float8 b,
       /* Two rows of four pixels. */
       __global float *o = tm_dst_row (dst, dst_offset, dst_pitch, dst_rect,
                                       x, y);
-      vstore16 ((float16) (r.s0, g.s0, b.s0, a.s0, r.s1, g.s1, b.s1, a.s1,
-                           r.s2, g.s2, b.s2, a.s2, r.s3, g.s3, b.s3, a.s3),
-                0, o);
-      vstore16 ((float16) (r.s4, g.s4, b.s4, a.s4, r.s5, g.s5, b.s5, a.s5,
-                           r.s6, g.s6, b.s6, a.s6, r.s7, g.s7, b.s7, a.s7),
-                1, o);
+      /* A transpose in two-input steps (unpack, then move halves), which
+       * the compiler lowers to one shuffle each: the sixteen floats picked
+       * from four vectors at once cost PoCL a chain of permutes and their
+       * index loads, a quarter of the range pass. */
+      float8 rg0 = (float8) (r.s0, g.s0, r.s1, g.s1, r.s4, g.s4, r.s5, g.s5);
+      float8 rg1 = (float8) (r.s2, g.s2, r.s3, g.s3, r.s6, g.s6, r.s7, g.s7);
+      float8 ba0 = (float8) (b.s0, a.s0, b.s1, a.s1, b.s4, a.s4, b.s5, a.s5);
+      float8 ba1 = (float8) (b.s2, a.s2, b.s3, a.s3, b.s6, a.s6, b.s7, a.s7);
+      float8 p04 = (float8) (rg0.s01, ba0.s01, rg0.s45, ba0.s45);
+      float8 p15 = (float8) (rg0.s23, ba0.s23, rg0.s67, ba0.s67);
+      float8 p26 = (float8) (rg1.s01, ba1.s01, rg1.s45, ba1.s45);
+      float8 p37 = (float8) (rg1.s23, ba1.s23, rg1.s67, ba1.s67);
+      vstore16 ((float16) (p04.lo, p15.lo, p26.lo, p37.lo), 0, o);
+      vstore16 ((float16) (p04.hi, p15.hi, p26.hi, p37.hi), 1, o);
       return;
     }
 #endif
