@@ -1659,29 +1659,26 @@ tm_base8 (TmGrid grid, int x, int y, int n, float8 l,
   int8   lane = min ((int8) (0, 1, 2, 3, 4, 5, 6, 7), n - 1), i[2], k[2];
   float8 fx = (convert_float8 (x + lane) + 0.5f) / (float) grid.cell;
   float8 fz = (l - p[0]) * p[2] + 0.5f, sum[8], wgt[8];
-  float  s[8], w[8];
-  int    j[2], ia[2][8], ka[2][8];
+  int    j[2];
   float8 tx = tm_axis_8 (fx, grid.dims.x, &i[0], &i[1]);
   float  ty = tm_axis_1 (((float) y + 0.5f) / (float) grid.cell, grid.dims.y,
                          &j[0], &j[1]);
   float8 tz = tm_axis_8 (fz, grid.dims.z, &k[0], &k[1]);
-  for (int e = 0; e < 2; e++)
-    {
-      vstore8 (i[e], 0, ia[e]);
-      vstore8 (k[e], 0, ka[e]);
-    }
+  __global const float4 *c = grid.cells;
+
+  /* Each corner's eight cells gathered straight into its vectors, their
+   * indices computed eight at once (ints: a grid has at most 2048 x 2048
+   * x 122 cells, tonemap.c): through arrays, the lanes' stores and the vector loads after
+   * them stalled on store forwarding (half of the range pass on PoCL). */
+#pragma unroll
   for (int q = 0; q < 8; q++)
     {
-      for (int m = 0; m < 8; m++)
-        {
-          float4 c = grid.cells[((long) ka[q >> 2][m] * grid.dims.y
-                                 + j[q >> 1 & 1]) * grid.dims.x
-                                + ia[q & 1][m]];
-          s[m] = c.x;
-          w[m] = c.y;
-        }
-      sum[q] = vload8 (0, s);
-      wgt[q] = vload8 (0, w);
+      int8 at = (k[q >> 2] * grid.dims.y + j[q >> 1 & 1]) * grid.dims.x
+                + i[q & 1];
+      sum[q] = (float8) (c[at.s0].x, c[at.s1].x, c[at.s2].x, c[at.s3].x,
+                         c[at.s4].x, c[at.s5].x, c[at.s6].x, c[at.s7].x);
+      wgt[q] = (float8) (c[at.s0].y, c[at.s1].y, c[at.s2].y, c[at.s3].y,
+                         c[at.s4].y, c[at.s5].y, c[at.s6].y, c[at.s7].y);
     }
   return tm_trilerp_8 (sum, wgt, tx, (float8) (ty), tz, l);
 }
@@ -2012,6 +2009,26 @@ fat_phi_v (__global const float *G, int w, int h, __global const float *C,
   g = tm_get8 (G, (long) y * w + x, n);
   phi = g > 1e-4f ? exp2 ((1.0f - beta) * log2 (a / (g + noise)))
                   : (float8) (1.0f);
+  if (n == 8 && ! coarsest && x >= 2 && x + 8 < w && x / 2 + 7 <= wc)
+    {
+      /* Inside: fat_phi_base's sums for the eight pixels at once from
+       * coarse columns x / 2 - 1 .. x / 2 + 4 of each row (no clamps
+       * there), in its order: the same bits (a product by 2 or 1/16 is
+       * exact, fused or not). */
+      int c = x / 2 - 1;
+      float8 rm = vload8 (0, C + (long) min (fat_clamp (y - 1, h) / 2,
+                                             hc - 1) * wc + c);
+      float8 r0 = vload8 (0, C + (long) min (y / 2, hc - 1) * wc + c);
+      float8 rp = vload8 (0, C + (long) min (fat_clamp (y + 1, h) / 2,
+                                             hc - 1) * wc + c);
+      float8 base = (rm.s01122334 + 2.0f * rm.s11223344 + rm.s12233445)
+                    + 2.0f * (r0.s01122334 + 2.0f * r0.s11223344
+                              + r0.s12233445)
+                    + (rp.s01122334 + 2.0f * rp.s11223344 + rp.s12233445);
+      vstore8 (phi * (base * (1.0f / 16.0f)), 0,
+               Phi + (long) y * w + x);
+      return;
+    }
   vstore8 (phi, 0, t);
   for (int j = 0; j < n; j++)
     Phi[(long) y * w + x + j]
@@ -2113,14 +2130,21 @@ fat_sweep_v (__global float *U, __global const float *F, int w, int h,
     {
       __global float       *u = U + (long) y * w + x;
       __global const float *f = F + (long) y * w + x;
-      float  c[FAT_SWEEP_V];
       float8 s = 0.0f + vload16 (0, u - 1).even;
       s += vload16 (0, u + 1).even;
       s += vload16 (0, u - w).even;
       s += vload16 (0, u + w).even;
-      vstore8 ((s - vload16 (0, f).even) / 4.0f, 0, c);
-      for (int k = 0; k < FAT_SWEEP_V; k++)
-        u[2 * k] = c[k];
+      s = (s - vload16 (0, f).even) / 4.0f;
+      /* Stored lane by lane from the vector (through an array and a loop,
+       * PoCL kept them in memory). */
+      u[0] = s.s0;
+      u[2] = s.s1;
+      u[4] = s.s2;
+      u[6] = s.s3;
+      u[8] = s.s4;
+      u[10] = s.s5;
+      u[12] = s.s6;
+      u[14] = s.s7;
       return;
     }
   for (int k = 0; k < FAT_SWEEP_V; k++)
