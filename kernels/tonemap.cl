@@ -1840,20 +1840,51 @@ fat_down_v (__global const float *P, int w, int h, __global float *Q,
 
 /* 3: the gradient's magnitude at level k, central differences over
  * 2^(k + 1) (inv = 2^-(k + 1)). */
+inline CLFX_ALWAYS_INLINE void
+fat_grad1 (__global const float *P, int w, int h, float inv,
+           __global float *G, int x, int y)
+{
+  __global const float *row = P + (long) y * w;
+  float gx = (row[fat_clamp (x + 1, w)] - row[fat_clamp (x - 1, w)]) * inv;
+  float gy = (P[(long) fat_clamp (y + 1, h) * w + x]
+              - P[(long) fat_clamp (y - 1, h) * w + x]) * inv;
+  G[(long) y * w + x] = sqrt (gx * gx + gy * gy);
+}
+
 __kernel void
 fat_grad (__global const float *P, int w, int h, float inv,
           __global float *G)
 {
   int x = get_global_id (0), y = get_global_id (1);
 
-  if (x >= w || y >= h)
-    return;
+  if (x < w && y < h)
+    fat_grad1 (P, w, h, inv, G, x, y);
+}
 
-  __global const float *row = P + (long) y * w;
-  float gx = (row[fat_clamp (x + 1, w)] - row[fat_clamp (x - 1, w)]) * inv;
-  float gy = (P[(long) fat_clamp (y + 1, h) * w + x]
-              - P[(long) fat_clamp (y - 1, h) * w + x]) * inv;
-  G[(long) y * w + x] = sqrt (gx * gx + gy * gy);
+/* The CPU devices' form: eight pixels of a row a work-item, as vectors
+ * where no column is clamped (fat_grad1's operations written the same
+ * way: the same bits), else pixel by pixel. */
+__kernel void
+fat_grad_v (__global const float *P, int w, int h, float inv,
+            __global float *G)
+{
+  int x = 8 * (int) get_global_id (0), y = get_global_id (1);
+  int n = min (8, w - x);
+
+  if (n <= 0 || y >= h)
+    return;
+  if (n == 8 && x >= 1 && x + 8 < w)
+    {
+      __global const float *row = P + (long) y * w + x;
+      float8 gx = (vload8 (0, row + 1) - vload8 (0, row - 1)) * inv;
+      float8 gy = (vload8 (0, P + (long) fat_clamp (y + 1, h) * w + x)
+                   - vload8 (0, P + (long) fat_clamp (y - 1, h) * w + x))
+                  * inv;
+      vstore8 (sqrt (gx * gx + gy * gy), 0, G + (long) y * w + x);
+      return;
+    }
+  for (int k = 0; k < n; k++)
+    fat_grad1 (P, w, h, inv, G, x + k, y);
 }
 
 /* A deterministic sum of n floats: group g of FAT_SUM work-items owns the
@@ -2044,16 +2075,13 @@ fat_gx (__global const float *H, __global const float *FI, int w, int x,
   return (H[row + min (x + 1, w - 1)] - H[row + x]) * FI[row + x];
 }
 
-__kernel void
-fat_div (__global const float *H, __global const float *FI, int w, int h,
-         __global float *F)
+inline CLFX_ALWAYS_INLINE void
+fat_div1 (__global const float *H, __global const float *FI, int w, int h,
+          __global float *F, int x, int y)
 {
-  int  x = get_global_id (0), y = get_global_id (1);
   long row = (long) y * w, at = row + x;
   float d;
 
-  if (x >= w || y >= h)
-    return;
   d = fat_gx (H, FI, w, x, row)
       + (H[(long) min (y + 1, h - 1) * w + x] - H[at]) * FI[at];
   if (x > 0)
@@ -2061,6 +2089,51 @@ fat_div (__global const float *H, __global const float *FI, int w, int h,
   if (y > 0)
     d -= (H[at] - H[at - w]) * FI[at - w];
   F[at] = d;
+}
+
+__kernel void
+fat_div (__global const float *H, __global const float *FI, int w, int h,
+         __global float *F)
+{
+  int x = get_global_id (0), y = get_global_id (1);
+
+  if (x < w && y < h)
+    fat_div1 (H, FI, w, h, F, x, y);
+}
+
+/* fat_gx of the eight pixels from at, none of them in the last column. */
+inline CLFX_ALWAYS_INLINE float8
+fat_gx8 (__global const float *H, __global const float *FI, long at)
+{
+  return (vload8 (0, H + at + 1) - vload8 (0, H + at)) * vload8 (0, FI + at);
+}
+
+/* The CPU devices' form: eight pixels of a row a work-item, as vectors
+ * where every pixel has its four neighbours (fat_div1's operations
+ * written the same way: the same bits), else pixel by pixel. */
+__kernel void
+fat_div_v (__global const float *H, __global const float *FI, int w, int h,
+           __global float *F)
+{
+  int x = 8 * (int) get_global_id (0), y = get_global_id (1);
+  int n = min (8, w - x);
+
+  if (n <= 0 || y >= h)
+    return;
+  if (n == 8 && x >= 1 && x + 8 < w && y > 0)
+    {
+      long   at = (long) y * w + x;
+      float8 h0 = vload8 (0, H + at), d;
+      d = fat_gx8 (H, FI, at)
+          + (vload8 (0, H + (long) min (y + 1, h - 1) * w + x) - h0)
+              * vload8 (0, FI + at);
+      d -= fat_gx8 (H, FI, at - 1);
+      d -= (h0 - vload8 (0, H + at - w)) * vload8 (0, FI + at - w);
+      vstore8 (d, 0, F + at);
+      return;
+    }
+  for (int k = 0; k < n; k++)
+    fat_div1 (H, FI, w, h, F, x + k, y);
 }
 
 /* 6: the multigrid (docs/TONEMAP.md).  One half sweep of red-black Gauss-

@@ -674,11 +674,14 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   cl_mem          P[32], G[32], Phi[32], *Us = gr.u, *Fs = gr.f;
   cl_mem          f, hist, sel;
   float           inverse[64 * 64];
-  /* CPU devices: H (log_y), Phi and the map eight pixels of a row a
-   * work-item, the map in TM_MAP_ROWS rows (fat_phi_v, fat_map_v), and
-   * the multigrid's forms (FatGrids). */
+  /* CPU devices: H (log_y), the gradients, Phi, the divergence and the
+   * map eight pixels of a row a work-item, the map in TM_MAP_ROWS rows
+   * (fat_grad_v, fat_phi_v, fat_div_v, fat_map_v), and the multigrid's
+   * forms (FatGrids). */
   bool            cpu = gr.cpu = clfx_graph_source_is_buffer (g);
-  ClfxLaunch      div = fat_launch ("fat_div", w, h);
+  ClfxLaunch      div
+    = cpu ? fat_launch ("fat_div_v", (w + TM_V - 1) / TM_V, h)
+          : fat_launch ("fat_div", w, h);
   ClfxLaunch      map
     = cpu ? fat_launch ("fat_map_v", (t->out.width + TM_V - 1) / TM_V,
                         (t->out.height + TM_MAP_ROWS - 1) / TM_MAP_ROWS)
@@ -703,7 +706,9 @@ fattal_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
       ClfxLaunch down = cpu ? fat_launch ("fat_down_v",
                                           (wk / 2 + TM_V - 1) / TM_V, hk / 2)
                             : fat_launch ("fat_down", wk / 2, hk / 2);
-      ClfxLaunch grad = fat_launch ("fat_grad", wk, hk);
+      ClfxLaunch grad = cpu ? fat_launch ("fat_grad_v",
+                                          (wk + TM_V - 1) / TM_V, hk)
+                            : fat_launch ("fat_grad", wk, hk);
       if ((k + 1 < levels
            && ! CLFX_LAUNCH (g, &down, error, CLFX_ARG (P[k]), CLFX_INT (wk),
                              CLFX_INT (hk), CLFX_ARG (P[k + 1]),
