@@ -105,7 +105,9 @@ typedef struct
                          * image's larger side */
   double range_sigma; /* durand02: the grid's range step, log10 units */
   int    sampler_filter; /* durand02: 0 trilinear in the kernel from
-                          * nearest reads, 1 the sampler's trilinear */
+                          * nearest reads, 1 the sampler's trilinear
+                          * where the framework takes the sampler (else
+                          * the same in the kernel) */
   double alpha;       /* fattal02: the gradient threshold, times each
                        * pyramid level's average gradient */
   double beta;        /* fattal02: the attenuation exponent */

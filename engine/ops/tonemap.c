@@ -233,6 +233,10 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->mixes = true;
   plan->straight = true;
   plan->premultiply = false;
+  /* durand02's linear filter: the sampler's where the framework takes it
+   * (GPUs' texture units, CLFX_SAMPLER), else the same trilinear computed
+   * in the kernels with exact weights, nearest's arithmetic (durand_cl). */
+  plan->sampler_ok = tp->op == CLFX_TONEMAP_DURAND02 && st->linear;
   plan->decode = clfx_plan_decodes (true, src);
   plan->bytes_per_pixel = 0;
   /* The partials: 32 bytes per block of TM_BW x TM_BH. */
@@ -332,12 +336,17 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
   cl_int4         dims = { { st->gx, st->gy, st->gz, 0 } };
   cl_mem          L, g0, g1, img, partials, part, hist;
   cl_sampler      smp;
-  /* CPU devices: the splat a work-item per cell and chunk; with nearest
-   * reads, the range and the map eight pixels of a row a work-item, the
-   * base's cells read from the grid's buffer (wide; kernels/tonemap.cl).
-   * With the linear filter they stay the sampler's. */
+  /* The linear filter through the sampler (hw), or the trilinear from
+   * nearest reads.  CPU devices: the splat a work-item per cell and
+   * chunk; without the sampler, the range and the map eight pixels of a
+   * row a work-item, the base's cells read from the grid's buffer (wide;
+   * kernels/tonemap.cl).  The framework never gives the sampler to a
+   * source in buffers, so on CPU devices the linear filter takes that
+   * form too: PoCL's sampler is software, and took some 0.6 and 1.1 s of
+   * the range and the map at 4096². */
+  bool            hw = st->linear && plan->use_sampler;
   bool            cpu = clfx_graph_source_is_buffer (g);
-  bool            wide = cpu && ! st->linear;
+  bool            wide = cpu && ! hw;
 
   /* A group holds one cell's z work-items: past the device's group limit
    * (a very small range sigma) the splat runs them in several groups.  On
@@ -372,7 +381,7 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
       || ! (partials = clfx_graph_buffer (g, "base partials",
                                           8 * (size_t) nb, error))
       || ! (smp = clfx_graph_sampler_for (g, false, CLFX_ADDR_CLAMP_TO_EDGE,
-                                          st->linear, error))
+                                          hw, error))
       || ! log_y (g, st, scan, prm, L, error)
       || ! CLFX_LAUNCH (g, &splat, error, CLFX_ARG (L), CLFX_INT (w),
                         CLFX_INT (h), CLFX_INT (st->cell), CLFX_INT (st->gx),
@@ -404,7 +413,7 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                                         st->gz, error))
            || ! CLFX_LAUNCH (g, &range, error, CLFX_ARG (L), CLFX_INT (w),
                              CLFX_INT (h), CLFX_ARG (img), CLFX_ARG (smp),
-                             CLFX_INT (st->linear), CLFX_INT (st->cell),
+                             CLFX_INT (hw), CLFX_INT (st->cell),
                              CLFX_ARG (dims), CLFX_ARG (prm),
                              CLFX_ARG (partials), CLFX_LOCAL (8 * TM_BW)))
     return false;
@@ -420,7 +429,7 @@ durand_cl (ClfxGraph *g, const State *st, cl_mem scan, cl_mem prm,
                         CLFX_LOCAL (4 * TM_HA_N));
   return CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
                       CLFX_FLOAT (st->scale), CLFX_ARG (img), CLFX_ARG (smp),
-                      CLFX_INT (st->linear), CLFX_INT (st->cell),
+                      CLFX_INT (hw), CLFX_INT (st->cell),
                       CLFX_ARG (dims), CLFX_ARG (prm), CLFX_ARG (hist),
                       CLFX_LOCAL (4 * TM_HA_N));
 }
@@ -2251,7 +2260,10 @@ durand_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
   DurandRef    d;
   ClfxError    e = { 0 };
   double       worst = 0.0, eta;
-  bool         gpu = st->linear && (! dev || ! strcmp (dev->type, "gpu"));
+  /* The hardware's blend weights where a GPU's sampler filtered (a CPU
+   * device's sampler, and the kernels, weigh in float). */
+  bool         gpu = st->linear && plan->use_sampler
+                     && (! dev || ! strcmp (dev->type, "gpu"));
 
   clfx_tol_init (tol);
   ref_collect (src, plan, scale, &r);

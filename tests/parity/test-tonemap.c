@@ -427,6 +427,54 @@ exposure (ClfxContext *ctx)
   clfx_host_image_free (&b);
 }
 
+/* durand02's linear filter takes part in the framework's sampler choice:
+ * with the source as an image, CLFX_SAMPLER=hardware filters through the
+ * device's sampler and CLFX_SAMPLER=kernel computes the trilinear in the
+ * kernels (as every source in buffers does); both validate, and the report
+ * says which filtered. */
+static void
+durand_sampler (ClfxContext *ctx)
+{
+  static const ClfxSamplerPolicy policies[2] = { CLFX_SAMPLER_HARDWARE,
+                                                  CLFX_SAMPLER_KERNEL };
+  ClfxSamplerPolicy keep = ctx->tuning.sampler;
+  ClfxSourceForm    keep_source = ctx->tuning.source;
+
+  for (int i = 0; i < 2; i++)
+    {
+      ClfxRunOptions opt = { NULL, true, 64, &ctx, false, false };
+      ClfxParams     p;
+      ClfxRunResult  r;
+      ClfxImage      src, dst;
+      ClfxError      e = { 0 };
+      bool           ok;
+
+      memset (&r, 0, sizeof r);
+      ctx->tuning.sampler = policies[i];
+      ctx->tuning.source = CLFX_SOURCE_IMAGE;
+      params_for (4, true, &p, &e);
+      clfx_host_image_alloc (&src, 131, 70, 4, CLFX_DEPTH_FLOAT, &e);
+      clfx_host_image_synthetic (&src, 5);
+      hdr (&src);
+      src.straight_alpha = true;
+      ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
+      tap_ok (ok && r.path == CLFX_PATH_OPENCL && r.validation.passed
+                && r.timings.sampler == (i == 0),
+              "durand02 sampler-filter linear, CLFX_SAMPLER=%s: validated "
+              "(max abs %g), the %s filtered%s%s",
+              i == 0 ? "hardware" : "kernel",
+              ok ? r.validation.max_abs : 0.0,
+              ok && r.timings.sampler ? "sampler" : "kernel",
+              ok ? "" : ": ", ok ? "" : e.message);
+      if (ok)
+        clfx_host_image_free (&dst);
+      clfx_run_result_clear (&r);
+      clfx_host_image_free (&src);
+    }
+  ctx->tuning.sampler = keep;
+  ctx->tuning.source = keep_source;
+}
+
 static void
 refusals (void)
 {
@@ -511,6 +559,8 @@ main (void)
     exposure (ctx);
   if (ctx)
     tiled (ctx);
+  if (ctx)
+    durand_sampler (ctx);
   refusals ();
   clfx_context_free (ctx);
   clfx_device_list_free (&list);
