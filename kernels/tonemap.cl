@@ -1668,8 +1668,9 @@ tm_base8 (TmGrid grid, int x, int y, int n, float8 l,
 
   /* Each corner's eight cells gathered straight into its vectors, their
    * indices computed eight at once (ints: a grid has at most 2048 x 2048
-   * x 122 cells, tonemap.c): through arrays, the lanes' stores and the vector loads after
-   * them stalled on store forwarding (half of the range pass on PoCL). */
+   * x 122 cells, tonemap.c): through arrays, the lanes' stores and the
+   * vector loads after them stalled on store forwarding (half of the
+   * range pass on PoCL). */
 #pragma unroll
   for (int q = 0; q < 8; q++)
     {
