@@ -878,6 +878,8 @@ params_buffer (ClfxGraph *g, const State *st, ClfxError *error)
            : clfx_graph_buffer (g, "parameters", 64, error);
 }
 
+/* Stage `stage` over rect r.  keep: reinhard05's range pass stores its
+ * colour (tm_range_keep_v). */
 static bool
 stage_part (ClfxGraph *g, const State *st, int stage, const ClfxRect *r,
             bool keep, ClfxError *error)
