@@ -36,7 +36,7 @@ static const Size sizes[] = {
   { 3000, 17, 700, 40, "3000x17, 4.3x shrink in x" },
 };
 
-static int n_cases, n_tiled, n_two_pass;
+static int n_cases, n_tiled, n_two_pass, n_strip;
 
 static const ClfxParamSpec *
 row (const char *name)
@@ -104,6 +104,8 @@ one_case (ClfxContext *ctx, const ClfxImage *src, const ClfxParams *p,
   for (int k = 0; ok && k < r.timings.n_kernels; k++)
     {
       n_tiled += strcmp (r.timings.kernels[k].name, "resize_filter_tile") == 0;
+      n_strip += strcmp (r.timings.kernels[k].name, "resize_filter_strip")
+                 == 0;
       /* resize_filter_v, or resize_filter_vb through a buffer */
       n_two_pass += strncmp (r.timings.kernels[k].name, "resize_filter_v",
                              15) == 0;
@@ -482,6 +484,33 @@ guard_band_catches_stray_write (const ClfxDeviceInfo *dev)
   clfx_host_image_free (&dst);
 }
 
+/* The strips of 8-bit shrinks by whole factors (built-in tap counts, as
+ * on GPUs) in tiles: the bytes of one piece. */
+static void
+strip_pieces (ClfxContext *one, ClfxContext *many)
+{
+  ClfxImage src;
+
+  if (! synthetic (&src, 150, 40, 4, CLFX_DEPTH_U8, 43))
+    return;
+  src.transfer = CLFX_TRC_SRGB;
+  src.straight_alpha = true;
+  one->tuning.fixed_taps = many->tuning.fixed_taps = true;
+  for (int addr = 0; addr < CLFX_N_ADDR; addr++)
+    for (int f = CLFX_RESAMPLE_CUBIC; f <= CLFX_RESAMPLE_LANCZOS3; f++)
+      {
+        ClfxParams p;
+        ClfxError  e = { 0 };
+        if (make_params (&p, 75, 20, addr, true, f, "1", &e))
+          bit_identical (one, many, &src, &p, "whole-factor shrink, tiled",
+                         SPLIT_TILES);
+        else
+          tap_ok (false, "parameters: %s", e.message);
+      }
+  one->tuning.fixed_taps = many->tuning.fixed_taps = false;
+  clfx_host_image_free (&src);
+}
+
 int
 main (void)
 {
@@ -547,6 +576,33 @@ main (void)
                  2);
           clfx_host_image_free (&src);
         }
+    /* 8-bit sRGB shrinks by whole factors go down strips there
+     * (resize_filter_strip): 2x both ways, 4x by 2x, and a result whose
+     * width is not a multiple of the strips' 64 columns; straight and
+     * premultiplied alpha, every addressing mode, zoom 1. */
+    {
+      static const char *const one[] = { "1" };
+      static const int         shrinks[][4] = { { 128, 96, 64, 48 },
+                                                { 128, 96, 32, 48 },
+                                                { 150, 40, 75, 20 } };
+      int                      strip = n_strip;
+      for (size_t s = 0; s < 3; s++)
+        for (int straight = 0; straight < 2; straight++)
+          {
+            ClfxImage src;
+            if (! synthetic (&src, shrinks[s][0], shrinks[s][1], 4,
+                             CLFX_DEPTH_U8, 17 + (unsigned) s))
+              continue;
+            src.transfer = CLFX_TRC_SRGB;
+            src.straight_alpha = straight;
+            sweep (ctx, &src, shrinks[s][2], shrinks[s][3],
+                   "whole-factor shrink", one, 1);
+            clfx_host_image_free (&src);
+          }
+      if (! clfx_context_source_buffer (ctx))
+        tap_ok (n_strip > strip, "8-bit shrinks by whole factors went down "
+                "strips: %d cases", n_strip - strip);
+    }
     ctx->tuning.fixed_taps = false;
     for (int i = 0; i < ctx->n_programs; i++)
       fixed += strstr (ctx->programs[i].key, "-DRESIZE_NTX=") != NULL;
@@ -622,6 +678,7 @@ main (void)
       ctx->tuning.sampler = CLFX_SAMPLER_KERNEL;
       pieces_sweep (ctx, many, true);
       ctx->tuning.sampler = policy;
+      strip_pieces (ctx, many);
       many->tuning.tile_width = many->tuning.tile_height = 0;
       if (clfx_context_source_buffer (ctx))
         intermediate_bands (ctx, many);
