@@ -937,6 +937,22 @@ tile_bands (ClfxGraph *g, const State *st, int dw, int dh,
   return 0;
 }
 
+/* Whether the kernels over images take their tap counts as build
+ * constants: on GPUs their tap loops then unroll, every tap's loads issued
+ * ahead of the multiply-adds (H200, 8-bit: 4096x4096 to 8192x8192 with
+ * the tiled kernel, lanczos3 1.02-1.05 ms against 0.76, cubic 0.78
+ * against 0.66; docs/PERFORMANCE.md).  Each pair of counts is a program of
+ * its own, so only up to FIXED_TAPS_MAX taps (enlargements, and shrinks to
+ * a third with cubic), and not on CPU devices, which run these kernels
+ * only when asked for images (CLFX_RESIZE_FIXED_TAPS=1 forces them). */
+static bool
+taps_built_in (ClfxGraph *g, const State *st)
+{
+  return st->x.ntaps <= FIXED_TAPS_MAX && st->y.ntaps <= FIXED_TAPS_MAX
+         && (clfx_graph_force_fixed_taps (g)
+             || ! strcmp (clfx_graph_device (g)->type, "gpu"));
+}
+
 static bool
 launch_tile (ClfxGraph *g, const State *st, const Tables *tb, int dw, int dh,
              int bands, ClfxError *error)
@@ -968,16 +984,7 @@ launch_tile (ClfxGraph *g, const State *st, const Tables *tb, int dw, int dh,
      * down the footprint's rows where the result is narrower. */
     const char *rows_down = st->x.texels_per_px > 1.0 ? "-DRESIZE_ROWS_DOWN"
                                                        : "";
-    /* On GPUs the tap counts are built into the program: its tap loops
-     * then unroll, every tap's loads issued ahead of the multiply-adds
-     * (H200, 8-bit: 4096x4096 to 8192x8192 lanczos3 1.02-1.05 ms against
-     * 0.76, cubic 0.78 against 0.66; docs/PERFORMANCE.md).  Each pair of
-     * counts is a program of its own, so only up to FIXED_TAPS_MAX taps
-     * (enlargements, and shrinks to a third with cubic), and not on CPU
-     * devices, which run this kernel only when asked for images. */
-    if (st->x.ntaps <= FIXED_TAPS_MAX && st->y.ntaps <= FIXED_TAPS_MAX
-        && (clfx_graph_force_fixed_taps (g)
-            || ! strcmp (clfx_graph_device (g)->type, "gpu")))
+    if (taps_built_in (g, st))
       snprintf (taps, sizeof taps, "-DRESIZE_NTX=%d -DRESIZE_NTY=%d %s",
                 st->x.ntaps, st->y.ntaps, rows_down);
     else
@@ -1035,8 +1042,7 @@ axis_step (const Axis *a, int dst)
 #define STRIP_ROWS 32
 
 /* Shrinks of 8-bit sRGB data by whole factors through resize_filter_strip
- * (kernels/resize.cl says why), on GPUs (elsewhere with
- * CLFX_RESIZE_FIXED_TAPS=1, as the tiled kernel's built-in tap counts).
+ * (kernels/resize.cl says why), where the tap counts are built in.
  * Other depths keep the tiled kernel, which was faster in float (H100,
  * 8192x8192 to 4096x4096 cubic: 1.085 ms against 1.573).  *ran says
  * whether it applied. */
@@ -1053,11 +1059,9 @@ launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
   char   opts[128];
 
   *ran = false;
-  if (! st->decode8 || ! fx || ! fy || nx > FIXED_TAPS_MAX
-      || ny > FIXED_TAPS_MAX || dev->max_work_group < 64
-      || local > dev->local_mem || clfx_graph_force_two_pass (g)
-      || ! (clfx_graph_force_fixed_taps (g)
-            || ! strcmp (dev->type, "gpu")))
+  if (! st->decode8 || ! fx || ! fy || ! taps_built_in (g, st)
+      || dev->max_work_group < 64 || local > dev->local_mem
+      || clfx_graph_force_two_pass (g))
     return true;
   snprintf (opts, sizeof opts,
             "-DRESIZE_NTX=%d -DRESIZE_NTY=%d -DSTRIP_FX=%d -DSTRIP_FY=%d",
