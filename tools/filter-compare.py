@@ -18,9 +18,16 @@ conversion is timed; the same pixels without alpha where that format has
 none), with GEGL's default threads.  OpenCV: the call on a numpy array
 (RGBA where OpenCV takes 4 channels, RGB for bilateralFilter, which takes
 1 or 3), with its default threads.  Ratios above 1 mean clfx is slower.
+Under each case: the system time and minor page faults of a GEGL and an
+OpenCV call (medians), which tell where a peer's time is its memory's
+first touch rather than its arithmetic; run the script under
+GLIBC_TUNABLES=glibc.malloc.hugetlb=1 to give every side's large
+allocations huge pages.
 Needs python3-gi with gir1.2-gegl-0.4 and python3-opencv (the ci/env root
 has both)."""
+import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,13 +41,28 @@ gi.require_version("Gegl", "0.4")
 from gi.repository import Gegl  # noqa: E402
 
 
-def timed(fn, repeat):
+# What the peers' calls cost in the kernel, by name: (system ms, minor
+# page faults) a call, medians.  On a virtual machine whose page faults are
+# slow, memory a peer allocates afresh on every call (OpenCV's
+# temporaries are new mmap'ed blocks) can take more time than its
+# arithmetic: these say when it does.
+KERNEL_SIDE = {}
+
+
+def timed(fn, repeat, name=None):
     fn()  # warm-up
-    times = []
+    times, sys_ms, faults = [], [], []
     for _ in range(repeat):
+        r0 = resource.getrusage(resource.RUSAGE_SELF)
         t0 = time.perf_counter()
         fn()
         times.append((time.perf_counter() - t0) * 1e3)
+        r1 = resource.getrusage(resource.RUSAGE_SELF)
+        sys_ms.append((r1.ru_stime - r0.ru_stime) * 1e3)
+        faults.append(r1.ru_minflt - r0.ru_minflt)
+    if name:
+        KERNEL_SIDE[name] = (statistics.median(sys_ms),
+                             statistics.median(faults))
     return statistics.median(times)
 
 
@@ -81,7 +103,7 @@ def gegl_ms(side, data, op, props, fmt, repeat):
         # cache.
         node.set_property(next(iter(props)), props[next(iter(props))])
         write.process()
-    return timed(run, repeat)
+    return timed(run, repeat, "GEGL")
 
 
 # name, clfx-bench options, GEGL op, its properties, its working format,
@@ -183,22 +205,30 @@ def main():
           % (device, ".".join(str(v) for v in Gegl.get_version()),
              Gegl.config().props.threads, cv2.__version__,
              cv2.getNumThreads(), side, side, repeat))
+    # glibc.malloc.hugetlb=1 gives every side's large allocations
+    # transparent huge pages (madvise): far fewer page faults.
+    print("GLIBC_TUNABLES=%s" % os.environ.get("GLIBC_TUNABLES", ""))
     print("%-20s %10s %10s %10s %12s %12s" % ("case", "clfx", "GEGL",
                                               "OpenCV", "clfx/GEGL",
                                               "clfx/OpenCV"))
     for name, args, op, props, fmt, cv in cases(rgba, rgb):
         if only and not any(w in name for w in only):
             continue
+        KERNEL_SIDE.clear()
         c, why = clfx_ms(bench, device, side, args, repeat)
         # The image in the op's format: RGB where it has no alpha.
         data = rgba if op and "A" in fmt.split()[0] else rgb
         g = gegl_ms(side, data, op, props, fmt, repeat) if op else None
-        o = timed(cv, repeat) if cv else None
+        o = timed(cv, repeat, "OpenCV") if cv else None
         print("%-20s %10s %10s %10s %12s %12s"
               % (name, "%.1f" % c if c else "failed",
                  "%.1f" % g if g else "-", "%.1f" % o if o else "-",
                  "%.2fx" % (c / g) if c and g else "-",
                  "%.2fx" % (c / o) if c and o else "-"))
+        if KERNEL_SIDE:
+            print("  in the kernel, a call: %s"
+                  % "; ".join("%s %.0f ms, %d page faults" % (k, v[0], v[1])
+                              for k, v in KERNEL_SIDE.items()))
         if why:
             print("  clfx-bench: %s" % " ".join(why))
         sys.stdout.flush()
