@@ -304,6 +304,11 @@ bool clfx_context_image_alloc (ClfxContext *ctx, ClfxImage *img, int width,
                                ClfxError *error);
 /* Whether img's pixels are pinned memory of ctx. */
 bool clfx_context_owns_pinned (const ClfxContext *ctx, const ClfxImage *img);
+/* Whether transfers of ctx move img's pixels where they lie, without a
+ * staging copy: pinned memory of ctx, or, with CLFX_PEER_PINNED=direct,
+ * of any context. */
+bool clfx_context_reads_pinned (const ClfxContext *ctx,
+                                const ClfxImage   *img);
 
 /* Gray (+ alpha) rows to RGBA rows of the same depth (gray, gray, gray,
  * alpha; alpha is the format's 1 for gray). */

@@ -633,13 +633,13 @@ stream_run (DevRun *r)
                                 : CLFX_BAND_BYTES_DEFAULT;
   s.band_rows = (int) (band / (s.dev_row ? s.dev_row : 1));
   s.band_rows = s.band_rows < 1 ? 1 : s.band_rows;
-  s.pinned_src = clfx_context_owns_pinned (ctx, r->src) && ! s.gray_in_rgba;
+  s.pinned_src = clfx_context_reads_pinned (ctx, r->src) && ! s.gray_in_rgba;
   s.r0 = r->tiles[0].out.y;
   s.r1 = r->tiles[r->n_tiles - 1].out.y + r->tiles[r->n_tiles - 1].out.height;
   s.row = (size_t) r->dst->width * clfx_image_pixel_size (r->dst);
   s.guard = clfx_context_guard (ctx);
   s.pitch = s.row + s.guard;
-  s.pinned_dst = clfx_context_owns_pinned (ctx, r->dst) && ! s.guard
+  s.pinned_dst = clfx_context_reads_pinned (ctx, r->dst) && ! s.guard
                  && ! ctx->zero_copy && r->dst->stride == s.row;
   r->t.pinned = s.pinned_src && s.pinned_dst;
   if (s.over_source)

@@ -279,6 +279,14 @@ clfx_context_owns_pinned (const ClfxContext *ctx, const ClfxImage *img)
          && ((const PinnedImage *) img->owner)->ctx == ctx;
 }
 
+bool
+clfx_context_reads_pinned (const ClfxContext *ctx, const ClfxImage *img)
+{
+  return img->owner && img->owner->release == pinned_image_release
+         && (((const PinnedImage *) img->owner)->ctx == ctx
+             || ctx->tuning.peer_pinned_direct);
+}
+
 /* ---- gray as RGBA ------------------------------------------------------ */
 
 void

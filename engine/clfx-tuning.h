@@ -39,6 +39,13 @@ typedef struct
   bool              fixed_taps;
   ClfxSamplerPolicy sampler;       /* CLFX_SAMPLER=auto|hardware|kernel */
   ClfxSourceForm    source;        /* CLFX_SOURCE=auto|image|buffer */
+  /* CLFX_PEER_PINNED=direct: images in another context's pinned memory
+   * (device all's first GPU's, read by the others) go to and from the
+   * device where they lie rather than through this context's pinned
+   * staging (stage, the default).  Either is correct; which is faster
+   * depends on whether the driver's pinned memory is pinned for every
+   * context, so device all keeps staging until that is measured. */
+  bool              peer_pinned_direct;
   /* CLFX_TILE=WxH: run in tiles of at most W x H result pixels even when
    * the image fits (tests compare that with the untiled result). */
   int               tile_width, tile_height;

@@ -137,6 +137,61 @@ main (void)
     clfx_timings_clear (&tb);
     clfx_host_image_free (&heap);
   }
+  /* Device all with images in pinned memory of its first context: the
+   * other contexts stage them (the default), or with CLFX_PEER_PINNED=
+   * direct move them where they lie; the same bytes either way, and no
+   * staging copy at all with direct. */
+  {
+    ClfxImage   heap = { 0 }, pin_src = { 0 }, pin_dst = { 0 };
+    ClfxTimings th;
+    bool        ok;
+
+    memset (&th, 0, sizeof th);
+    set_tuning (one, true, false);
+    set_tuning (all, true, false);
+    one->guard_bytes = all->guard_bytes = 0;
+    ok = run (one, &params[1], &src, &heap, &th, &e)
+         && clfx_context_pinned_image (all, &pin_src, src.width, src.height,
+                                       4, CLFX_DEPTH_U8, &e)
+         && clfx_context_pinned_image (all, &pin_dst, 320, 41, 4,
+                                       CLFX_DEPTH_U8, &e);
+    if (ok)
+      {
+        memcpy (pin_src.data, src.data, src.stride * (size_t) src.height);
+        pin_src.transfer = src.transfer;
+        pin_src.straight_alpha = src.straight_alpha;
+      }
+    for (int direct = 0; ok && direct < 2; direct++)
+      {
+        ClfxTimings t;
+        bool        ran, staged_as_said;
+
+        memset (&t, 0, sizeof t);
+        memset (pin_dst.data, 0, pin_dst.stride * 41);
+        for (int i = -1; i < all->n_peers; i++)
+          (i < 0 ? all : all->peers[i])->tuning.peer_pinned_direct = direct;
+        ran = clfx_run_on_context (all, &params[1], &pin_src, &pin_dst, &t,
+                                   NULL, NULL, &e);
+        /* Staging copies only where a second context staged. */
+        staged_as_said = direct || ! all->n_peers ? t.stage_ms == 0.0
+                                                  : t.stage_ms > 0.0;
+        tap_ok (ran && staged_as_said && t.devices == 1 + all->n_peers
+                  && ! memcmp (heap.data, pin_dst.data, heap.stride * 41),
+                "device all, images pinned by its first context, the others "
+                "%s: %d devices, staging %.3f ms, the bytes of one device%s%s",
+                direct ? "moving them where they lie" : "staging them",
+                t.devices, t.stage_ms, ran ? "" : ": ", ran ? "" : e.message);
+        clfx_timings_clear (&t);
+      }
+    for (int i = -1; i < all->n_peers; i++)
+      (i < 0 ? all : all->peers[i])->tuning.peer_pinned_direct = false;
+    if (! ok)
+      tap_ok (false, "device all with pinned images: %s", e.message);
+    clfx_timings_clear (&th);
+    clfx_host_image_free (&pin_src);
+    clfx_host_image_free (&pin_dst);
+    clfx_host_image_free (&heap);
+  }
   /* The plug-in's way: a source in pinned memory of a context that
    * stages (a discrete GPU; here CLFX_ZERO_COPY=off's), the result made
    * there by clfx_run, the report saying "pinned".  The owner lets the

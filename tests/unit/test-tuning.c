@@ -44,6 +44,12 @@ rows (const ClfxTuning *t)
   return t->rows_per_item;
 }
 
+static long long
+peer_pinned (const ClfxTuning *t)
+{
+  return t->peer_pinned_direct;
+}
+
 /* Each value must keep the default and be named in the warning (an
  * empty value is unset: no warning). */
 static void
@@ -96,6 +102,16 @@ main (void)
   tap_ok (t.rows_per_item == 16 && ! w[0], "CLFX_ROWS_PER_ITEM=16 is 16");
   rejected ("CLFX_ROWS_PER_ITEM", bad_rows, sizeof bad_rows / sizeof *bad_rows,
             rows);
+  t = read_with ("CLFX_PEER_PINNED", "direct", w, sizeof w);
+  tap_ok (t.peer_pinned_direct && ! w[0], "CLFX_PEER_PINNED=direct is taken");
+  t = read_with ("CLFX_PEER_PINNED", "stage", w, sizeof w);
+  tap_ok (! t.peer_pinned_direct && ! w[0],
+          "CLFX_PEER_PINNED=stage is the default");
+  {
+    static const char *const bad_peer[] = { "Direct", "direct ", "1", "" };
+    rejected ("CLFX_PEER_PINNED", bad_peer, sizeof bad_peer / sizeof *bad_peer,
+              peer_pinned);
+  }
   t = read_with ("CLFX_CL_OPTIONS", "-cl-nv-verbose", w, sizeof w);
   tap_ok (! strcmp (t.cl_options, "-cl-nv-verbose") && ! w[0],
           "CLFX_CL_OPTIONS=-cl-nv-verbose is taken ('%s')", t.cl_options);
