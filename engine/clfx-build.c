@@ -218,22 +218,41 @@ try_cached_binary (ClfxContext *ctx, const char *path, uint64_t key,
   return true;
 }
 
+/* The program's binary for ctx's device into the cache.  A program made
+ * from source in an OpenCL context of several devices (device all with
+ * CLFX_PEER_PINNED=context) has a binary slot for each, built or not:
+ * ctx's device's is taken, the others skipped (a NULL entry).  A failure
+ * only leaves the cache without it. */
 static void
 store_binary (ClfxContext *ctx, cl_program prog, const char *path,
               uint64_t key)
 {
-  size_t         len = 0;
-  unsigned char *bin;
+  cl_uint         n = 0;
+  cl_device_id    devs[16];
+  size_t          lens[16];
+  unsigned char  *bins[16] = { NULL };
+  int             at = -1;
 
-  if (clGetProgramInfo (prog, CL_PROGRAM_BINARY_SIZES, sizeof len, &len,
-                        NULL) != CL_SUCCESS
-      || len == 0 || ! (bin = malloc (len)))
+  if (clGetProgramInfo (prog, CL_PROGRAM_NUM_DEVICES, sizeof n, &n, NULL)
+        != CL_SUCCESS
+      || n < 1 || n > 16
+      || clGetProgramInfo (prog, CL_PROGRAM_DEVICES, n * sizeof *devs, devs,
+                           NULL)
+           != CL_SUCCESS
+      || clGetProgramInfo (prog, CL_PROGRAM_BINARY_SIZES, n * sizeof *lens,
+                           lens, NULL)
+           != CL_SUCCESS)
     return;
-  if (clGetProgramInfo (prog, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL)
+  for (cl_uint i = 0; i < n; i++)
+    if (devs[i] == ctx->device.id)
+      at = (int) i;
+  if (at < 0 || lens[at] == 0 || ! (bins[at] = malloc (lens[at])))
+    return;
+  if (clGetProgramInfo (prog, CL_PROGRAM_BINARIES, n * sizeof *bins, bins,
+                        NULL)
       == CL_SUCCESS)
-    clfx_cache_store (path, key, bin, len);
-  free (bin);
-  (void) ctx;
+    clfx_cache_store (path, key, bins[at], lens[at]);
+  free (bins[at]);
 }
 
 /* Builds program `name` with `options` into slot `slot`. */

@@ -99,6 +99,13 @@ clfx_context_set_cache_dir (ClfxContext *ctx, const char *dir)
 ClfxContext *
 clfx_context_new (const ClfxDeviceInfo *device, ClfxError *error)
 {
+  return clfx_context_new_in (device, NULL, error);
+}
+
+ClfxContext *
+clfx_context_new_in (const ClfxDeviceInfo *device, cl_context shared,
+                     ClfxError *error)
+{
   ClfxContext *ctx = calloc (1, sizeof *ctx);
 
   if (! ctx)
@@ -109,8 +116,14 @@ clfx_context_new (const ClfxDeviceInfo *device, ClfxError *error)
   ctx->refs = 1;
   ctx->device = *device;
   clfx_tuning_read (&ctx->tuning, ctx->tuning_note, sizeof ctx->tuning_note);
-  CLFX_CREATE (ctx->context, error, fail, device->name, clCreateContext,
-               NULL, 1, &device->id, NULL, NULL);
+  if (shared)
+    {
+      CLFX_CHECK (error, fail, device->name, clRetainContext, shared);
+      ctx->context = shared;
+    }
+  else
+    CLFX_CREATE (ctx->context, error, fail, device->name, clCreateContext,
+                 NULL, 1, &device->id, NULL, NULL);
   /* Profiling is always on: the Diagnostics tab and the report show
    * per-kernel device time for every run, and its cost is negligible next
    * to a full-image kernel. */

@@ -205,6 +205,12 @@ struct ClfxContext
 /* Creates the context and its queues (profiling on) and reads the tuning
  * variables once.  The device info is copied. */
 ClfxContext *clfx_context_new (const ClfxDeviceInfo *device, ClfxError *error);
+/* The same in an OpenCL context made for several devices, device's among
+ * them (device all with CLFX_PEER_PINNED=context): the context's pinned
+ * memory, buffers and events are then shared with the other devices'
+ * contexts made in it; programs, kernels and queues stay this device's. */
+ClfxContext *clfx_context_new_in (const ClfxDeviceInfo *device,
+                                  cl_context shared, ClfxError *error);
 void         clfx_context_free (ClfxContext *ctx);
 
 /* Where kernel binaries are cached: dir, else $CLFX_CACHE_DIR, else
@@ -305,8 +311,8 @@ bool clfx_context_image_alloc (ClfxContext *ctx, ClfxImage *img, int width,
 /* Whether img's pixels are pinned memory of ctx. */
 bool clfx_context_owns_pinned (const ClfxContext *ctx, const ClfxImage *img);
 /* Whether transfers of ctx move img's pixels where they lie, without a
- * staging copy: pinned memory of ctx, or, with CLFX_PEER_PINNED=direct,
- * of any context. */
+ * staging copy: pinned memory of ctx or of a context sharing its OpenCL
+ * context, or, with CLFX_PEER_PINNED=direct, of any context. */
 bool clfx_context_reads_pinned (const ClfxContext *ctx,
                                 const ClfxImage   *img);
 

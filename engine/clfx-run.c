@@ -272,6 +272,37 @@ all_devices (const ClfxDeviceList *list, const ClfxDeviceInfo **picked,
   return n;
 }
 
+/* With CLFX_PEER_PINNED=context, one OpenCL context for the picked
+ * devices on the first one's platform (NULL where there is only one, or
+ * the variable asks for none: each device then gets its own); else NULL
+ * with *failed set and *error said. */
+static cl_context
+shared_context (const ClfxDeviceInfo *const *picked, int n, bool *failed,
+                ClfxError *error)
+{
+  ClfxTuning   t;
+  char         w[8];
+  cl_device_id ids[16];
+  int          m = 0;
+  cl_context   shared = NULL;
+
+  *failed = false;
+  clfx_tuning_read (&t, w, sizeof w);
+  if (t.peer_pinned != CLFX_PEER_CONTEXT)
+    return NULL;
+  for (int i = 0; i < n && m < 16; i++)
+    if (picked[i]->platform == picked[0]->platform)
+      ids[m++] = picked[i]->id;
+  if (m < 2)
+    return NULL;
+  CLFX_CREATE (shared, error, fail, "device all (one context)",
+               clCreateContext, NULL, (cl_uint) m, ids, NULL, NULL);
+  return shared;
+fail:
+  *failed = true;
+  return NULL;
+}
+
 ClfxContext *
 clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
                       ClfxError *error)
@@ -298,9 +329,12 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
     n = picked[0] ? 1 : 0;
   if (n > 0)
     {
+      bool       failed;
+      cl_context shared = shared_context (picked, n, &failed, error);
+
       if (selected)
         *selected = *picked[0];
-      ctx = clfx_context_new (picked[0], error);
+      ctx = failed ? NULL : clfx_context_new_in (picked[0], shared, error);
       if (ctx && n > 1
           && ! (ctx->peers = calloc ((size_t) n - 1, sizeof *ctx->peers)))
         {
@@ -310,7 +344,9 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
         }
       for (int i = 1; ctx && i < n; i++)
         {
-          ClfxContext *peer = clfx_context_new (picked[i], error);
+          bool         in = shared && picked[i]->platform == picked[0]->platform;
+          ClfxContext *peer = clfx_context_new_in (picked[i],
+                                                   in ? shared : NULL, error);
           if (! peer)
             {
               clfx_context_free (ctx);
@@ -319,6 +355,9 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
             }
           ctx->peers[ctx->n_peers++] = peer;
         }
+      /* The contexts made in it hold their own references. */
+      if (shared)
+        clReleaseContext (shared);
     }
   clfx_device_list_free (&list);
   return ctx;

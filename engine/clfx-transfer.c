@@ -282,9 +282,13 @@ clfx_context_owns_pinned (const ClfxContext *ctx, const ClfxImage *img)
 bool
 clfx_context_reads_pinned (const ClfxContext *ctx, const ClfxImage *img)
 {
-  return img->owner && img->owner->release == pinned_image_release
-         && (((const PinnedImage *) img->owner)->ctx == ctx
-             || ctx->tuning.peer_pinned_direct);
+  const ClfxContext *owner;
+
+  if (! img->owner || img->owner->release != pinned_image_release)
+    return false;
+  owner = ((const PinnedImage *) img->owner)->ctx;
+  return owner == ctx || owner->context == ctx->context
+         || ctx->tuning.peer_pinned != CLFX_PEER_STAGE;
 }
 
 /* ---- gray as RGBA ------------------------------------------------------ */

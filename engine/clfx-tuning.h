@@ -26,6 +26,16 @@ typedef enum
   CLFX_SOURCE_BUFFER  /* plain loads from a buffer in the image's layout */
 } ClfxSourceForm;
 
+/* How device all's other contexts move images in the first context's
+ * pinned memory (CLFX_PEER_PINNED). */
+typedef enum
+{
+  CLFX_PEER_STAGE,   /* through their own pinned staging */
+  CLFX_PEER_DIRECT,  /* where they lie */
+  CLFX_PEER_CONTEXT  /* where they lie, every device of a platform in one
+                      * OpenCL context (its memory pinned for all of them) */
+} ClfxPeerPinned;
+
 typedef struct
 {
   int               rows_per_item; /* CLFX_ROWS_PER_ITEM (1-16), 0: auto */
@@ -39,13 +49,16 @@ typedef struct
   bool              fixed_taps;
   ClfxSamplerPolicy sampler;       /* CLFX_SAMPLER=auto|hardware|kernel */
   ClfxSourceForm    source;        /* CLFX_SOURCE=auto|image|buffer */
-  /* CLFX_PEER_PINNED=direct: images in another context's pinned memory
-   * (device all's first GPU's, read by the others) go to and from the
-   * device where they lie rather than through this context's pinned
-   * staging (stage, the default).  Either is correct; which is faster
-   * depends on whether the driver's pinned memory is pinned for every
-   * context, so device all keeps staging until that is measured. */
-  bool              peer_pinned_direct;
+  /* CLFX_PEER_PINNED=stage|direct|context: with direct, images in
+   * another context's pinned memory (device all's first GPU's, read by
+   * the others) go to and from the device where they lie rather than
+   * through this context's pinned staging (stage, the default); context
+   * also makes one OpenCL context for device all's devices of a
+   * platform, whose pinned memory is then every device's own.  All are
+   * correct; which is fastest depends on whether the driver pins memory
+   * for every context, so device all keeps staging until that is
+   * measured. */
+  ClfxPeerPinned    peer_pinned;
   /* CLFX_TILE=WxH: run in tiles of at most W x H result pixels even when
    * the image fits (tests compare that with the untiled result). */
   int               tile_width, tile_height;

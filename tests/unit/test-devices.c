@@ -37,6 +37,96 @@ run (ClfxContext *ctx, const ClfxParams *p, const ClfxImage *src,
          && clfx_run_on_context (ctx, p, src, dst, t, NULL, NULL, e);
 }
 
+/* Bands, staged bands and tiles of both resizes on device all give the
+ * bytes of one device. */
+static void
+spread (ClfxContext *one, ClfxContext *all, const ClfxImage *src,
+        const ClfxParams *params, const char *how)
+{
+  ClfxError e = { 0 };
+
+  for (int mode = 0; mode < 3; mode++)
+    {
+      static const char *names[] = { "bands", "staged bands", "tiles" };
+      set_tuning (one, mode == 1, mode == 2);
+      set_tuning (all, mode == 1, mode == 2);
+      for (int i = 0; i < 2; i++)
+        {
+          ClfxImage   a = { 0 }, b = { 0 };
+          ClfxTimings ta, tb;
+          bool        ok;
+
+          memset (&ta, 0, sizeof ta);
+          memset (&tb, 0, sizeof tb);
+          ok = run (one, &params[i], src, &a, &ta, &e)
+               && run (all, &params[i], src, &b, &tb, &e);
+          tap_ok (ok && ! memcmp (a.data, b.data, a.stride * (size_t) a.height)
+                    && tb.devices == 1 + all->n_peers
+                    && tb.pieces >= tb.devices,
+                  "%s%s, %s: %d pieces on %d devices give the bytes of one "
+                  "device%s%s", how, names[mode],
+                  clfx_run_variant_name (&params[i]), tb.pieces, tb.devices,
+                  ok ? "" : ": ", ok ? "" : e.message);
+          clfx_timings_clear (&ta);
+          clfx_timings_clear (&tb);
+          clfx_host_image_free (&a);
+          clfx_host_image_free (&b);
+        }
+    }
+}
+
+/* Device all with images in pinned memory of its first context: the
+ * other contexts stage them (stage), or move them where they lie (direct,
+ * and context, where they share the first's OpenCL context); the same
+ * bytes either way, and no staging copy at all unless staged. */
+static void
+pinned_spread (ClfxContext *one, ClfxContext *all, const ClfxImage *src,
+               const ClfxParams *p, ClfxPeerPinned mode, const char *how)
+{
+  ClfxImage   heap = { 0 }, pin_src = { 0 }, pin_dst = { 0 };
+  ClfxTimings th, t;
+  ClfxError   e = { 0 };
+  bool        ok, ran = false, staged_as_said;
+
+  memset (&th, 0, sizeof th);
+  memset (&t, 0, sizeof t);
+  set_tuning (one, true, false);
+  set_tuning (all, true, false);
+  one->guard_bytes = all->guard_bytes = 0;
+  for (int i = -1; i < all->n_peers; i++)
+    (i < 0 ? all : all->peers[i])->tuning.peer_pinned = mode;
+  ok = run (one, p, src, &heap, &th, &e)
+       && clfx_context_pinned_image (all, &pin_src, src->width, src->height,
+                                     4, CLFX_DEPTH_U8, &e)
+       && clfx_context_pinned_image (all, &pin_dst, heap.width, heap.height,
+                                     4, CLFX_DEPTH_U8, &e);
+  if (ok)
+    {
+      memcpy (pin_src.data, src->data, src->stride * (size_t) src->height);
+      pin_src.transfer = src->transfer;
+      pin_src.straight_alpha = src->straight_alpha;
+      ran = clfx_run_on_context (all, p, &pin_src, &pin_dst, &t, NULL, NULL,
+                                 &e);
+    }
+  /* Staging copies only where a second context staged. */
+  staged_as_said = mode != CLFX_PEER_STAGE || ! all->n_peers
+                     ? t.stage_ms == 0.0
+                     : t.stage_ms > 0.0;
+  tap_ok (ran && staged_as_said && t.devices == 1 + all->n_peers
+            && ! memcmp (heap.data, pin_dst.data,
+                         heap.stride * (size_t) heap.height),
+          "device all, images pinned by its first context, %s: %d devices, "
+          "staging %.3f ms, the bytes of one device%s%s", how, t.devices,
+          t.stage_ms, ran ? "" : ": ", ran ? "" : e.message);
+  for (int i = -1; i < all->n_peers; i++)
+    (i < 0 ? all : all->peers[i])->tuning.peer_pinned = CLFX_PEER_STAGE;
+  clfx_timings_clear (&th);
+  clfx_timings_clear (&t);
+  clfx_host_image_free (&pin_src);
+  clfx_host_image_free (&pin_dst);
+  clfx_host_image_free (&heap);
+}
+
 int
 main (void)
 {
@@ -69,34 +159,7 @@ main (void)
       clfx_params_set (&params[i], "height", i ? "41" : "150", &e);
       clfx_params_set (&params[i], "filter", i ? "lanczos3" : "linear", &e);
     }
-  for (int mode = 0; mode < 3; mode++)
-    {
-      static const char *names[] = { "bands", "staged bands", "tiles" };
-      set_tuning (one, mode == 1, mode == 2);
-      set_tuning (all, mode == 1, mode == 2);
-      for (int i = 0; i < 2; i++)
-        {
-          ClfxImage   a = { 0 }, b = { 0 };
-          ClfxTimings ta, tb;
-          bool        ok;
-
-          memset (&ta, 0, sizeof ta);
-          memset (&tb, 0, sizeof tb);
-          ok = run (one, &params[i], &src, &a, &ta, &e)
-               && run (all, &params[i], &src, &b, &tb, &e);
-          tap_ok (ok && ! memcmp (a.data, b.data, a.stride * (size_t) a.height)
-                    && tb.devices == 1 + all->n_peers
-                    && tb.pieces >= tb.devices,
-                  "%s, %s: %d pieces on %d devices give the bytes of one "
-                  "device%s%s", names[mode],
-                  clfx_run_variant_name (&params[i]), tb.pieces, tb.devices,
-                  ok ? "" : ": ", ok ? "" : e.message);
-          clfx_timings_clear (&ta);
-          clfx_timings_clear (&tb);
-          clfx_host_image_free (&a);
-          clfx_host_image_free (&b);
-        }
-    }
+  spread (one, all, &src, params, "");
   /* Images in the context's pinned memory go up and come down without a
    * staging copy (streamed, through staging for everything else): the
    * same bytes as ordinary memory. */
@@ -137,60 +200,35 @@ main (void)
     clfx_timings_clear (&tb);
     clfx_host_image_free (&heap);
   }
-  /* Device all with images in pinned memory of its first context: the
-   * other contexts stage them (the default), or with CLFX_PEER_PINNED=
-   * direct move them where they lie; the same bytes either way, and no
-   * staging copy at all with direct. */
+  pinned_spread (one, all, &src, &params[1], CLFX_PEER_STAGE,
+                 "the others staging them");
+  pinned_spread (one, all, &src, &params[1], CLFX_PEER_DIRECT,
+                 "the others moving them where they lie");
+  /* CLFX_PEER_PINNED=context: the devices of a platform in one OpenCL
+   * context (each keeping its own programs and queues). */
   {
-    ClfxImage   heap = { 0 }, pin_src = { 0 }, pin_dst = { 0 };
-    ClfxTimings th;
-    bool        ok;
+    ClfxContext *shared;
+    bool         one_cl;
 
-    memset (&th, 0, sizeof th);
-    set_tuning (one, true, false);
-    set_tuning (all, true, false);
-    one->guard_bytes = all->guard_bytes = 0;
-    ok = run (one, &params[1], &src, &heap, &th, &e)
-         && clfx_context_pinned_image (all, &pin_src, src.width, src.height,
-                                       4, CLFX_DEPTH_U8, &e)
-         && clfx_context_pinned_image (all, &pin_dst, 320, 41, 4,
-                                       CLFX_DEPTH_U8, &e);
-    if (ok)
+    setenv ("CLFX_PEER_PINNED", "context", 1);
+    shared = clfx_run_context_new ("all", NULL, &e);
+    unsetenv ("CLFX_PEER_PINNED");
+    one_cl = shared && shared->n_peers == all->n_peers;
+    for (int i = 0; one_cl && i < shared->n_peers; i++)
+      one_cl = (shared->peers[i]->context == shared->context)
+               == (shared->peers[i]->device.platform
+                   == shared->device.platform);
+    tap_ok (one_cl, "CLFX_PEER_PINNED=context: device all's %d devices of "
+            "one platform share one OpenCL context%s%s",
+            shared ? 1 + shared->n_peers : 0, shared ? "" : ": ",
+            shared ? "" : e.message);
+    if (shared)
       {
-        memcpy (pin_src.data, src.data, src.stride * (size_t) src.height);
-        pin_src.transfer = src.transfer;
-        pin_src.straight_alpha = src.straight_alpha;
+        spread (one, shared, &src, params, "one context: ");
+        pinned_spread (one, shared, &src, &params[1], CLFX_PEER_CONTEXT,
+                       "in one OpenCL context");
+        clfx_context_free (shared);
       }
-    for (int direct = 0; ok && direct < 2; direct++)
-      {
-        ClfxTimings t;
-        bool        ran, staged_as_said;
-
-        memset (&t, 0, sizeof t);
-        memset (pin_dst.data, 0, pin_dst.stride * 41);
-        for (int i = -1; i < all->n_peers; i++)
-          (i < 0 ? all : all->peers[i])->tuning.peer_pinned_direct = direct;
-        ran = clfx_run_on_context (all, &params[1], &pin_src, &pin_dst, &t,
-                                   NULL, NULL, &e);
-        /* Staging copies only where a second context staged. */
-        staged_as_said = direct || ! all->n_peers ? t.stage_ms == 0.0
-                                                  : t.stage_ms > 0.0;
-        tap_ok (ran && staged_as_said && t.devices == 1 + all->n_peers
-                  && ! memcmp (heap.data, pin_dst.data, heap.stride * 41),
-                "device all, images pinned by its first context, the others "
-                "%s: %d devices, staging %.3f ms, the bytes of one device%s%s",
-                direct ? "moving them where they lie" : "staging them",
-                t.devices, t.stage_ms, ran ? "" : ": ", ran ? "" : e.message);
-        clfx_timings_clear (&t);
-      }
-    for (int i = -1; i < all->n_peers; i++)
-      (i < 0 ? all : all->peers[i])->tuning.peer_pinned_direct = false;
-    if (! ok)
-      tap_ok (false, "device all with pinned images: %s", e.message);
-    clfx_timings_clear (&th);
-    clfx_host_image_free (&pin_src);
-    clfx_host_image_free (&pin_dst);
-    clfx_host_image_free (&heap);
   }
   /* The plug-in's way: a source in pinned memory of a context that
    * stages (a discrete GPU; here CLFX_ZERO_COPY=off's), the result made

@@ -47,7 +47,7 @@ rows (const ClfxTuning *t)
 static long long
 peer_pinned (const ClfxTuning *t)
 {
-  return t->peer_pinned_direct;
+  return t->peer_pinned;
 }
 
 /* Each value must keep the default and be named in the warning (an
@@ -103,9 +103,13 @@ main (void)
   rejected ("CLFX_ROWS_PER_ITEM", bad_rows, sizeof bad_rows / sizeof *bad_rows,
             rows);
   t = read_with ("CLFX_PEER_PINNED", "direct", w, sizeof w);
-  tap_ok (t.peer_pinned_direct && ! w[0], "CLFX_PEER_PINNED=direct is taken");
+  tap_ok (t.peer_pinned == CLFX_PEER_DIRECT && ! w[0],
+          "CLFX_PEER_PINNED=direct is taken");
+  t = read_with ("CLFX_PEER_PINNED", "context", w, sizeof w);
+  tap_ok (t.peer_pinned == CLFX_PEER_CONTEXT && ! w[0],
+          "CLFX_PEER_PINNED=context is taken");
   t = read_with ("CLFX_PEER_PINNED", "stage", w, sizeof w);
-  tap_ok (! t.peer_pinned_direct && ! w[0],
+  tap_ok (t.peer_pinned == CLFX_PEER_STAGE && CLFX_PEER_STAGE == 0 && ! w[0],
           "CLFX_PEER_PINNED=stage is the default");
   {
     static const char *const bad_peer[] = { "Direct", "direct ", "1", "" };
