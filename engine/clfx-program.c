@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <time.h>
 #include <stdio.h>
@@ -306,33 +307,118 @@ mark_path (const char *path, char *mark, size_t mark_len)
   snprintf (mark, mark_len, "%s.loading", path);
 }
 
+/* Entries this process's threads are loading (device all builds the same
+ * program on every device of a kind at once): a thread waits for another
+ * one's load of the same entry rather than take its mark for a crashed
+ * process's, or build from source beside it. */
+#define LOADS_MAX 32
+static pthread_mutex_t loads_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t  loads_done = PTHREAD_COND_INITIALIZER;
+static char           *loads[LOADS_MAX];
+
+static int
+load_slot (const char *path)
+{
+  for (int i = 0; i < LOADS_MAX; i++)
+    if (loads[i] && ! strcmp (loads[i], path))
+      return i;
+  return -1;
+}
+
+/* Takes path for this thread, waiting up to a minute while another
+ * thread holds it; false (with why) when it cannot. */
+static bool
+load_take (const char *path, char *why, size_t why_len)
+{
+  struct timespec until;
+  int             st = 0;
+  bool            taken = false;
+
+  clock_gettime (CLOCK_REALTIME, &until);
+  until.tv_sec += 60;
+  pthread_mutex_lock (&loads_lock);
+  while (load_slot (path) >= 0 && st == 0)
+    st = pthread_cond_timedwait (&loads_done, &loads_lock, &until);
+  for (int i = 0; st == 0 && i < LOADS_MAX && ! taken; i++)
+    if (! loads[i])
+      taken = (loads[i] = strdup (path)) != NULL;
+  pthread_mutex_unlock (&loads_lock);
+  if (! taken)
+    snprintf (why, why_len, "%s",
+              st ? "another thread of this process is still loading this "
+                   "entry"
+                 : "too many entries being loaded at once");
+  return taken;
+}
+
+static void
+load_give (const char *path)
+{
+  pthread_mutex_lock (&loads_lock);
+  for (int i; (i = load_slot (path)) >= 0;)
+    {
+      free (loads[i]);
+      loads[i] = NULL;
+    }
+  pthread_cond_broadcast (&loads_done);
+  pthread_mutex_unlock (&loads_lock);
+}
+
+/* The mark, holding this process's id, made whole before it appears
+ * (written to a file of its own, then linked to the mark's name, which
+ * fails if the name exists): another process never reads it empty,
+ * which would look like a mark a crashed process left.  0 when made,
+ * else errno (EEXIST: the mark is another's). */
+static int
+mark_make (const char *mark)
+{
+  char tmp[1200], text[32];
+  int  fd, n, err = 0;
+
+  if ((size_t) snprintf (tmp, sizeof tmp, "%s.XXXXXX", mark) >= sizeof tmp)
+    return ENAMETOOLONG;
+  if ((fd = mkstemp (tmp)) < 0)
+    return errno;
+  n = snprintf (text, sizeof text, "%ld\n", (long) getpid ());
+  if (write (fd, text, (size_t) n) != n)
+    err = errno ? errno : EIO;
+  if (close (fd) != 0 && ! err)
+    err = errno;
+  if (! err && link (tmp, mark) != 0)
+    err = errno;
+  unlink (tmp);
+  return err;
+}
+
+static bool mark_take (const char *path, char *why, size_t why_len);
+
 bool
 clfx_cache_load_begin (const char *path, char *why, size_t why_len)
 {
-  char        mark[1100], text[32], reason[64];
+  if (! load_take (path, why, why_len))
+    return false;
+  if (mark_take (path, why, why_len))
+    return true;
+  load_give (path);
+  return false;
+}
+
+static bool
+mark_take (const char *path, char *why, size_t why_len)
+{
+  char        mark[1100], reason[64];
   char       *held;
-  int         fd;
+  int         err;
   long        pid = 0;
   struct stat st;
 
   mark_path (path, mark, sizeof mark);
-  fd = open (mark, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-             0600);
-  if (fd >= 0)
-    {
-      int n = snprintf (text, sizeof text, "%ld\n", (long) getpid ());
-      bool ok = write (fd, text, (size_t) n) == n;
-      close (fd);
-      if (ok)
-        return true;
-      unlink (mark);
-      snprintf (why, why_len, "could not mark the entry as loading");
-      return false;
-    }
-  if (errno != EEXIST)
+  if (! (err = mark_make (mark)))
+    return true;
+  if (err != EEXIST)
     {
       snprintf (why, why_len, "could not mark the entry as loading (%s)",
-                strerror (errno));
+                strerror (err));
       return false;
     }
   held = read_file (mark, NULL, 64, true, reason, sizeof reason);
@@ -361,6 +447,7 @@ clfx_cache_load_end (const char *path)
 
   mark_path (path, mark, sizeof mark);
   unlink (mark);
+  load_give (path);
 }
 
 bool

@@ -50,7 +50,9 @@ bool clfx_cache_load  (const char *path, uint64_t key, unsigned char **data,
  * refuses, with the reason, an entry whose mark a process left that no
  * longer runs (its load never finished: the entry and the mark are
  * deleted, so one crash costs one run, not every run after) or that
- * another process is loading now (build from source instead). */
+ * another process is loading now (build from source instead).  Threads
+ * of one process loading the same entry (device all, a program on two
+ * devices of a kind) take turns: begin waits for the other's end. */
 bool clfx_cache_load_begin (const char *path, char *why, size_t why_len);
 void clfx_cache_load_end   (const char *path);
 bool clfx_cache_store (const char *path, uint64_t key,

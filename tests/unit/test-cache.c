@@ -7,15 +7,19 @@
  * neither hangs nor crashes, the folder is made 0700 and refused when
  * others may write it, an over-long path is refused, not cut, and a
  * process that dies while the driver loads an entry leaves a mark that
- * makes the next run delete the entry instead of dying on it too.  And
- * every family's programs hit in the next context. */
+ * makes the next run delete the entry instead of dying on it too, while
+ * two threads of one process loading an entry take turns.  And every
+ * family's programs hit in the next context. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "clfx-program.h"
@@ -356,6 +360,62 @@ crashed_loads (const ClfxDeviceInfo *dev)
   alarm (0);
 }
 
+/* Two threads of one process loading the same entry (device all builds
+ * a program on each device of a kind at once): the second waits for the
+ * first's end, then loads it too.  Before, it read the first's mark, at
+ * times still empty, as a crashed process's and deleted the entry. */
+static atomic_int turn_state;
+
+static void
+sleep_ms (long ms)
+{
+  struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+  nanosleep (&t, NULL);
+}
+
+static void *
+first_load (void *entry)
+{
+  char why[160] = "";
+  bool ok = clfx_cache_load_begin (entry, why, sizeof why);
+
+  atomic_store (&turn_state, ok ? 1 : -1);
+  if (ok)
+    {
+      sleep_ms (200);
+      atomic_store (&turn_state, 2);
+      clfx_cache_load_end (entry);
+    }
+  return NULL;
+}
+
+static void
+threads_take_turns (const ClfxDeviceInfo *dev)
+{
+  char        entry[256], why[160] = "";
+  pthread_t   t;
+  struct stat st;
+  bool        ok = one_entry (dev, entry), second = false, waited = false;
+
+  atomic_store (&turn_state, 0);
+  if (ok && pthread_create (&t, NULL, first_load, entry) == 0)
+    {
+      while (atomic_load (&turn_state) == 0)
+        sleep_ms (1);
+      if (atomic_load (&turn_state) == 1)
+        {
+          second = clfx_cache_load_begin (entry, why, sizeof why);
+          waited = atomic_load (&turn_state) == 2;
+          if (second)
+            clfx_cache_load_end (entry);
+        }
+      pthread_join (t, NULL);
+    }
+  tap_ok (ok && second && waited && stat (entry, &st) == 0,
+          "a second thread loading the same entry waits for the first's "
+          "load, then loads it; the entry stays (%s)", why);
+}
+
 /* The entry of program `prog` in the folder, or false. */
 static bool
 entry_of (const char *prog, char *out)
@@ -639,6 +699,7 @@ main (void)
   every_program_hits (&dev);
   hostile (&dev);
   crashed_loads (&dev);
+  threads_take_turns (&dev);
   poisoned (&dev);
 
   {

@@ -298,6 +298,30 @@ main (void)
     if (ok)
       clfx_host_image_free (&dst);
   }
+  /* Again: every device's programs come from the cache the run above
+   * filled, devices of one kind included, whose threads load the same
+   * entries at once (they used to take each other's mark for a crashed
+   * load's and delete the entry). */
+  {
+    ClfxRunOptions opt = { "all", false, 0, NULL, false, false };
+    ClfxRunResult  r;
+    ClfxImage      dst;
+    bool           ok = clfx_run (&params[1], &src, &dst, &opt, &r, &e);
+    int            hits = 0, off = 0;
+
+    for (int i = 0; ok && i < r.n_builds; i++)
+      {
+        hits += ! strcmp (r.builds[i].cache, "hit");
+        off += ! strcmp (r.builds[i].cache, "off");
+      }
+    tap_ok (ok && r.n_builds >= 1 + all->n_peers
+              && (hits == r.n_builds || off == r.n_builds),
+            "device all again: %d of its %d builds hit the cache (%d with "
+            "it off)", hits, ok ? r.n_builds : 0, off);
+    clfx_run_result_clear (&r);
+    if (ok)
+      clfx_host_image_free (&dst);
+  }
   clfx_host_image_free (&src);
   clfx_context_free (all);
   clfx_context_free (one);
