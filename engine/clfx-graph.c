@@ -263,6 +263,12 @@ clfx_graph_force_fixed_taps (const ClfxGraph *g)
   return g->ctx->tuning.fixed_taps;
 }
 
+ClfxStripPolicy
+clfx_graph_strip_policy (const ClfxGraph *g)
+{
+  return g->ctx->tuning.strip;
+}
+
 size_t
 clfx_graph_band_bytes (const ClfxGraph *g)
 {

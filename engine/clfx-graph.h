@@ -26,6 +26,7 @@
 #include "clfx-family.h"
 #include "clfx-host-image.h"
 #include "clfx-tolerance.h"
+#include "clfx-tuning.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -182,6 +183,8 @@ bool                  clfx_graph_source_is_buffer (const ClfxGraph *g);
 /* Whether a test forces the two-pass form of a variant (tuning). */
 bool                  clfx_graph_force_two_pass (const ClfxGraph *g);
 bool                  clfx_graph_force_fixed_taps (const ClfxGraph *g);
+/* CLFX_RESIZE_STRIP: which resizes may go down the strip kernel. */
+ClfxStripPolicy       clfx_graph_strip_policy (const ClfxGraph *g);
 /* CLFX_BAND_BYTES (tuning): bytes per band of a variant that bands its
  * intermediates; 0: the variant's default. */
 size_t                clfx_graph_band_bytes (const ClfxGraph *g);

@@ -26,6 +26,15 @@ typedef enum
   CLFX_SOURCE_BUFFER  /* plain loads from a buffer in the image's layout */
 } ClfxSourceForm;
 
+/* Which resizes go down the strip kernel (CLFX_RESIZE_STRIP). */
+typedef enum
+{
+  CLFX_STRIP_AUTO, /* 8-bit sRGB shrinks by whole factors, where the tap
+                    * counts are built in (GPUs) */
+  CLFX_STRIP_OFF,  /* none: the tiled kernel */
+  CLFX_STRIP_ALL   /* such shrinks in every depth (to measure them) */
+} ClfxStripPolicy;
+
 /* How device all's other contexts move images in the first context's
  * pinned memory (CLFX_PEER_PINNED). */
 typedef enum
@@ -47,6 +56,7 @@ typedef struct
   /* CLFX_RESIZE_FIXED_TAPS=1: the tiled resize's tap counts built into
    * its program on every device (by default on GPUs only). */
   bool              fixed_taps;
+  ClfxStripPolicy   strip;         /* CLFX_RESIZE_STRIP=auto|off|all */
   ClfxSamplerPolicy sampler;       /* CLFX_SAMPLER=auto|hardware|kernel */
   ClfxSourceForm    source;        /* CLFX_SOURCE=auto|image|buffer */
   /* CLFX_PEER_PINNED=stage|direct|context: with direct, images in

@@ -1044,8 +1044,10 @@ axis_step (const Axis *a, int dst)
 /* Shrinks of 8-bit sRGB data by whole factors through resize_filter_strip
  * (kernels/resize.cl says why), where the tap counts are built in.
  * Other depths keep the tiled kernel, which was faster in float (H100,
- * 8192x8192 to 4096x4096 cubic: 1.085 ms against 1.573).  *ran says
- * whether it applied. */
+ * 8192x8192 to 4096x4096 cubic: 1.085 ms against 1.573); 16-bit and
+ * half were not measured: CLFX_RESIZE_STRIP=all sends every depth's such
+ * shrinks down strips to measure them, =off none (the tiled kernel, to
+ * compare in one build).  *ran says whether it applied. */
 static bool
 launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
               int dh, bool *ran, ClfxError *error)
@@ -1058,8 +1060,12 @@ launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
   size_t local = 2 * (size_t) (fx * 63 + nx) * 16 + 1024;
   char   opts[128];
 
+  ClfxStripPolicy policy = clfx_graph_strip_policy (g);
+
   *ran = false;
-  if (! st->decode8 || ! fx || ! fy || ! taps_built_in (g, st)
+  if (policy == CLFX_STRIP_OFF
+      || (policy == CLFX_STRIP_AUTO && ! st->decode8) || ! fx || ! fy
+      || ! taps_built_in (g, st)
       || dev->max_work_group < 64 || local > dev->local_mem
       || clfx_graph_force_two_pass (g))
     return true;

@@ -602,6 +602,42 @@ main (void)
       if (! clfx_context_source_buffer (ctx))
         tap_ok (n_strip > strip, "8-bit shrinks by whole factors went down "
                 "strips: %d cases", n_strip - strip);
+      /* CLFX_RESIZE_STRIP=all: the other depths' such shrinks down
+       * strips too (sRGB and linear), validated like the rest; =off:
+       * none, the tiled kernel. */
+      strip = n_strip;
+      ctx->tuning.strip = CLFX_STRIP_ALL;
+      for (int d = 1; d < CLFX_N_DEPTHS; d++)
+        {
+          ClfxImage src;
+          if (! synthetic (&src, shrinks[0][0], shrinks[0][1], 4,
+                           (ClfxDepth) d, 19 + (unsigned) d))
+            continue;
+          src.transfer = d % 2 ? CLFX_TRC_SRGB : CLFX_TRC_LINEAR;
+          sweep (ctx, &src, shrinks[0][2], shrinks[0][3],
+                 "whole-factor shrink, strips in every depth", one, 1);
+          clfx_host_image_free (&src);
+        }
+      {
+        int       all = n_strip - strip;
+        ClfxImage src;
+        ctx->tuning.strip = CLFX_STRIP_OFF;
+        strip = n_strip;
+        if (synthetic (&src, shrinks[0][0], shrinks[0][1], 4, CLFX_DEPTH_U8,
+                       17))
+          {
+            src.transfer = CLFX_TRC_SRGB;
+            sweep (ctx, &src, shrinks[0][2], shrinks[0][3],
+                   "whole-factor shrink, strips off", one, 1);
+            clfx_host_image_free (&src);
+          }
+        ctx->tuning.strip = CLFX_STRIP_AUTO;
+        if (! clfx_context_source_buffer (ctx))
+          tap_ok (all > 0 && n_strip == strip,
+                  "CLFX_RESIZE_STRIP=all sends 16-bit, half and float "
+                  "shrinks down strips (%d cases); off sends none (%d)", all,
+                  n_strip - strip);
+      }
     }
     ctx->tuning.fixed_taps = false;
     for (int i = 0; i < ctx->n_programs; i++)

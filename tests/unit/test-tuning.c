@@ -102,6 +102,14 @@ main (void)
   tap_ok (t.rows_per_item == 16 && ! w[0], "CLFX_ROWS_PER_ITEM=16 is 16");
   rejected ("CLFX_ROWS_PER_ITEM", bad_rows, sizeof bad_rows / sizeof *bad_rows,
             rows);
+  t = read_with ("CLFX_RESIZE_STRIP", "off", w, sizeof w);
+  tap_ok (t.strip == CLFX_STRIP_OFF && ! w[0], "CLFX_RESIZE_STRIP=off");
+  t = read_with ("CLFX_RESIZE_STRIP", "all", w, sizeof w);
+  tap_ok (t.strip == CLFX_STRIP_ALL && ! w[0], "CLFX_RESIZE_STRIP=all");
+  t = read_with ("CLFX_RESIZE_STRIP", "on", w, sizeof w);
+  tap_ok (t.strip == CLFX_STRIP_AUTO && CLFX_STRIP_AUTO == 0
+            && strstr (w, "CLFX_RESIZE_STRIP"),
+          "CLFX_RESIZE_STRIP=on keeps auto and says so ('%s')", w);
   t = read_with ("CLFX_PEER_PINNED", "direct", w, sizeof w);
   tap_ok (t.peer_pinned == CLFX_PEER_DIRECT && ! w[0],
           "CLFX_PEER_PINNED=direct is taken");
