@@ -1,0 +1,21 @@
+#!/bin/sh
+# resize-strip-bench.sh: the strip kernel against the tiled one in one
+# build (CLFX_RESIZE_STRIP, README), for docs/PERFORMANCE.md's shrink by
+# two: 8192x8192 to 4096x4096, cubic and lanczos3, every depth, images in
+# pinned memory; each run prints clfx-bench's table (the kernel's median
+# is the resize_filter_strip or resize_filter_tile row) and the copy
+# kernel of the same run.
+# usage: tools/resize-strip-bench.sh CLFX_BENCH [DEVICE] [REPEAT]
+set -eu
+bench=$1 device=${2:-NVIDIA} repeat=${3:-10}
+for depth in u8 u16 half float; do
+  for filter in cubic lanczos3; do
+    for strip in off all; do
+      echo "== $depth $filter CLFX_RESIZE_STRIP=$strip"
+      CLFX_RESIZE_STRIP=$strip "$bench" --device "$device" \
+        --repeat "$repeat" --warmup 2 --pinned \
+        --synthetic "8192x8192:$depth" resize --width 4096 --height 4096 \
+        --filter "$filter" || echo "(failed: status $?)"
+    done
+  done
+done
