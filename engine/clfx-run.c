@@ -344,9 +344,9 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
         }
       for (int i = 1; ctx && i < n; i++)
         {
-          bool         in = shared && picked[i]->platform == picked[0]->platform;
-          ClfxContext *peer = clfx_context_new_in (picked[i],
-                                                   in ? shared : NULL, error);
+          bool in = shared && picked[i]->platform == picked[0]->platform;
+          ClfxContext *peer
+            = clfx_context_new_in (picked[i], in ? shared : NULL, error);
           if (! peer)
             {
               clfx_context_free (ctx);

@@ -106,8 +106,9 @@ clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
     "CLFX_SOURCE", (const char *[]) { "auto", "image", "buffer", NULL },
     warning, warning_len);
   t->peer_pinned = (ClfxPeerPinned) parse_choice (
-    "CLFX_PEER_PINNED", (const char *[]) { "stage", "direct", "context", NULL },
-    warning, warning_len);
+    "CLFX_PEER_PINNED",
+    (const char *[]) { "stage", "direct", "context", NULL }, warning,
+    warning_len);
   if ((v = getenv ("CLFX_TILE")) && *v)
     {
       /* A tile side up to 2^20 pixels (no image is larger). */

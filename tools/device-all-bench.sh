@@ -2,7 +2,8 @@
 # device-all-bench.sh: device all against one device, engine wall time
 # (host image in, host image out), for the cases of docs/PERFORMANCE.md's
 # "device=all on two H200s", RGBA float (SIZE x SIZE, default 8192).
-# usage: [CASES="word ..."] [SIZE=N] tools/device-all-bench.sh CLFX_BENCH [ONE_DEVICE] [REPEAT]
+# usage: [CASES="word ..."] [SIZE=N] tools/device-all-bench.sh CLFX_BENCH
+#          [ONE_DEVICE] [REPEAT]
 #   ONE_DEVICE  the single device to compare with (default: NVIDIA)
 #   CASES       only the cases whose name contains one of these words
 # Each case runs with the images in ordinary (pageable) memory and with
@@ -16,7 +17,8 @@ run () { # name device mem way args...
   shift 4
   echo "== $name device=$dev ${mem:-pageable} CLFX_PEER_PINNED=$way"
   CLFX_PEER_PINNED=$way "$bench" --device "$dev" --repeat "$repeat" \
-    --warmup 2 --no-roofline $mem --synthetic "${SIZE:-8192}x${SIZE:-8192}:float" "$@" ||
+    --warmup 2 --no-roofline $mem \
+    --synthetic "${SIZE:-8192}x${SIZE:-8192}:float" "$@" ||
     echo "(failed: status $?)"
 }
 for c in \

@@ -1059,7 +1059,6 @@ launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
   /* Its local memory: two rows of a group's texels and the decode table. */
   size_t local = 2 * (size_t) (fx * 63 + nx) * 16 + 1024;
   char   opts[128];
-
   ClfxStripPolicy policy = clfx_graph_strip_policy (g);
 
   *ran = false;
