@@ -1,6 +1,9 @@
 /* test-devices.c: device "all".  The result's bands or tiles are spread
  * over every usable GPU (else every CPU device), each on its own context
- * and thread; the result must be the one-device result, bit for bit.
+ * and thread (with CLFX_PEER_PINNED=context, a platform's devices in one
+ * OpenCL context); the result must be the one-device result, bit for
+ * bit, however the other devices move pinned images, and a second run
+ * loads every device's programs from the cache.
  *
  * $CLFX_TEST_DEVICES says how many devices "all" must find: meson runs
  * this test once as it is and once with POCL_DEVICES='cpu cpu', where
