@@ -390,19 +390,9 @@ mark_make (const char *mark)
   return err;
 }
 
-static bool mark_take (const char *path, char *why, size_t why_len);
-
-bool
-clfx_cache_load_begin (const char *path, char *why, size_t why_len)
-{
-  if (! load_take (path, why, why_len))
-    return false;
-  if (mark_take (path, why, why_len))
-    return true;
-  load_give (path);
-  return false;
-}
-
+/* The mark for this process, or false with why: another process's live
+ * load, or a mark a crashed load left (then the entry and it are
+ * deleted). */
 static bool
 mark_take (const char *path, char *why, size_t why_len)
 {
@@ -437,6 +427,17 @@ mark_take (const char *path, char *why, size_t why_len)
   unlink (mark);
   snprintf (why, why_len, "a load of this entry never finished (process "
             "%ld ended in it: the driver crashed?): deleted", pid);
+  return false;
+}
+
+bool
+clfx_cache_load_begin (const char *path, char *why, size_t why_len)
+{
+  if (! load_take (path, why, why_len))
+    return false;
+  if (mark_take (path, why, why_len))
+    return true;
+  load_give (path);
   return false;
 }
 

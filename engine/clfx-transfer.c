@@ -272,23 +272,29 @@ clfx_context_image_alloc (ClfxContext *ctx, ClfxImage *img, int width,
   return clfx_host_image_alloc (img, width, height, channels, depth, error);
 }
 
+/* The context whose pinned memory holds img's pixels, or NULL. */
+static const ClfxContext *
+pinned_owner (const ClfxImage *img)
+{
+  return img->owner && img->owner->release == pinned_image_release
+           ? ((const PinnedImage *) img->owner)->ctx
+           : NULL;
+}
+
 bool
 clfx_context_owns_pinned (const ClfxContext *ctx, const ClfxImage *img)
 {
-  return img->owner && img->owner->release == pinned_image_release
-         && ((const PinnedImage *) img->owner)->ctx == ctx;
+  return pinned_owner (img) == ctx;
 }
 
 bool
 clfx_context_reads_pinned (const ClfxContext *ctx, const ClfxImage *img)
 {
-  const ClfxContext *owner;
+  const ClfxContext *owner = pinned_owner (img);
 
-  if (! img->owner || img->owner->release != pinned_image_release)
-    return false;
-  owner = ((const PinnedImage *) img->owner)->ctx;
-  return owner == ctx || owner->context == ctx->context
-         || ctx->tuning.peer_pinned != CLFX_PEER_STAGE;
+  return owner
+         && (owner == ctx || owner->context == ctx->context
+             || ctx->tuning.peer_pinned != CLFX_PEER_STAGE);
 }
 
 /* ---- gray as RGBA ------------------------------------------------------ */
