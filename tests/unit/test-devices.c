@@ -40,6 +40,21 @@ run (ClfxContext *ctx, const ClfxParams *p, const ClfxImage *src,
          && clfx_run_on_context (ctx, p, src, dst, t, NULL, NULL, e);
 }
 
+/* src again in pinned memory of ctx (*pin), its pixels and how they are
+ * encoded. */
+static bool
+pinned_copy (ClfxContext *ctx, const ClfxImage *src, ClfxImage *pin,
+             ClfxError *e)
+{
+  if (! clfx_context_pinned_image (ctx, pin, src->width, src->height,
+                                   src->channels, src->depth, e))
+    return false;
+  memcpy (pin->data, src->data, src->stride * (size_t) src->height);
+  pin->transfer = src->transfer;
+  pin->straight_alpha = src->straight_alpha;
+  return true;
+}
+
 /* Bands, staged bands and tiles of both resizes on device all give the
  * bytes of one device. */
 static void
@@ -99,18 +114,12 @@ pinned_spread (ClfxContext *one, ClfxContext *all, const ClfxImage *src,
   for (int i = -1; i < all->n_peers; i++)
     (i < 0 ? all : all->peers[i])->tuning.peer_pinned = mode;
   ok = run (one, p, src, &heap, &th, &e)
-       && clfx_context_pinned_image (all, &pin_src, src->width, src->height,
-                                     4, CLFX_DEPTH_U8, &e)
+       && pinned_copy (all, src, &pin_src, &e)
        && clfx_context_pinned_image (all, &pin_dst, heap.width, heap.height,
                                      4, CLFX_DEPTH_U8, &e);
   if (ok)
-    {
-      memcpy (pin_src.data, src->data, src->stride * (size_t) src->height);
-      pin_src.transfer = src->transfer;
-      pin_src.straight_alpha = src->straight_alpha;
-      ran = clfx_run_on_context (all, p, &pin_src, &pin_dst, &t, NULL, NULL,
-                                 &e);
-    }
+    ran = clfx_run_on_context (all, p, &pin_src, &pin_dst, &t, NULL, NULL,
+                               &e);
   /* Staging copies only where a second context staged. */
   staged_as_said = mode != CLFX_PEER_STAGE || ! all->n_peers
                      ? t.stage_ms == 0.0
@@ -174,15 +183,11 @@ main (void)
     memset (&ta, 0, sizeof ta);
     memset (&tb, 0, sizeof tb);
     set_tuning (one, true, false);
-    ok = clfx_context_pinned_image (one, &pin_src, src.width, src.height, 4,
-                                    CLFX_DEPTH_U8, &e)
+    ok = pinned_copy (one, &src, &pin_src, &e)
          && clfx_context_pinned_image (one, &pin_dst, 320, 41, 4,
                                        CLFX_DEPTH_U8, &e);
     if (ok)
       {
-        memcpy (pin_src.data, src.data, src.stride * (size_t) src.height);
-        pin_src.transfer = src.transfer;
-        pin_src.straight_alpha = src.straight_alpha;
         one->guard_bytes = 0; /* results straight into pinned rows */
         ok = clfx_context_owns_pinned (one, &pin_src)
              && ! clfx_context_owns_pinned (one, &src)
@@ -252,14 +257,10 @@ main (void)
       {
         own->zero_copy = false;
         ok = clfx_context_wants_pinned (own)
-             && clfx_context_pinned_image (own, &pin_src, src.width,
-                                           src.height, 4, CLFX_DEPTH_U8, &e);
+             && pinned_copy (own, &src, &pin_src, &e);
       }
     if (ok)
       {
-        memcpy (pin_src.data, src.data, src.stride * (size_t) src.height);
-        pin_src.transfer = src.transfer;
-        pin_src.straight_alpha = src.straight_alpha;
         ok = clfx_run (&params[1], &pin_src, &dst, &opt, &r, &e)
              && (json = clfx_report_json (&params[1], &pin_src, &opt, &r,
                                           NULL));
