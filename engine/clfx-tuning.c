@@ -97,7 +97,8 @@ clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
   v = getenv ("CLFX_RESIZE_FIXED_TAPS");
   t->fixed_taps = v && *v == '1';
   t->strip = (ClfxStripPolicy) parse_choice (
-    "CLFX_RESIZE_STRIP", (const char *[]) { "auto", "off", "all", NULL },
+    "CLFX_RESIZE_STRIP",
+    (const char *[]) { "auto", "off", "all", "sweep", NULL },
     warning, warning_len);
   t->sampler = (ClfxSamplerPolicy) parse_choice (
     "CLFX_SAMPLER", (const char *[]) { "auto", "hardware", "kernel", NULL },

@@ -32,7 +32,9 @@ typedef enum
   CLFX_STRIP_AUTO, /* 8-bit sRGB shrinks by whole factors, where the tap
                     * counts are built in (GPUs) */
   CLFX_STRIP_OFF,  /* none: the tiled kernel */
-  CLFX_STRIP_ALL   /* such shrinks in every depth (to measure them) */
+  CLFX_STRIP_ALL,  /* such shrinks in every depth (to measure them) */
+  CLFX_STRIP_SWEEP /* the sweep kernel for such shrinks in every depth
+                    * where every pixel's weights are the same */
 } ClfxStripPolicy;
 
 /* How device all's other contexts move images in the first context's
@@ -56,7 +58,7 @@ typedef struct
   /* CLFX_RESIZE_FIXED_TAPS=1: the tiled resize's tap counts built into
    * its program on every device (by default on GPUs only). */
   bool              fixed_taps;
-  ClfxStripPolicy   strip;         /* CLFX_RESIZE_STRIP=auto|off|all */
+  ClfxStripPolicy   strip;         /* CLFX_RESIZE_STRIP=auto|off|all|sweep */
   ClfxSamplerPolicy sampler;       /* CLFX_SAMPLER=auto|hardware|kernel */
   ClfxSourceForm    source;        /* CLFX_SOURCE=auto|image|buffer */
   /* CLFX_PEER_PINNED=stage|direct|context: with direct, images in

@@ -609,3 +609,186 @@ resize_filter_strip (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
     }
 }
 #endif
+
+/* Shrinks by whole factors with the same weights for every result pixel
+ * of an axis (the host checks the tables), the rows pass in registers.
+ * The strip kernel above takes each row value's SWEEP_NTX taps from local
+ * memory, where consecutive work-items read texels FX apart: on an H100
+ * those reads, and the decode table's, were most of its local-memory
+ * traffic, which set its time.  Here the rows pass turns the strip on its
+ * side: a work-item sweeps along one source row of the group's 64 result
+ * columns (SWEEP_P work-items a row, SWEEP_C columns each), its taps a
+ * window in registers that moves FX texels a column, each texel read and
+ * decoded once; it leaves its row values in local memory by column, and
+ * the columns pass reads each of them once, work-item per column, into
+ * the sums of the result rows that take it, as the strip kernel does.
+ * SWEEP_R source rows a turn, two barriers a turn.  Same weights, fused
+ * sums and tap order as the tiled and strip kernels: their results. */
+#ifdef SWEEP_FX
+#ifndef SWEEP_R
+#define SWEEP_R 32
+#endif
+#define SWEEP_P (64 / SWEEP_R)
+#define SWEEP_C (64 / SWEEP_P)
+#define SWEEP_A ((RESIZE_NTY + SWEEP_FY - 1) / SWEEP_FY) /* rows in flight */
+#define SWEEP_W (SWEEP_FX * 63 + RESIZE_NTX) /* a group's texels a row */
+#define SWEEP_HS (SWEEP_R + 1) /* odd: a column's row values, 8 columns a
+                                  turn of 16-byte accesses, no conflict */
+
+/* Texel `col` (-1: the border, 0) of row a, as the kernels mix it. */
+inline float4
+sweep_texel (CLFX_SRC_PARAMS, int col, int a, __local const float *dec)
+{
+  (void) view;
+  (void) flags;
+  return col < 0 ? (float4) (0.0f)
+                 : tile_decode (clfx_texel (img, pitch, lut, col, a), dec);
+}
+
+__kernel __attribute__ ((reqd_work_group_size (64, 1, 1))) void
+resize_filter_sweep (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
+                     __global const int *start_x, __global const float *wx,
+                     __global const int *start_y, __global const float *wy,
+                     int dst_w, int dst_h, int rows)
+{
+  int lid = get_local_id (0);
+  int xg = dst_rect.x + get_group_id (0) * 64;
+  int y0 = dst_rect.y + get_global_id (1) * rows;
+  int x_end = dst_rect.x + dst_rect.z, y_end = dst_rect.y + dst_rect.w;
+  __local float  dec[256];
+  __local int    cols[SWEEP_W];
+  __local float4 hb[64 * SWEEP_HS];
+
+#if RESIZE_LUT
+  for (int c = lid; c < 256; c += 64)
+    dec[c] = clfx_srgb_decode_unorm8 ((float) c / 255.0f);
+#endif
+  /* Columns right of the result's end read the last column's texels and
+   * store nothing. */
+  int  last = min (xg + 63, x_end - 1);
+  int  n_out = min (rows, y_end - y0);
+  int  sx = start_x[xg], sy = start_y[y0];
+  int  cmax = start_x[last] + RESIZE_NTX - 1;
+  bool tiled = src_flags & CLFX_SRC_TILED;
+  int  mode = src_flags & CLFX_SRC_ADDRESSING_MASK;
+
+  /* The group's texel columns, addressing applied once (-1: the border;
+   * a tile holds its border already). */
+  for (int i = lid; i < SWEEP_W; i += 64)
+    {
+      int c = min (sx + i, cmax);
+      c = tiled ? c : clfx_address (c, src_view.z, mode);
+      cols[i] = ! tiled && c < 0 ? -1 : c - src_view.x;
+    }
+#ifdef SWEEP_SAME_WEIGHTS
+  /* Every result pixel's weights are the first's (the host's check). */
+  float wxk[RESIZE_NTX], wyk[RESIZE_NTY];
+#pragma unroll
+  for (int k = 0; k < RESIZE_NTX; k++)
+    wxk[k] = wx[(long) k * dst_w];
+#pragma unroll
+  for (int k = 0; k < RESIZE_NTY; k++)
+    wyk[k] = wy[(long) k * dst_h];
+#define SWEEP_WX(k, c) wxk[k]
+#define SWEEP_WY(k, o) wyk[k]
+#else
+  /* The group's columns' weights, tap-major: the rows pass's work-items
+   * of a warp read the same one. */
+  __local float wl[RESIZE_NTX * 64];
+  for (int i = lid; i < RESIZE_NTX * 64; i += 64)
+    wl[i] = wx[(long) (i / 64) * dst_w + min (xg + i % 64, last)];
+#define SWEEP_WX(k, c) wl[(k) * 64 + part * SWEEP_C + (c)]
+#define SWEEP_WY(k, o) wy[(long) (k) * dst_h + y0 + (o)]
+#endif
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  /* Source rows sy + t, t < total; row t = SWEEP_FY * g + p is tap
+   * SWEEP_FY * q + p of result row g - q, whose sum is acc[q] (the strip
+   * kernel's order). */
+  int j = lid % SWEEP_R, part = lid / SWEEP_R;
+  int total = SWEEP_FY * (n_out - 1) + RESIZE_NTY;
+  int groups = n_out + SWEEP_A - 1;
+  __local const int *pc = cols + part * SWEEP_FX * SWEEP_C;
+  __local float4 *ph = hb + part * SWEEP_C * SWEEP_HS + j;
+  __local const float4 *mine = hb + lid * SWEEP_HS;
+  float4 acc[SWEEP_A];
+
+#pragma unroll
+  for (int q = 0; q < SWEEP_A; q++)
+    acc[q] = (float4) (0.0f);
+  for (int t0 = 0; t0 < total; t0 += SWEEP_R)
+    {
+      /* The rows pass: row t0 + j, SWEEP_C columns from `part`'s. */
+      int r = sy + t0 + j;
+      int a = tiled ? r : clfx_address (r, src_view.w, mode);
+      if (t0 + j >= total)
+        ;
+      else if (! tiled && a < 0)
+        {
+#pragma unroll
+          for (int c = 0; c < SWEEP_C; c++)
+            ph[c * SWEEP_HS] = (float4) (0.0f);
+        }
+      else
+        {
+          float4 win[RESIZE_NTX];
+          a -= src_view.y;
+#pragma unroll
+          for (int i = 0; i < RESIZE_NTX - SWEEP_FX; i++)
+            win[SWEEP_FX + i] = sweep_texel (CLFX_SRC (src), pc[i], a, dec);
+#pragma unroll
+          for (int c = 0; c < SWEEP_C; c++)
+            {
+#pragma unroll
+              for (int k = 0; k < RESIZE_NTX - SWEEP_FX; k++)
+                win[k] = win[k + SWEEP_FX];
+#pragma unroll
+              for (int i = 0; i < SWEEP_FX; i++)
+                win[RESIZE_NTX - SWEEP_FX + i]
+                  = sweep_texel (CLFX_SRC (src),
+                                 pc[SWEEP_FX * c + RESIZE_NTX - SWEEP_FX + i],
+                                 a, dec);
+              float4 h = (float4) (0.0f);
+#pragma unroll
+              for (int k = 0; k < RESIZE_NTX; k++)
+                h = CLFX_MAD4 (SWEEP_WX (k, c), win[k], h);
+              ph[c * SWEEP_HS] = h;
+            }
+        }
+      barrier (CLK_LOCAL_MEM_FENCE);
+
+      /* The columns pass: this work-item's column, the turn's rows. */
+      for (int gg = 0; gg < SWEEP_R / SWEEP_FY; gg++)
+        {
+          int g = t0 / SWEEP_FY + gg;
+          if (g >= groups)
+            break;
+#pragma unroll
+          for (int p = 0; p < SWEEP_FY; p++)
+            {
+              if (SWEEP_FY * (g - n_out + 1) + p >= RESIZE_NTY)
+                continue;
+              float4 h = mine[SWEEP_FY * gg + p];
+#pragma unroll
+              for (int q = 0; q < SWEEP_A; q++)
+                {
+                  int k = SWEEP_FY * q + p, o = g - q;
+                  if (k >= RESIZE_NTY || o < 0 || o >= n_out)
+                    continue;
+                  acc[q] = CLFX_MAD4 (SWEEP_WY (k, o), h, acc[q]);
+                }
+            }
+          int o = g - (SWEEP_A - 1);
+          if (o >= 0 && xg + lid < x_end)
+            CLFX_STORE (xg + lid, y0 + o, acc[SWEEP_A - 1]);
+#pragma unroll
+          for (int q = SWEEP_A - 1; q > 0; q--)
+            acc[q] = acc[q - 1];
+          acc[0] = (float4) (0.0f);
+        }
+      barrier (CLK_LOCAL_MEM_FENCE);
+    }
+#undef SWEEP_WX
+#undef SWEEP_WY
+}
+#endif

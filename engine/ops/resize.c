@@ -1034,6 +1034,19 @@ axis_step (const Axis *a, int dst)
   return f;
 }
 
+/* Whether every result pixel of the axis has the first's weights (whole
+ * shrink factors put every pixel's centre at the same place among its
+ * taps, so their weights are computed from the same numbers). */
+static bool
+axis_uniform (const Axis *a, int dst)
+{
+  for (int d = 1; d < dst; d++)
+    if (memcmp (a->weights, a->weights + (size_t) d * (size_t) a->ntaps,
+                (size_t) a->ntaps * sizeof (float)))
+      return false;
+  return true;
+}
+
 /* Result rows a work-group of the strip kernel makes: its first
  * ceil (taps / factor) - 1 source row groups finish no result row, so
  * fewer rows cost more reads; more leave fewer groups to fill the GPU
@@ -1060,6 +1073,14 @@ launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
   size_t local = 2 * (size_t) (fx * 63 + nx) * 16 + 1024;
   char   opts[128];
   ClfxStripPolicy policy = clfx_graph_strip_policy (g);
+  /* The sweep kernel: its row values by column (64 columns of 33), its
+   * texel columns and the decode table. */
+  bool sweep = policy == CLFX_STRIP_SWEEP && fx && fy && 32 % fy == 0;
+  bool same = sweep && axis_uniform (&st->x, dw) && axis_uniform (&st->y, dh);
+
+  if (sweep)
+    local = 64 * 33 * 16 + (size_t) (fx * 63 + nx) * 4 + 1024
+            + (same ? 0 : (size_t) nx * 64 * 4);
 
   *ran = false;
   if (policy == CLFX_STRIP_OFF
@@ -1069,9 +1090,11 @@ launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
       || clfx_graph_force_two_pass (g))
     return true;
   snprintf (opts, sizeof opts,
-            "-DRESIZE_NTX=%d -DRESIZE_NTY=%d -DSTRIP_FX=%d -DSTRIP_FY=%d",
-            nx, ny, fx, fy);
-  ClfxLaunch l = { "resize_filter_strip", opts, NULL, 2,
+            "-DRESIZE_NTX=%d -DRESIZE_NTY=%d -D%s_FX=%d -D%s_FY=%d%s", nx,
+            ny, sweep ? "SWEEP" : "STRIP", fx, sweep ? "SWEEP" : "STRIP", fy,
+            same ? " -DSWEEP_SAME_WEIGHTS" : "");
+  ClfxLaunch l = { sweep ? "resize_filter_sweep" : "resize_filter_strip",
+                   opts, NULL, 2,
                    { (size_t) t->out.width,
                      (size_t) ((t->out.height + STRIP_ROWS - 1)
                                / STRIP_ROWS) },

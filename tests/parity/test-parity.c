@@ -36,7 +36,7 @@ static const Size sizes[] = {
   { 3000, 17, 700, 40, "3000x17, 4.3x shrink in x" },
 };
 
-static int n_cases, n_tiled, n_two_pass, n_strip;
+static int n_cases, n_tiled, n_two_pass, n_strip, n_sweep;
 
 static const ClfxParamSpec *
 row (const char *name)
@@ -105,6 +105,8 @@ one_case (ClfxContext *ctx, const ClfxImage *src, const ClfxParams *p,
     {
       n_tiled += strcmp (r.timings.kernels[k].name, "resize_filter_tile") == 0;
       n_strip += strcmp (r.timings.kernels[k].name, "resize_filter_strip")
+                 == 0;
+      n_sweep += strcmp (r.timings.kernels[k].name, "resize_filter_sweep")
                  == 0;
       /* resize_filter_v, or resize_filter_vb through a buffer */
       n_two_pass += strncmp (r.timings.kernels[k].name, "resize_filter_v",
@@ -484,8 +486,38 @@ guard_band_catches_stray_write (const ClfxDeviceInfo *dev)
   clfx_host_image_free (&dst);
 }
 
-/* The strips of 8-bit shrinks by whole factors (built-in tap counts, as
- * on GPUs) in tiles: the bytes of one piece. */
+/* CLFX_RESIZE_STRIP=sweep: shrinks by whole factors in every depth (8-bit
+ * with straight alpha), every addressing mode, validated; where sources
+ * are images some must have gone down the sweep kernel. */
+static void
+sweep_shrinks (ClfxContext *ctx, const int (*shrinks)[4], int n)
+{
+  static const char *const one[] = { "1" };
+  int                      before = n_sweep;
+
+  for (int d = 0; d < CLFX_N_DEPTHS; d++)
+    for (int s = 0; s <= n; s++)
+      {
+        /* The last: 256x128 to 128x64, every pixel's weights the same. */
+        int       sw = s < n ? shrinks[s][0] : 256;
+        int       sh = s < n ? shrinks[s][1] : 128;
+        ClfxImage src;
+        if (! synthetic (&src, sw, sh, 4, (ClfxDepth) d, 23 + (unsigned) s))
+          continue;
+        src.transfer = d % 2 ? CLFX_TRC_LINEAR : CLFX_TRC_SRGB;
+        src.straight_alpha = d == 0;
+        sweep (ctx, &src, s < n ? shrinks[s][2] : 128,
+               s < n ? shrinks[s][3] : 64, "whole-factor shrink, sweep", one,
+               1);
+        clfx_host_image_free (&src);
+      }
+  if (! clfx_context_source_buffer (ctx))
+    tap_ok (n_sweep > before, "CLFX_RESIZE_STRIP=sweep: %d cases down the "
+            "sweep kernel", n_sweep - before);
+}
+
+/* The strip and sweep kernels of 8-bit shrinks by whole factors
+ * (built-in tap counts, as on GPUs) in tiles: the bytes of one piece. */
 static void
 strip_pieces (ClfxContext *one, ClfxContext *many)
 {
@@ -496,17 +528,25 @@ strip_pieces (ClfxContext *one, ClfxContext *many)
   src.transfer = CLFX_TRC_SRGB;
   src.straight_alpha = true;
   one->tuning.fixed_taps = many->tuning.fixed_taps = true;
-  for (int addr = 0; addr < CLFX_N_ADDR; addr++)
-    for (int f = CLFX_RESAMPLE_CUBIC; f <= CLFX_RESAMPLE_LANCZOS3; f++)
-      {
-        ClfxParams p;
-        ClfxError  e = { 0 };
-        if (make_params (&p, 75, 20, addr, true, f, "1", &e))
-          bit_identical (one, many, &src, &p, "whole-factor shrink, tiled",
-                         SPLIT_TILES);
-        else
-          tap_ok (false, "parameters: %s", e.message);
-      }
+  for (int sw = 0; sw < 2; sw++)
+    {
+      one->tuning.strip = many->tuning.strip
+        = sw ? CLFX_STRIP_SWEEP : CLFX_STRIP_AUTO;
+      for (int addr = 0; addr < CLFX_N_ADDR; addr++)
+        for (int f = CLFX_RESAMPLE_CUBIC; f <= CLFX_RESAMPLE_LANCZOS3; f++)
+          {
+            ClfxParams p;
+            ClfxError  e = { 0 };
+            if (make_params (&p, 75, 20, addr, true, f, "1", &e))
+              bit_identical (one, many, &src, &p,
+                             sw ? "whole-factor shrink, sweep, tiled"
+                                : "whole-factor shrink, tiled",
+                             SPLIT_TILES);
+            else
+              tap_ok (false, "parameters: %s", e.message);
+          }
+    }
+  one->tuning.strip = many->tuning.strip = CLFX_STRIP_AUTO;
   one->tuning.fixed_taps = many->tuning.fixed_taps = false;
   clfx_host_image_free (&src);
 }
@@ -631,6 +671,11 @@ main (void)
                    "whole-factor shrink, strips off", one, 1);
             clfx_host_image_free (&src);
           }
+        /* =sweep: such shrinks in every depth down the sweep kernel,
+         * with every pixel's weights the same (power-of-two sizes) or
+         * not; 8-bit with straight alpha and every addressing mode. */
+        ctx->tuning.strip = CLFX_STRIP_SWEEP;
+        sweep_shrinks (ctx, shrinks, 3);
         ctx->tuning.strip = CLFX_STRIP_AUTO;
         if (! clfx_context_source_buffer (ctx))
           tap_ok (all > 0 && n_strip == strip,

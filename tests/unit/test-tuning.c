@@ -106,6 +106,8 @@ main (void)
   tap_ok (t.strip == CLFX_STRIP_OFF && ! w[0], "CLFX_RESIZE_STRIP=off");
   t = read_with ("CLFX_RESIZE_STRIP", "all", w, sizeof w);
   tap_ok (t.strip == CLFX_STRIP_ALL && ! w[0], "CLFX_RESIZE_STRIP=all");
+  t = read_with ("CLFX_RESIZE_STRIP", "sweep", w, sizeof w);
+  tap_ok (t.strip == CLFX_STRIP_SWEEP && ! w[0], "CLFX_RESIZE_STRIP=sweep");
   t = read_with ("CLFX_RESIZE_STRIP", "on", w, sizeof w);
   tap_ok (t.strip == CLFX_STRIP_AUTO && CLFX_STRIP_AUTO == 0
             && strstr (w, "CLFX_RESIZE_STRIP"),
