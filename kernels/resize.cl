@@ -18,6 +18,8 @@
  *   source footprint fits in local memory.
  * resize_filter_strip: both passes in one launch down strips of 64
  *   result columns, for 8-bit shrinks by whole factors on GPUs.
+ * resize_filter_sweep: the same shrinks with the rows pass along each
+ *   source row in registers (CLFX_RESIZE_STRIP=sweep).
  *
  * Every index is in source coordinates (clfx-io.h), so a tiled run reads
  * the same texels as an untiled one.  CLK_ADDRESS_NONE leaves reads
