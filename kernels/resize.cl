@@ -19,7 +19,8 @@
  * resize_filter_strip: both passes in one launch down strips of 64
  *   result columns, for 8-bit shrinks by whole factors on GPUs.
  * resize_filter_sweep: the same shrinks with the rows pass along each
- *   source row in registers (CLFX_RESIZE_STRIP=sweep).
+ *   source row in registers, where every result pixel has the same
+ *   weights.
  *
  * Every index is in source coordinates (clfx-io.h), so a tiled run reads
  * the same texels as an untiled one.  CLK_ADDRESS_NONE leaves reads
@@ -612,23 +613,30 @@ resize_filter_strip (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
 }
 #endif
 
-/* Shrinks by whole factors with the same weights for every result pixel
- * of an axis (the host checks the tables), the rows pass in registers.
- * The strip kernel above takes each row value's SWEEP_NTX taps from local
- * memory, where consecutive work-items read texels FX apart: on an H100
- * those reads, and the decode table's, were most of its local-memory
- * traffic, which set its time.  Here the rows pass turns the strip on its
- * side: a work-item sweeps along one source row of the group's 64 result
- * columns (SWEEP_P work-items a row, SWEEP_C columns each), its taps a
- * window in registers that moves FX texels a column, each texel read and
- * decoded once; it leaves its row values in local memory by column, and
- * the columns pass reads each of them once, work-item per column, into
- * the sums of the result rows that take it, as the strip kernel does.
- * SWEEP_R source rows a turn, two barriers a turn.  Same weights, fused
- * sums and tap order as the tiled and strip kernels: their results. */
+/* Shrinks by whole factors (the host's conditions as for the strip
+ * kernel), the rows pass in registers.  The strip kernel above takes each
+ * row value's RESIZE_NTX taps from local memory, where consecutive
+ * work-items read texels FX apart (a 16-byte read of 32 work-items
+ * spanning 1 KiB: eight turns of the banks a tap), and those reads were
+ * most of its local-memory traffic.  Here the rows pass turns the strip
+ * on its side: a work-item sweeps along one source row of the group's 64
+ * result columns (64 / SWEEP_R work-items a row, SWEEP_C columns each),
+ * its taps a window in registers that moves FX texels a column, each
+ * texel read and decoded once (the window's first RESIZE_NTX - FX texels
+ * twice, by the neighbouring work-item too); it leaves its row values in
+ * local memory by column, and the columns pass reads each of them once,
+ * work-item per column, into the sums of the result rows that take it, as
+ * the strip kernel does.  SWEEP_R source rows a turn (the host's
+ * SWEEP_ROWS says why 8), two barriers a turn.  With SWEEP_SAME_WEIGHTS
+ * (every result pixel's weights the first's, which the host checks) the
+ * weights are registers too; else each column's come from local memory.
+ * H100, 8192x8192 to 4096x4096 8-bit sRGB: cubic 0.468-0.472 ms against
+ * the strip kernel's 0.572-0.581, lanczos3 0.541-0.546 against
+ * 0.766-0.774 (docs/PERFORMANCE.md).  Same weights, fused sums and tap
+ * order as the tiled and strip kernels: their results. */
 #ifdef SWEEP_FX
 #ifndef SWEEP_R
-#define SWEEP_R 32
+#error "build with -DSWEEP_R=<source rows a turn, a multiple of SWEEP_FY>"
 #endif
 #define SWEEP_P (64 / SWEEP_R)
 #define SWEEP_C (64 / SWEEP_P)

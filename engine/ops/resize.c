@@ -1054,13 +1054,30 @@ axis_uniform (const Axis *a, int dst)
  * 64 0.799). */
 #define STRIP_ROWS 32
 
-/* Shrinks of 8-bit sRGB data by whole factors through resize_filter_strip
- * (kernels/resize.cl says why), where the tap counts are built in.
- * Other depths keep the tiled kernel, which was faster in float (H100,
- * 8192x8192 to 4096x4096 cubic: 1.085 ms against 1.573); 16-bit and
- * half were not measured: CLFX_RESIZE_STRIP=all sends every depth's such
- * shrinks down strips to measure them, =off none (the tiled kernel, to
- * compare in one build).  *ran says whether it applied. */
+/* Source rows a turn of the sweep kernel (SWEEP_R): a work-group's 64
+ * work-items sweep 8 rows, each 8 result columns of one (H100, 8192x8192
+ * to 4096x4096 8-bit sRGB, ms: cubic 0.468-0.472 with 8, 0.515-0.518
+ * with 16, 0.852-0.854 with 32, 0.538 with 4; lanczos3 0.541-0.546,
+ * 0.538-0.543, 0.934-0.935, 0.598).  Fewer rows a turn leave more
+ * work-groups on each SM (less local memory each); more columns a row
+ * decode fewer texels twice. */
+#define SWEEP_ROWS 8
+
+/* Shrinks of 8-bit sRGB data by whole factors down strips (kernels/
+ * resize.cl says why), where the tap counts are built in: the sweep
+ * kernel where every result pixel of both axes has the same weights (the
+ * power-of-two sizes among others) and its turn holds whole groups of
+ * FY rows, else the strip kernel.  H100, 8192x8192 to 4096x4096, ms
+ * (docs/PERFORMANCE.md): cubic 0.468-0.472 against 0.572-0.581 (the
+ * tiled kernel 0.730-0.731), lanczos3 0.541-0.546 against 0.766-0.774
+ * (0.985-0.988).  The sweep kernel with each column's weights from local
+ * memory came within 5% of the strip kernel (0.589 and 0.734 ms), so
+ * other sizes keep that one.  Other depths keep the tiled kernel, faster there (cubic
+ * float 1.027 ms, strip 1.501, sweep 2.155; 16-bit 1.115, 1.986, 3.714;
+ * half 0.699, 0.835, 1.024).  CLFX_RESIZE_STRIP=all sends every depth's
+ * such shrinks down strips, =sweep down the sweep kernel (each column's
+ * weights where they differ), =off none (the tiled kernel): to compare
+ * in one build.  *ran says whether it applied. */
 static bool
 launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
               int dh, bool *ran, ClfxError *error)
@@ -1069,30 +1086,37 @@ launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
   const ClfxDeviceInfo *dev = clfx_graph_device (g);
   int    fx = axis_step (&st->x, dw), fy = axis_step (&st->y, dh);
   int    nx = st->x.ntaps, ny = st->y.ntaps;
-  /* Its local memory: two rows of a group's texels and the decode table. */
-  size_t local = 2 * (size_t) (fx * 63 + nx) * 16 + 1024;
-  char   opts[128];
+  char   opts[160];
   ClfxStripPolicy policy = clfx_graph_strip_policy (g);
-  /* The sweep kernel: its row values by column (64 columns of 33), its
-   * texel columns and the decode table. */
-  bool sweep = policy == CLFX_STRIP_SWEEP && fx && fy && 32 % fy == 0;
-  bool same = sweep && axis_uniform (&st->x, dw) && axis_uniform (&st->y, dh);
-
-  if (sweep)
-    local = 64 * 33 * 16 + (size_t) (fx * 63 + nx) * 4 + 1024
-            + (same ? 0 : (size_t) nx * 64 * 4);
+  bool   fits = fx && fy && SWEEP_ROWS % fy == 0;
+  bool   same = fits && axis_uniform (&st->x, dw) && axis_uniform (&st->y, dh);
+  bool   sweep = policy == CLFX_STRIP_SWEEP ? fits
+                 : policy == CLFX_STRIP_AUTO && same;
+  /* Local memory: the strip kernel's two rows of a group's texels; the
+   * sweep kernel's row values by column (64 columns of SWEEP_ROWS + 1),
+   * its texel columns, and the columns' weights where they differ; both
+   * the decode table. */
+  size_t local = sweep ? 64 * (SWEEP_ROWS + 1) * 16 + (size_t) (fx * 63 + nx)
+                                                        * 4
+                           + (same ? 0 : (size_t) nx * 64 * 4)
+                       : 2 * (size_t) (fx * 63 + nx) * 16;
 
   *ran = false;
   if (policy == CLFX_STRIP_OFF
       || (policy == CLFX_STRIP_AUTO && ! st->decode8) || ! fx || ! fy
       || ! taps_built_in (g, st)
-      || dev->max_work_group < 64 || local > dev->local_mem
+      || dev->max_work_group < 64 || local + 1024 > dev->local_mem
       || clfx_graph_force_two_pass (g))
     return true;
-  snprintf (opts, sizeof opts,
-            "-DRESIZE_NTX=%d -DRESIZE_NTY=%d -D%s_FX=%d -D%s_FY=%d%s", nx,
-            ny, sweep ? "SWEEP" : "STRIP", fx, sweep ? "SWEEP" : "STRIP", fy,
-            same ? " -DSWEEP_SAME_WEIGHTS" : "");
+  if (sweep)
+    snprintf (opts, sizeof opts,
+              "-DRESIZE_NTX=%d -DRESIZE_NTY=%d -DSWEEP_FX=%d -DSWEEP_FY=%d "
+              "-DSWEEP_R=%d%s", nx, ny, fx, fy, SWEEP_ROWS,
+              same ? " -DSWEEP_SAME_WEIGHTS" : "");
+  else
+    snprintf (opts, sizeof opts,
+              "-DRESIZE_NTX=%d -DRESIZE_NTY=%d -DSTRIP_FX=%d -DSTRIP_FY=%d",
+              nx, ny, fx, fy);
   ClfxLaunch l = { sweep ? "resize_filter_sweep" : "resize_filter_strip",
                    opts, NULL, 2,
                    { (size_t) t->out.width,

@@ -617,7 +617,8 @@ main (void)
           clfx_host_image_free (&src);
         }
     /* 8-bit sRGB shrinks by whole factors go down strips there
-     * (resize_filter_strip): 2x both ways, 4x by 2x, and a result whose
+     * (resize_filter_strip, or resize_filter_sweep where every pixel's
+     * weights are the same): 2x both ways, 4x by 2x, and a result whose
      * width is not a multiple of the strips' 64 columns; straight and
      * premultiplied alpha, every addressing mode, zoom 1. */
     {
@@ -642,6 +643,23 @@ main (void)
       if (! clfx_context_source_buffer (ctx))
         tap_ok (n_strip > strip, "8-bit shrinks by whole factors went down "
                 "strips: %d cases", n_strip - strip);
+      /* Where every result pixel has the same weights (power-of-two
+       * sizes), down the sweep kernel instead. */
+      {
+        int       swept = n_sweep;
+        ClfxImage src;
+        if (synthetic (&src, 256, 128, 4, CLFX_DEPTH_U8, 29))
+          {
+            src.transfer = CLFX_TRC_SRGB;
+            sweep (ctx, &src, 128, 32, "whole-factor shrink, same weights",
+                   one, 1);
+            clfx_host_image_free (&src);
+          }
+        if (! clfx_context_source_buffer (ctx))
+          tap_ok (n_sweep > swept, "8-bit shrinks whose pixels all have the "
+                  "same weights went down the sweep kernel: %d cases",
+                  n_sweep - swept);
+      }
       /* CLFX_RESIZE_STRIP=all: the other depths' such shrinks down
        * strips too (sRGB and linear), validated like the rest; =off:
        * none, the tiled kernel. */
