@@ -30,11 +30,12 @@ typedef enum
 typedef enum
 {
   CLFX_STRIP_AUTO, /* 8-bit sRGB shrinks by whole factors, where the tap
-                    * counts are built in (GPUs) */
+                    * counts are built in (GPUs); the sweep kernel where
+                    * every pixel's weights are the same */
   CLFX_STRIP_OFF,  /* none: the tiled kernel */
   CLFX_STRIP_ALL,  /* such shrinks in every depth (to measure them) */
-  CLFX_STRIP_SWEEP /* the sweep kernel for such shrinks in every depth
-                    * where every pixel's weights are the same */
+  CLFX_STRIP_SWEEP /* such shrinks in every depth down the sweep kernel,
+                    * whatever the weights (to measure them) */
 } ClfxStripPolicy;
 
 /* How device all's other contexts move images in the first context's

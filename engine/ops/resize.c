@@ -1072,9 +1072,9 @@ axis_uniform (const Axis *a, int dst)
  * tiled kernel 0.730-0.731), lanczos3 0.541-0.546 against 0.766-0.774
  * (0.985-0.988).  The sweep kernel with each column's weights from local
  * memory came within 5% of the strip kernel (0.589 and 0.734 ms), so
- * other sizes keep that one.  Other depths keep the tiled kernel, faster there (cubic
- * float 1.027 ms, strip 1.501, sweep 2.155; 16-bit 1.115, 1.986, 3.714;
- * half 0.699, 0.835, 1.024).  CLFX_RESIZE_STRIP=all sends every depth's
+ * other sizes keep that one.  Other depths keep the tiled kernel, faster
+ * there (cubic float 1.027 ms, strip 1.501, sweep 2.155; 16-bit 1.115,
+ * 1.986, 3.714; half 0.699, 0.835, 1.024).  CLFX_RESIZE_STRIP=all sends every depth's
  * such shrinks down strips, =sweep down the sweep kernel (each column's
  * weights where they differ), =off none (the tiled kernel): to compare
  * in one build.  *ran says whether it applied. */
