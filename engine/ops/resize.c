@@ -1074,10 +1074,10 @@ axis_uniform (const Axis *a, int dst)
  * memory came within 5% of the strip kernel (0.589 and 0.734 ms), so
  * other sizes keep that one.  Other depths keep the tiled kernel, faster
  * there (cubic float 1.027 ms, strip 1.501, sweep 2.155; 16-bit 1.115,
- * 1.986, 3.714; half 0.699, 0.835, 1.024).  CLFX_RESIZE_STRIP=all sends every depth's
- * such shrinks down strips, =sweep down the sweep kernel (each column's
- * weights where they differ), =off none (the tiled kernel): to compare
- * in one build.  *ran says whether it applied. */
+ * 1.986, 3.714; half 0.699, 0.835, 1.024).  CLFX_RESIZE_STRIP=all
+ * sends every depth's such shrinks down strips, =sweep down the sweep
+ * kernel (each column's weights where they differ), =off none (the tiled
+ * kernel): to compare in one build.  *ran says whether it applied. */
 static bool
 launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
               int dh, bool *ran, ClfxError *error)
