@@ -489,6 +489,50 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
  * lanczos3 0.792 against 1.004; float cubic 1.573 against 1.085, so
  * float keeps the tiled kernel; docs/PERFORMANCE.md).  Same weights, the
  * same fused sums in the same tap order: the tiled kernel's results. */
+#if defined(STRIP_FX) || defined(SWEEP_FX)
+/* The strip and sweep kernels' arguments: the tables of both axes, the
+ * result's size and the result rows a work-group makes. */
+#define STRIP_KERNEL_ARGS                                                    \
+  CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const int *start_x,           \
+    __global const float *wx, __global const int *start_y,                   \
+    __global const float *wy, int dst_w, int dst_h, int rows
+
+/* A work-group's place: 64 result columns from xg, `rows` result rows
+ * from y0, within the launch's rectangle. */
+#define STRIP_GROUP                                                          \
+  int lid = get_local_id (0);                                                \
+  int xg = dst_rect.x + get_group_id (0) * 64;                               \
+  int y0 = dst_rect.y + get_global_id (1) * rows;                            \
+  int x_end = dst_rect.x + dst_rect.z, y_end = dst_rect.y + dst_rect.w
+
+/* After source row group g: result row g - (a - 1) has had its last tap
+ * (its sum acc[a - 1]) and is stored; the other sums move up one. */
+#define STRIP_ROW_DONE(a)                                                    \
+  do                                                                         \
+    {                                                                        \
+      int o_ = g - ((a) - 1);                                                \
+      if (o_ >= 0 && xg + lid < x_end)                                       \
+        CLFX_STORE (xg + lid, y0 + o_, acc[(a) - 1]);                        \
+      _Pragma ("unroll") for (int q_ = (a) - 1; q_ > 0; q_--)                \
+        acc[q_] = acc[q_ - 1];                                               \
+      acc[0] = (float4) (0.0f);                                              \
+    }                                                                        \
+  while (0)
+
+/* A group of 64's decode table (RESIZE_LUT), before its barrier. */
+inline void
+strip_decode_table (__local float *dec, int lid)
+{
+#if RESIZE_LUT
+  for (int c = lid; c < 256; c += 64)
+    dec[c] = clfx_srgb_decode_unorm8 ((float) c / 255.0f);
+#else
+  (void) dec;
+  (void) lid;
+#endif
+}
+#endif
+
 #ifdef STRIP_FX
 #define STRIP_A ((RESIZE_NTY + STRIP_FY - 1) / STRIP_FY) /* rows in flight */
 #define STRIP_W (STRIP_FX * 63 + RESIZE_NTX) /* a group's texels a row */
@@ -512,21 +556,14 @@ strip_read (float4 *next, CLFX_SRC_PARAMS, const int *col, bool tiled,
 }
 
 __kernel __attribute__ ((reqd_work_group_size (64, 1, 1))) void
-resize_filter_strip (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
-                     __global const int *start_x, __global const float *wx,
-                     __global const int *start_y, __global const float *wy,
-                     int dst_w, int dst_h, int rows)
+resize_filter_strip (STRIP_KERNEL_ARGS)
 {
-  int lid = get_local_id (0);
-  int xg = dst_rect.x + get_group_id (0) * 64;
-  int y0 = dst_rect.y + get_global_id (1) * rows;
-  int x_end = dst_rect.x + dst_rect.z, y_end = dst_rect.y + dst_rect.w;
+  STRIP_GROUP;
   __local float  dec[256];
   __local float4 buf[2][STRIP_W];
 
 #if RESIZE_LUT
-  for (int c = lid; c < 256; c += 64)
-    dec[c] = clfx_srgb_decode_unorm8 ((float) c / 255.0f);
+  strip_decode_table (dec, lid);
   barrier (CLK_LOCAL_MEM_FENCE);
 #endif
   /* Work-items right of the result's end read and decode their share
@@ -601,14 +638,7 @@ resize_filter_strip (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
               acc[q] = CLFX_MAD4 (wy[(long) k * dst_h + y0 + o], h, acc[q]);
             }
         }
-      /* Result row g - (STRIP_A - 1) has had its last tap. */
-      int o = g - (STRIP_A - 1);
-      if (o >= 0 && xg + lid < x_end)
-        CLFX_STORE (xg + lid, y0 + o, acc[STRIP_A - 1]);
-#pragma unroll
-      for (int q = STRIP_A - 1; q > 0; q--)
-        acc[q] = acc[q - 1];
-      acc[0] = (float4) (0.0f);
+      STRIP_ROW_DONE (STRIP_A);
     }
 }
 #endif
@@ -656,23 +686,14 @@ sweep_texel (CLFX_SRC_PARAMS, int col, int a, __local const float *dec)
 }
 
 __kernel __attribute__ ((reqd_work_group_size (64, 1, 1))) void
-resize_filter_sweep (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
-                     __global const int *start_x, __global const float *wx,
-                     __global const int *start_y, __global const float *wy,
-                     int dst_w, int dst_h, int rows)
+resize_filter_sweep (STRIP_KERNEL_ARGS)
 {
-  int lid = get_local_id (0);
-  int xg = dst_rect.x + get_group_id (0) * 64;
-  int y0 = dst_rect.y + get_global_id (1) * rows;
-  int x_end = dst_rect.x + dst_rect.z, y_end = dst_rect.y + dst_rect.w;
+  STRIP_GROUP;
   __local float  dec[256];
   __local int    cols[SWEEP_W];
   __local float4 hb[64 * SWEEP_HS];
 
-#if RESIZE_LUT
-  for (int c = lid; c < 256; c += 64)
-    dec[c] = clfx_srgb_decode_unorm8 ((float) c / 255.0f);
-#endif
+  strip_decode_table (dec, lid);
   /* Columns right of the result's end read the last column's texels and
    * store nothing. */
   int  last = min (xg + 63, x_end - 1);
@@ -788,13 +809,7 @@ resize_filter_sweep (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
                   acc[q] = CLFX_MAD4 (SWEEP_WY (k, o), h, acc[q]);
                 }
             }
-          int o = g - (SWEEP_A - 1);
-          if (o >= 0 && xg + lid < x_end)
-            CLFX_STORE (xg + lid, y0 + o, acc[SWEEP_A - 1]);
-#pragma unroll
-          for (int q = SWEEP_A - 1; q > 0; q--)
-            acc[q] = acc[q - 1];
-          acc[0] = (float4) (0.0f);
+          STRIP_ROW_DONE (SWEEP_A);
         }
       barrier (CLK_LOCAL_MEM_FENCE);
     }
