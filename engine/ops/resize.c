@@ -43,6 +43,8 @@ typedef struct
   float *weights;        /* ntaps per result pixel, normalized to sum 1 */
   float *weights_t;      /* the same, tap-major (k * n + d), as kernels read */
   double weight_abs_sum; /* max over pixels of sum |w| (tolerance) */
+  bool   uniform;        /* cubic/lanczos: every pixel has the first's
+                          * weights (axis_uniform) */
 } Axis;
 
 typedef struct
@@ -191,6 +193,19 @@ kernel_taps_rows (void *data, int c0, int c1)
   free (wd);
 }
 
+/* Whether every result pixel of the axis has the first's weights (whole
+ * shrink factors put every pixel's centre at the same place among its
+ * taps, so their weights are computed from the same numbers). */
+static bool
+axis_uniform (const Axis *a, int dst)
+{
+  for (int d = 1; d < dst; d++)
+    if (memcmp (a->weights, a->weights + (size_t) d * (size_t) a->ntaps,
+                (size_t) a->ntaps * sizeof (float)))
+      return false;
+  return true;
+}
+
 static bool
 axis_kernel_taps (Axis *a, int src, int dst, const State *st,
                   ClfxError *error)
@@ -223,6 +238,7 @@ axis_kernel_taps (Axis *a, int src, int dst, const State *st,
         a->weight_abs_sum = abs_sum;
     }
   axis_transpose (a, dst);
+  a->uniform = axis_uniform (a, dst);
   return true;
 }
 
@@ -1034,19 +1050,6 @@ axis_step (const Axis *a, int dst)
   return f;
 }
 
-/* Whether every result pixel of the axis has the first's weights (whole
- * shrink factors put every pixel's centre at the same place among its
- * taps, so their weights are computed from the same numbers). */
-static bool
-axis_uniform (const Axis *a, int dst)
-{
-  for (int d = 1; d < dst; d++)
-    if (memcmp (a->weights, a->weights + (size_t) d * (size_t) a->ntaps,
-                (size_t) a->ntaps * sizeof (float)))
-      return false;
-  return true;
-}
-
 /* Result rows a work-group of the strip kernel makes: its first
  * ceil (taps / factor) - 1 source row groups finish no result row, so
  * fewer rows cost more reads; more leave fewer groups to fill the GPU
@@ -1089,7 +1092,7 @@ launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
   char   opts[160];
   ClfxStripPolicy policy = clfx_graph_strip_policy (g);
   bool   fits = fx && fy && SWEEP_ROWS % fy == 0;
-  bool   same = fits && axis_uniform (&st->x, dw) && axis_uniform (&st->y, dh);
+  bool   same = fits && st->x.uniform && st->y.uniform;
   bool   sweep = policy == CLFX_STRIP_SWEEP ? fits
                  : policy == CLFX_STRIP_AUTO && same;
   /* Local memory: the strip kernel's two rows of a group's texels; the
