@@ -651,9 +651,10 @@ resize_filter_strip (STRIP_KERNEL_ARGS)
  * most of its local-memory traffic.  Here the rows pass turns the strip
  * on its side: a work-item sweeps along one source row of the group's 64
  * result columns (64 / SWEEP_R work-items a row, SWEEP_C columns each),
- * its taps a window in registers that moves FX texels a column, each
- * texel read and decoded once (the window's first RESIZE_NTX - FX texels
- * twice, by the neighbouring work-item too); it leaves its row values in
+ * its taps in registers: the piece's texels, read SWEEP_PC columns' worth
+ * at a time (the host's sweep_phase_columns says why), each read and
+ * decoded once (the piece's first RESIZE_NTX - FX texels twice, by the
+ * neighbouring work-item too); it leaves its row values in
  * local memory by column, and the columns pass reads each of them once,
  * work-item per column, into the sums of the result rows that take it, as
  * the strip kernel does.  SWEEP_R source rows a turn (the host's
@@ -674,15 +675,19 @@ resize_filter_strip (STRIP_KERNEL_ARGS)
 #define SWEEP_W (SWEEP_FX * 63 + RESIZE_NTX) /* a group's texels a row */
 #define SWEEP_HS (SWEEP_R + 1) /* odd: a column's row values, 8 columns a
                                   turn of 16-byte accesses, no conflict */
+#define SWEEP_TX (SWEEP_FX * (SWEEP_C - 1) + RESIZE_NTX) /* a piece's texels */
+#ifndef SWEEP_PC
+#error "build with -DSWEEP_PC=<result columns a phase of the rows pass>"
+#endif
 
-/* Texel `col` (-1: the border, 0) of row a, as the kernels mix it. */
+/* Texel `col` (-1: the border, 0) of row a, as read; tile_decode makes
+ * the border's 0 a 0 again. */
 inline float4
-sweep_texel (CLFX_SRC_PARAMS, int col, int a, __local const float *dec)
+sweep_read (CLFX_SRC_PARAMS, int col, int a)
 {
   (void) view;
   (void) flags;
-  return col < 0 ? (float4) (0.0f)
-                 : tile_decode (clfx_texel (img, pitch, lut, col, a), dec);
+  return col < 0 ? (float4) (0.0f) : clfx_texel (img, pitch, lut, col, a);
 }
 
 __kernel __attribute__ ((reqd_work_group_size (64, 1, 1))) void
@@ -762,28 +767,33 @@ resize_filter_sweep (STRIP_KERNEL_ARGS)
         }
       else
         {
-          float4 win[RESIZE_NTX];
+          float4 tx[SWEEP_TX];
           a -= src_view.y;
+          /* SWEEP_PC columns a phase: the texels the phase adds are all
+           * read before any is decoded, so that their reads wait for the
+           * texture unit together; the indices are constants, and the
+           * registers of texels no later column takes serve again. */
 #pragma unroll
-          for (int i = 0; i < RESIZE_NTX - SWEEP_FX; i++)
-            win[SWEEP_FX + i] = sweep_texel (CLFX_SRC (src), pc[i], a, dec);
-#pragma unroll
-          for (int c = 0; c < SWEEP_C; c++)
+          for (int c0 = 0; c0 < SWEEP_C; c0 += SWEEP_PC)
             {
+              int c1 = min (c0 + SWEEP_PC, SWEEP_C);
+              int lo = c0 ? SWEEP_FX * (c0 - 1) + RESIZE_NTX : 0;
+              int hi = SWEEP_FX * (c1 - 1) + RESIZE_NTX;
 #pragma unroll
-              for (int k = 0; k < RESIZE_NTX - SWEEP_FX; k++)
-                win[k] = win[k + SWEEP_FX];
+              for (int i = lo; i < hi; i++)
+                tx[i] = sweep_read (CLFX_SRC (src), pc[i], a);
 #pragma unroll
-              for (int i = 0; i < SWEEP_FX; i++)
-                win[RESIZE_NTX - SWEEP_FX + i]
-                  = sweep_texel (CLFX_SRC (src),
-                                 pc[SWEEP_FX * c + RESIZE_NTX - SWEEP_FX + i],
-                                 a, dec);
-              float4 h = (float4) (0.0f);
+              for (int i = lo; i < hi; i++)
+                tx[i] = tile_decode (tx[i], dec);
 #pragma unroll
-              for (int k = 0; k < RESIZE_NTX; k++)
-                h = CLFX_MAD4 (SWEEP_WX (k, c), win[k], h);
-              ph[c * SWEEP_HS] = h;
+              for (int c = c0; c < c1; c++)
+                {
+                  float4 h = (float4) (0.0f);
+#pragma unroll
+                  for (int k = 0; k < RESIZE_NTX; k++)
+                    h = CLFX_MAD4 (SWEEP_WX (k, c), tx[SWEEP_FX * c + k], h);
+                  ph[c * SWEEP_HS] = h;
+                }
             }
         }
       barrier (CLK_LOCAL_MEM_FENCE);
