@@ -1066,26 +1066,28 @@ axis_step (const Axis *a, int dst)
  * decode fewer texels twice. */
 #define SWEEP_ROWS 8
 
-/* Result columns a phase of the sweep kernel's rows pass (SWEEP_PC): a
- * phase reads its texels before it decodes and filters them, so their
- * reads wait for the texture unit once, where a window that slid a column
- * at a time waited once a column.  The phase's texels are float4
- * registers, and a launch of one band of rows puts about 8 work-groups on
- * each of an H100's SMs: at 128 registers a work-item all 8 fit.  So a
- * phase holds what fits beside the sums and the weights, about 4 * A +
- * NTX + NTY registers, A the result rows in flight (H100, 8192x8192 to
- * 4096x4096 8-bit sRGB: cubic, the 22 texels of all 8 columns at once,
- * 128 registers, 0.39 ms against the sliding window's 0.49; lanczos3's
- * 26 at once took 167 registers and 0.63 ms against 0.56). */
+/* How the sweep kernel's rows pass reads a piece of row (SWEEP_PHASES):
+ * 1, all its texels before it decodes and filters any, so that their
+ * reads wait for the texture unit once; 2, half the columns' texels at a
+ * time; 0, a window that slides a column at a time, waiting once a
+ * column.  The texels read at once are float4 registers, and a launch of
+ * one band of rows puts about 8 work-groups on each of an H100's SMs: at
+ * 128 registers a work-item all 8 fit.  So a phase may hold what fits
+ * beside the sums and the weights, about 4 * A + NTX + NTY registers, A
+ * the result rows in flight.  H100, 8192x8192 to 4096x4096 8-bit sRGB:
+ * cubic, all 22 texels at once, 128 registers, 0.387-0.390 ms against the
+ * window's 0.490-0.492, the same bytes; lanczos3's 26 at once took 167
+ * registers and 0.628 ms against the window's 0.558-0.560. */
 static int
-sweep_phase_columns (int nx, int ny, int fx, int fy)
+sweep_phases (int nx, int ny, int fx, int fy)
 {
   int a = (ny + fy - 1) / fy;
   int texels = (120 - 4 * a - nx - ny) / 4;
-  int pc = texels < nx ? 1 : (texels - nx) / fx + 1;
   int cols = 64 / (64 / SWEEP_ROWS);
 
-  return pc > cols ? cols : pc;
+  return fx * (cols - 1) + nx <= texels       ? 1
+         : fx * (cols / 2 - 1) + nx <= texels ? 2
+                                               : 0;
 }
 
 /* Shrinks of 8-bit sRGB data by whole factors down strips (kernels/
@@ -1136,8 +1138,8 @@ launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
   if (sweep)
     snprintf (opts, sizeof opts,
               "-DRESIZE_NTX=%d -DRESIZE_NTY=%d -DSWEEP_FX=%d -DSWEEP_FY=%d "
-              "-DSWEEP_R=%d -DSWEEP_PC=%d%s", nx, ny, fx, fy, SWEEP_ROWS,
-              sweep_phase_columns (nx, ny, fx, fy),
+              "-DSWEEP_R=%d -DSWEEP_PHASES=%d%s", nx, ny, fx, fy, SWEEP_ROWS,
+              sweep_phases (nx, ny, fx, fy),
               same ? " -DSWEEP_SAME_WEIGHTS" : "");
   else
     snprintf (opts, sizeof opts,
