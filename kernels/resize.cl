@@ -662,9 +662,10 @@ resize_filter_strip (STRIP_KERNEL_ARGS)
  * SWEEP_ROWS says why 8), two barriers a turn.  With SWEEP_SAME_WEIGHTS
  * (every result pixel's weights the first's, which the host checks) the
  * weights are registers too; else each column's come from local memory.
- * H100, 8192x8192 to 4096x4096 8-bit sRGB: cubic 0.468-0.472 ms against
- * the strip kernel's 0.572-0.581, lanczos3 0.541-0.546 against
- * 0.766-0.774 (docs/PERFORMANCE.md).  Same weights, fused sums and tap
+ * H100, 8192x8192 to 4096x4096 8-bit sRGB: cubic 0.389 ms (0.468-0.472
+ * with the sliding window) against the strip kernel's 0.572-0.581,
+ * lanczos3 0.482-0.487 (0.541-0.546) against 0.766-0.774
+ * (docs/PERFORMANCE.md).  Same weights, fused sums and tap
  * order as the tiled and strip kernels: their results. */
 #ifdef SWEEP_FX
 #ifndef SWEEP_R

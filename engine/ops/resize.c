@@ -1058,7 +1058,8 @@ axis_step (const Axis *a, int dst)
 #define STRIP_ROWS 32
 
 /* Source rows a turn of the sweep kernel (SWEEP_R): a work-group's 64
- * work-items sweep 8 rows, each 8 result columns of one (H100, 8192x8192
+ * work-items sweep 8 rows, each 8 result columns of one (measured with
+ * the sliding window, before sweep_phases; H100, 8192x8192
  * to 4096x4096 8-bit sRGB, ms: cubic 0.468-0.472 with 8, 0.515-0.518
  * with 16, 0.852-0.854 with 32, 0.538 with 4; lanczos3 0.541-0.546,
  * 0.538-0.543, 0.934-0.935, 0.598).  Fewer rows a turn leave more
@@ -1090,21 +1091,22 @@ sweep_phases (int nx, int ny, int fx, int fy)
                                                : 0;
 }
 
-/* Shrinks of 8-bit sRGB data by whole factors down strips (kernels/
- * resize.cl says why), where the tap counts are built in: the sweep
- * kernel where every result pixel of both axes has the same weights (the
- * power-of-two sizes among others) and its turn holds whole groups of
- * FY rows, else the strip kernel.  H100, 8192x8192 to 4096x4096, ms
- * (docs/PERFORMANCE.md): cubic 0.468-0.472 against 0.572-0.581 (the
- * tiled kernel 0.730-0.731), lanczos3 0.541-0.546 against 0.766-0.774
- * (0.985-0.988).  The sweep kernel with each column's weights from local
- * memory came within 5% of the strip kernel (0.589 and 0.734 ms), so
- * other sizes keep that one.  Other depths keep the tiled kernel, faster
- * there (cubic float 1.027 ms, strip 1.501, sweep 2.155; 16-bit 1.115,
- * 1.986, 3.714; half 0.699, 0.835, 1.024).  CLFX_RESIZE_STRIP=all
- * sends every depth's such shrinks down strips, =sweep down the sweep
- * kernel (each column's weights where they differ), =off none (the tiled
- * kernel): to compare in one build.  *ran says whether it applied. */
+/* Shrinks of 8-bit sRGB data by whole factors down strips
+ * (kernels/resize.cl says why), where the tap counts are built in: the
+ * sweep kernel where every result pixel of both axes has the same weights (the
+ * power-of-two sizes among others) and its turn holds whole groups of FY
+ * rows, else the strip kernel.  H100, 8192x8192 to 4096x4096, ms
+ * (docs/PERFORMANCE.md): cubic 0.389 (0.468-0.472 before the texels were
+ * read at once) against 0.572-0.581 (the tiled kernel 0.730-0.731), lanczos3
+ * 0.482-0.487 (0.541-0.546) against 0.766-0.774 (0.985-0.988).  The sweep
+ * kernel with each column's weights from local memory (and the sliding
+ * window) came within 5% of the strip kernel (0.589 and 0.734 ms), so other
+ * sizes keep that one.  Other depths keep the tiled kernel, faster there
+ * (cubic float 1.027 ms, strip 1.501, sweep 2.155; 16-bit 1.115, 1.986,
+ * 3.714; half 0.699, 0.835, 1.024).  CLFX_RESIZE_STRIP=all sends every
+ * depth's such shrinks down strips, =sweep down the sweep kernel (each
+ * column's weights where they differ), =off none (the tiled kernel): to
+ * compare in one build.  *ran says whether it applied. */
 static bool
 launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
               int dh, bool *ran, ClfxError *error)
