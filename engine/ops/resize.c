@@ -1075,10 +1075,11 @@ axis_step (const Axis *a, int dst)
  * one band of rows puts about 8 work-groups on each of an H100's SMs: at
  * 128 registers a work-item all 8 fit.  So a phase may hold what fits
  * beside the sums and the weights, about 4 * A + NTX + NTY registers, A
- * the result rows in flight.  H100, 8192x8192 to 4096x4096 8-bit sRGB:
- * cubic, all 22 texels at once, 128 registers, 0.387-0.390 ms against the
- * window's 0.490-0.492, the same bytes; lanczos3's 26 at once took 167
- * registers and 0.628 ms against the window's 0.558-0.560. */
+ * the result rows in flight.  H100, 8192x8192 to 4096x4096 8-bit sRGB,
+ * the same bytes each way: cubic, all 22 texels at once, 128 registers,
+ * 0.387-0.390 ms against the window's 0.487-0.492; lanczos3 in two
+ * halves of 18, 128 registers, 0.482-0.487 against 0.558-0.564 (its 26
+ * at once took 167 registers and 0.628 ms). */
 static int
 sweep_phases (int nx, int ny, int fx, int fy)
 {
@@ -1093,9 +1094,9 @@ sweep_phases (int nx, int ny, int fx, int fy)
 
 /* Shrinks of 8-bit sRGB data by whole factors down strips
  * (kernels/resize.cl says why), where the tap counts are built in: the
- * sweep kernel where every result pixel of both axes has the same weights (the
- * power-of-two sizes among others) and its turn holds whole groups of FY
- * rows, else the strip kernel.  H100, 8192x8192 to 4096x4096, ms
+ * sweep kernel where every result pixel of both axes has the same
+ * weights (the power-of-two sizes among others) and its turn holds whole
+ * groups of FY rows, else the strip kernel.  H100, 8192x8192 to 4096x4096, ms
  * (docs/PERFORMANCE.md): cubic 0.389 (0.468-0.472 before the texels were
  * read at once) against 0.572-0.581 (the tiled kernel 0.730-0.731), lanczos3
  * 0.482-0.487 (0.541-0.546) against 0.766-0.774 (0.985-0.988).  The sweep
