@@ -677,10 +677,12 @@ resize_filter_strip (STRIP_KERNEL_ARGS)
 #define SWEEP_W (SWEEP_FX * 63 + RESIZE_NTX) /* a group's texels a row */
 #define SWEEP_HS (SWEEP_R + 1) /* odd: a column's row values, 8 columns a
                                   turn of 16-byte accesses, no conflict */
-#define SWEEP_TX (SWEEP_FX * (SWEEP_C - 1) + RESIZE_NTX) /* a piece's texels */
 #ifndef SWEEP_PHASES
 #error "build with -DSWEEP_PHASES=<0 (a sliding window), 1 or 2>"
 #endif
+
+/* The texels the first c result columns of a piece take. */
+#define SWEEP_END(c) ((c) ? SWEEP_FX * ((c) - 1) + RESIZE_NTX : 0)
 
 /* A phase of the rows pass, result columns c0 to c1 - 1 of the piece: the
  * texels it adds are all read before any is decoded, so that their reads
@@ -692,13 +694,11 @@ resize_filter_strip (STRIP_KERNEL_ARGS)
 #define SWEEP_PHASE(c0, c1)                                                  \
   do                                                                         \
     {                                                                        \
-      _Pragma ("unroll") for (int i = (c0) ? SWEEP_FX * ((c0) - 1)          \
-                                               + RESIZE_NTX : 0;            \
-                              i < SWEEP_FX * ((c1) - 1) + RESIZE_NTX; i++)   \
+      _Pragma ("unroll") for (int i = SWEEP_END (c0); i < SWEEP_END (c1);    \
+                              i++)                                           \
         tx[i] = sweep_read (CLFX_SRC (src), pc[i], a);                       \
-      _Pragma ("unroll") for (int i = (c0) ? SWEEP_FX * ((c0) - 1)          \
-                                               + RESIZE_NTX : 0;            \
-                              i < SWEEP_FX * ((c1) - 1) + RESIZE_NTX; i++)   \
+      _Pragma ("unroll") for (int i = SWEEP_END (c0); i < SWEEP_END (c1);    \
+                              i++)                                           \
         tx[i] = tile_decode (tx[i], dec);                                    \
       _Pragma ("unroll") for (int c = (c0); c < (c1); c++)                   \
         {                                                                    \
@@ -799,7 +799,7 @@ resize_filter_sweep (STRIP_KERNEL_ARGS)
         {
           a -= src_view.y;
 #if SWEEP_PHASES
-          float4 tx[SWEEP_TX];
+          float4 tx[SWEEP_END (SWEEP_C)];
           SWEEP_PHASE (0, SWEEP_C / SWEEP_PHASES);
 #if SWEEP_PHASES == 2
           SWEEP_PHASE (SWEEP_C / 2, SWEEP_C);
