@@ -9,7 +9,8 @@
  *   premultiplied where the build says so, the addressing mode applied to
  *   their indices.
  * resize_filter_h / resize_filter_v: cubic and lanczos3 as two separable
- *   passes, each tap one texel from clfx_fetch.  Tap positions and weights
+ *   passes, each tap one texel as clfx_fetch makes it (8-bit sRGB decoded
+ *   through the group's table, tile_decode).  Tap positions and weights
  *   come from the host, already widened for antialiasing.
  * resize_filter_hb / resize_filter_vb: the same through a buffer, for CPU
  *   devices (linear too there), launched band by band (the vertical pass
@@ -106,6 +107,39 @@ resize_sample (CLFX_SRC_ARGS (src), sampler_t smp, CLFX_DST_ARGS,
     }
 }
 
+/* 8-bit sRGB through the image (resize_filter_h, _tile, _strip and
+ * _sweep): each group decodes from a table of the 256 codes' linear
+ * values in local memory, a lookup per colour channel, where evaluating
+ * the curve per texel read cost a power per channel (H200, 8192x8192 u8
+ * to half, cubic: 0.98 ms against 1.15, with the tiled kernel's
+ * division-free loop).  Each entry is what clfx_srgb_decode_unorm8 gives
+ * for its code, so the values are the curve's as before, within the read
+ * conversion's ulp the tolerance already states.  RESIZE_NO_LUT (a build option) evaluates the curve per
+ * texel again, to compare. */
+#if ! CLFX_SRC_BUFFER && CLFX_SRGB && CLFX_DEPTH == CLFX_DEPTH_CODE_U8 \
+  && ! defined(RESIZE_NO_LUT)
+#define RESIZE_LUT 1
+#else
+#define RESIZE_LUT 0
+#endif
+
+/* A texel read, decoded to linear light and premultiplied. */
+inline float4
+tile_decode (float4 v, __local const float *dec)
+{
+#if RESIZE_LUT
+  v.x = dec[convert_int_rte (v.x * 255.0f)];
+#if CLFX_CHANNELS == 4
+  v.y = dec[convert_int_rte (v.y * 255.0f)];
+  v.z = dec[convert_int_rte (v.z * 255.0f)];
+#endif
+#else
+  (void) dec;
+  v = clfx_decode (v);
+#endif
+  return clfx_premul (v);
+}
+
 /* The weight tables are stored tap-major, weights[k * n + d], so the
  * work-items of a warp (consecutive d) read consecutive floats.
  *
@@ -113,13 +147,34 @@ resize_sample (CLFX_SRC_ARGS (src), sampler_t smp, CLFX_DST_ARGS,
  * in_y + r) for the result columns x0 = dst_rect.x ... and the source rows
  * in_y ... in_y + rows - 1 the vertical pass reads.  start[x] == INT_MIN
  * marks a column outside the source under `guard`: it becomes 0. */
-__kernel void
+#if RESIZE_LUT
+#define RESIZE_H_GROUP __attribute__ ((reqd_work_group_size (16, 16, 1)))
+#else
+#define RESIZE_H_GROUP
+#endif
+__kernel RESIZE_H_GROUP void
 resize_filter_h (CLFX_SRC_ARGS (src), write_only image2d_t inter,
                  __global const int *start, __global const float *weights,
                  int ntaps, int dst_w, int4 span)
 {
   int gx = get_global_id (0), r = get_global_id (1);
   int x = span.x + gx, j = span.y + r;
+#if RESIZE_LUT
+  /* The decode table, a work-item's entry each: the shrinks that come
+   * here have the most taps (more than FIXED_TAPS_MAX,
+   * engine/ops/resize.c), and the curve's power per channel per tap was
+   * most of the pass (H100, 8-bit, 8192x8192 to 2048x2048 lanczos3 2.43
+   * ms, with the table 1.61; to 1024x1024 cubic 1.67 and 1.21, lanczos3
+   * 2.50 and 1.78).  16 x 16, the host's shape for 2D kernels otherwise:
+   * in groups of 64 x 1 the shrinks to an eighth ran 16-20% slower than
+   * without the table (docs/PERFORMANCE.md). */
+  __local float dec[256];
+  int           lid = get_local_id (1) * 16 + get_local_id (0);
+  dec[lid] = clfx_srgb_decode_unorm8 ((float) lid / 255.0f);
+  barrier (CLK_LOCAL_MEM_FENCE);
+#else
+  __local const float *dec = NULL;
+#endif
 
   if (gx >= span.z || r >= span.w)
     return;
@@ -128,8 +183,8 @@ resize_filter_h (CLFX_SRC_ARGS (src), write_only image2d_t inter,
   float4 acc = (float4) (0.0f);
   if (i0 != INT_MIN)
     for (int k = 0; k < ntaps; k++)
-      acc += weights[(long) k * dst_w + x] * clfx_fetch (CLFX_SRC (src),
-                                                         i0 + k, j);
+      acc += weights[(long) k * dst_w + x]
+             * tile_decode (clfx_load (CLFX_SRC (src), i0 + k, j), dec);
   write_imagef (inter, (int2) (gx, r), acc);
 }
 
@@ -272,39 +327,6 @@ resize_filter_vb (__global const float4 *inter, CLFX_DST_ARGS,
 #define TILE_NTX ntx
 #define TILE_NTY nty
 #endif
-
-/* 8-bit sRGB through the image (resize_filter_tile): each group decodes
- * from a table of the 256 codes' linear values in local memory, a lookup
- * per colour channel, where evaluating the curve per texel read cost a
- * power per channel (H200, 8192x8192 u8 to half, cubic: 0.98 ms against
- * 1.15, with the division-free loop below).  Each entry is what
- * clfx_srgb_decode_unorm8 gives for its code, so the values are the
- * curve's as before, within the read conversion's ulp the tolerance
- * already states.  RESIZE_NO_LUT (a build option) evaluates the curve per
- * texel again, to compare. */
-#if ! CLFX_SRC_BUFFER && CLFX_SRGB && CLFX_DEPTH == CLFX_DEPTH_CODE_U8 \
-  && ! defined(RESIZE_NO_LUT)
-#define RESIZE_LUT 1
-#else
-#define RESIZE_LUT 0
-#endif
-
-/* A texel read, decoded to linear light and premultiplied. */
-inline float4
-tile_decode (float4 v, __local const float *dec)
-{
-#if RESIZE_LUT
-  v.x = dec[convert_int_rte (v.x * 255.0f)];
-#if CLFX_CHANNELS == 4
-  v.y = dec[convert_int_rte (v.y * 255.0f)];
-  v.z = dec[convert_int_rte (v.z * 255.0f)];
-#endif
-#else
-  (void) dec;
-  v = clfx_decode (v);
-#endif
-  return clfx_premul (v);
-}
 
 inline float4
 tile_texel (CLFX_SRC_PARAMS, int i, int j, bool inside,
