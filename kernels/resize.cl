@@ -147,12 +147,7 @@ tile_decode (float4 v, __local const float *dec)
  * in_y + r) for the result columns x0 = dst_rect.x ... and the source rows
  * in_y ... in_y + rows - 1 the vertical pass reads.  start[x] == INT_MIN
  * marks a column outside the source under `guard`: it becomes 0. */
-#if RESIZE_LUT
-#define RESIZE_H_GROUP __attribute__ ((reqd_work_group_size (16, 16, 1)))
-#else
-#define RESIZE_H_GROUP
-#endif
-__kernel RESIZE_H_GROUP void
+__kernel __attribute__ ((reqd_work_group_size (16, 16, 1))) void
 resize_filter_h (CLFX_SRC_ARGS (src), write_only image2d_t inter,
                  __global const int *start, __global const float *weights,
                  int ntaps, int dst_w, int4 span)
@@ -165,9 +160,9 @@ resize_filter_h (CLFX_SRC_ARGS (src), write_only image2d_t inter,
    * engine/ops/resize.c), and the curve's power per channel per tap was
    * most of the pass (H100, 8-bit, 8192x8192 to 2048x2048 lanczos3 2.43
    * ms, with the table 1.61; to 1024x1024 cubic 1.67 and 1.21, lanczos3
-   * 2.50 and 1.78).  16 x 16, the host's shape for 2D kernels otherwise:
-   * in groups of 64 x 1 the shrinks to an eighth ran 16-20% slower than
-   * without the table (docs/PERFORMANCE.md). */
+   * 2.50 and 1.78).  16 x 16, as the tiled kernel, the shape the host
+   * gave this one before: in groups of 64 x 1 the shrinks to an eighth
+   * ran 16-20% slower than without the table (docs/PERFORMANCE.md). */
   __local float dec[256];
   int           lid = get_local_id (1) * 16 + get_local_id (0);
   dec[lid] = clfx_srgb_decode_unorm8 ((float) lid / 255.0f);
