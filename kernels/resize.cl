@@ -114,8 +114,8 @@ resize_sample (CLFX_SRC_ARGS (src), sampler_t smp, CLFX_DST_ARGS,
  * to half, cubic: 0.98 ms against 1.15, with the tiled kernel's
  * division-free loop).  Each entry is what clfx_srgb_decode_unorm8 gives
  * for its code, so the values are the curve's as before, within the read
- * conversion's ulp the tolerance already states.  RESIZE_NO_LUT (a build option) evaluates the curve per
- * texel again, to compare. */
+ * conversion's ulp the tolerance already states.  RESIZE_NO_LUT (a build
+ * option) evaluates the curve per texel again, to compare. */
 #if ! CLFX_SRC_BUFFER && CLFX_SRGB && CLFX_DEPTH == CLFX_DEPTH_CODE_U8 \
   && ! defined(RESIZE_NO_LUT)
 #define RESIZE_LUT 1
