@@ -140,6 +140,22 @@ tile_decode (float4 v, __local const float *dec)
   return clfx_premul (v);
 }
 
+/* The decode table, filled by a group of n work-items (lid its local
+ * index) before the barrier that precedes its first lookup; without
+ * RESIZE_LUT a kernel neither fills nor reads it. */
+inline void
+resize_decode_table (__local float *dec, int lid, int n)
+{
+#if RESIZE_LUT
+  for (int c = lid; c < 256; c += n)
+    dec[c] = clfx_srgb_decode_unorm8 ((float) c / 255.0f);
+#else
+  (void) dec;
+  (void) lid;
+  (void) n;
+#endif
+}
+
 /* The weight tables are stored tap-major, weights[k * n + d], so the
  * work-items of a warp (consecutive d) read consecutive floats.
  *
@@ -165,7 +181,7 @@ resize_filter_h (CLFX_SRC_ARGS (src), write_only image2d_t inter,
    * ran 16-20% slower than without the table (docs/PERFORMANCE.md). */
   __local float dec[256];
   int           lid = get_local_id (1) * 16 + get_local_id (0);
-  dec[lid] = clfx_srgb_decode_unorm8 ((float) lid / 255.0f);
+  resize_decode_table (dec, lid, 256);
   barrier (CLK_LOCAL_MEM_FENCE);
 #else
   __local const float *dec = NULL;
@@ -390,11 +406,9 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
   int sx0 = tile_x0[get_group_id (0)], sy0 = tile_y0[get_group_id (1)];
   __local float dec[256];
 
-#if RESIZE_LUT
   /* Filled before the footprint's loads read it (the barrier below); a
    * build without the table has neither. */
-  dec[lid] = clfx_srgb_decode_unorm8 ((float) lid / 255.0f);
-#endif
+  resize_decode_table (dec, lid, 256);
   /* A footprint inside the source (or a tile, which holds it) is read
    * without addressing; near the border clfx_fetch applies it. */
   bool inside = clfx_window_inside (src_flags, src_view, sx0, sy0, span_w,
@@ -536,18 +550,6 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
     }                                                                        \
   while (0)
 
-/* A group of 64's decode table (RESIZE_LUT), before its barrier. */
-inline void
-strip_decode_table (__local float *dec, int lid)
-{
-#if RESIZE_LUT
-  for (int c = lid; c < 256; c += 64)
-    dec[c] = clfx_srgb_decode_unorm8 ((float) c / 255.0f);
-#else
-  (void) dec;
-  (void) lid;
-#endif
-}
 #endif
 
 #ifdef STRIP_FX
@@ -580,7 +582,7 @@ resize_filter_strip (STRIP_KERNEL_ARGS)
   __local float4 buf[2][STRIP_W];
 
 #if RESIZE_LUT
-  strip_decode_table (dec, lid);
+  resize_decode_table (dec, lid, 64);
   barrier (CLK_LOCAL_MEM_FENCE);
 #endif
   /* Work-items right of the result's end read and decode their share
@@ -745,7 +747,7 @@ resize_filter_sweep (STRIP_KERNEL_ARGS)
   __local int    cols[SWEEP_W];
   __local float4 hb[64 * SWEEP_HS];
 
-  strip_decode_table (dec, lid);
+  resize_decode_table (dec, lid, 64);
   /* Columns right of the result's end read the last column's texels and
    * store nothing. */
   int  last = min (xg + 63, x_end - 1);
