@@ -269,6 +269,12 @@ clfx_graph_strip_policy (const ClfxGraph *g)
   return g->ctx->tuning.strip;
 }
 
+int
+clfx_graph_strip_rows (const ClfxGraph *g)
+{
+  return g->ctx->tuning.strip_rows;
+}
+
 size_t
 clfx_graph_band_bytes (const ClfxGraph *g)
 {

@@ -185,6 +185,9 @@ bool                  clfx_graph_force_two_pass (const ClfxGraph *g);
 bool                  clfx_graph_force_fixed_taps (const ClfxGraph *g);
 /* CLFX_RESIZE_STRIP: which resizes may go down the strip kernel. */
 ClfxStripPolicy       clfx_graph_strip_policy (const ClfxGraph *g);
+/* CLFX_RESIZE_STRIP_ROWS: result rows a work-group of the strip kernels
+ * makes; 0: the variant's choice. */
+int                   clfx_graph_strip_rows (const ClfxGraph *g);
 /* CLFX_BAND_BYTES (tuning): bytes per band of a variant that bands its
  * intermediates; 0: the variant's default. */
 size_t                clfx_graph_band_bytes (const ClfxGraph *g);

@@ -71,6 +71,24 @@ parse_choice (const char *name, const char *const *names, char *w, size_t n)
   return 0;
 }
 
+/* A whole number from lo to hi in variable `name` into *out; another value
+ * keeps the default and is reported. */
+static void
+parse_count (const char *name, int lo, int hi, int *out, char *w, size_t n)
+{
+  const char *v = getenv (name);
+  long long   x = 0;
+  const char *end;
+
+  if (! v || ! *v)
+    return;
+  end = clfx_parse_digits (v, hi, &x);
+  if (end && ! *end && x >= lo && x <= hi)
+    *out = (int) x;
+  else
+    warn (w, n, name, v);
+}
+
 void
 clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
 {
@@ -79,15 +97,8 @@ clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
   memset (t, 0, sizeof *t);
   if (warning_len)
     warning[0] = '\0';
-  if ((v = getenv ("CLFX_ROWS_PER_ITEM")) && *v)
-    {
-      long long   n = 0;
-      const char *end = clfx_parse_digits (v, 16, &n);
-      if (end && ! *end && n >= 1 && n <= 16)
-        t->rows_per_item = (int) n;
-      else
-        warn (warning, warning_len, "CLFX_ROWS_PER_ITEM", v);
-    }
+  parse_count ("CLFX_ROWS_PER_ITEM", 1, 16, &t->rows_per_item, warning,
+               warning_len);
   v = getenv ("CLFX_ZERO_COPY");
   t->zero_copy_off = v && ! strcmp (v, "off");
   v = getenv ("CLFX_HOST_SCRATCH");
@@ -100,6 +111,8 @@ clfx_tuning_read (ClfxTuning *t, char *warning, size_t warning_len)
     "CLFX_RESIZE_STRIP",
     (const char *[]) { "auto", "off", "all", "sweep", NULL },
     warning, warning_len);
+  parse_count ("CLFX_RESIZE_STRIP_ROWS", 1, 256, &t->strip_rows, warning,
+               warning_len);
   t->sampler = (ClfxSamplerPolicy) parse_choice (
     "CLFX_SAMPLER", (const char *[]) { "auto", "hardware", "kernel", NULL },
     warning, warning_len);

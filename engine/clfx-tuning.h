@@ -60,6 +60,9 @@ typedef struct
    * its program on every device (by default on GPUs only). */
   bool              fixed_taps;
   ClfxStripPolicy   strip;         /* CLFX_RESIZE_STRIP=auto|off|all|sweep */
+  /* CLFX_RESIZE_STRIP_ROWS (1-256): result rows a work-group of the strip
+   * and sweep kernels makes; 0: as many as fill the device, at most 32 */
+  int               strip_rows;
   ClfxSamplerPolicy sampler;       /* CLFX_SAMPLER=auto|hardware|kernel */
   ClfxSourceForm    source;        /* CLFX_SOURCE=auto|image|buffer */
   /* CLFX_PEER_PINNED=stage|direct|context: with direct, images in

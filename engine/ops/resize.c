@@ -1054,8 +1054,30 @@ axis_step (const Axis *a, int dst)
  * ceil (taps / factor) - 1 source row groups finish no result row, so
  * fewer rows cost more reads; more leave fewer groups to fill the GPU
  * (H100, 8192x8192 to 4096x4096 8-bit cubic: 16 rows 0.612 ms, 32 0.598,
- * 64 0.799). */
+ * 64 0.799).  At most; strip_rows gives fewer where a launch would
+ * leave the GPU's units idle. */
 #define STRIP_ROWS 32
+
+/* The work-groups per compute unit below which a launch of the strip or
+ * sweep kernel makes fewer rows a group (at 128 registers a work-item,
+ * 8 groups of 64 fit on an H100's SM).  H100, 8-bit cubic sweep, a band
+ * of 32 MiB a launch: to 4096x4096 (7.8 groups a unit at 32 rows) 0.384
+ * ms, at 16 rows (15.5) 0.416; to 2048x2048 (1.9 a unit at 32 rows)
+ * 0.816, at 16 (3.9) 0.533, at 8 (7.8) 0.422 (docs/PERFORMANCE.md). */
+#define STRIP_FILL 6
+
+/* Result rows a work-group makes for a launch of dw x dh results: the
+ * most, down to 8, that give every compute unit STRIP_FILL groups. */
+static int
+strip_rows (const ClfxDeviceInfo *dev, int dw, int dh)
+{
+  long cols = (dw + 63) / 64, want = (long) STRIP_FILL * dev->compute_units;
+  int  rows = STRIP_ROWS;
+
+  while (rows > 8 && cols * ((dh + rows - 1) / rows) < want)
+    rows /= 2;
+  return rows;
+}
 
 /* Source rows a turn of the sweep kernel (SWEEP_R): a work-group's 64
  * work-items sweep 8 rows, each 8 result columns of one (measured with
@@ -1148,16 +1170,18 @@ launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
     snprintf (opts, sizeof opts,
               "-DRESIZE_NTX=%d -DRESIZE_NTY=%d -DSTRIP_FX=%d -DSTRIP_FY=%d",
               nx, ny, fx, fy);
+  int        rows = clfx_graph_strip_rows (g)
+                      ? clfx_graph_strip_rows (g)
+                      : strip_rows (dev, t->out.width, t->out.height);
   ClfxLaunch l = { sweep ? "resize_filter_sweep" : "resize_filter_strip",
                    opts, NULL, 2,
                    { (size_t) t->out.width,
-                     (size_t) ((t->out.height + STRIP_ROWS - 1)
-                               / STRIP_ROWS) },
+                     (size_t) ((t->out.height + rows - 1) / rows) },
                    { 64, 1 } };
   *ran = true;
   return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_ARG (tb->sx),
                       CLFX_ARG (tb->wx), CLFX_ARG (tb->sy), CLFX_ARG (tb->wy),
-                      CLFX_INT (dw), CLFX_INT (dh), CLFX_INT (STRIP_ROWS));
+                      CLFX_INT (dw), CLFX_INT (dh), CLFX_INT (rows));
 }
 
 static bool

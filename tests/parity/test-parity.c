@@ -626,20 +626,34 @@ main (void)
       static const int         shrinks[][4] = { { 128, 96, 64, 48 },
                                                 { 128, 96, 32, 48 },
                                                 { 150, 40, 75, 20 } };
-      int                      strip = n_strip;
-      for (size_t s = 0; s < 3; s++)
-        for (int straight = 0; straight < 2; straight++)
-          {
-            ClfxImage src;
-            if (! synthetic (&src, shrinks[s][0], shrinks[s][1], 4,
-                             CLFX_DEPTH_U8, 17 + (unsigned) s))
-              continue;
-            src.transfer = CLFX_TRC_SRGB;
-            src.straight_alpha = straight;
-            sweep (ctx, &src, shrinks[s][2], shrinks[s][3],
-                   "whole-factor shrink", one, 1);
-            clfx_host_image_free (&src);
-          }
+      /* Result rows a work-group makes: the device's choice (here a
+       * few compute units and small results: the fewest, 8), the most
+       * it chooses (32, a GPU's for large results) and 5, which leaves
+       * a group's last rows past the result's end. */
+      static const struct
+      {
+        int         rows;
+        const char *what;
+      } group_rows[] = { { 0, "whole-factor shrink" },
+                         { 32, "whole-factor shrink, 32 rows a group" },
+                         { 5, "whole-factor shrink, 5 rows a group" } };
+      int strip = n_strip;
+      for (size_t g = 0; g < 3; g++)
+        for (size_t s = 0; s < 3; s++)
+          for (int straight = 0; straight < 2; straight++)
+            {
+              ClfxImage src;
+              if (! synthetic (&src, shrinks[s][0], shrinks[s][1], 4,
+                               CLFX_DEPTH_U8, 17 + (unsigned) s))
+                continue;
+              src.transfer = CLFX_TRC_SRGB;
+              src.straight_alpha = straight;
+              ctx->tuning.strip_rows = group_rows[g].rows;
+              sweep (ctx, &src, shrinks[s][2], shrinks[s][3],
+                     group_rows[g].what, one, 1);
+              ctx->tuning.strip_rows = 0;
+              clfx_host_image_free (&src);
+            }
       if (! clfx_context_source_buffer (ctx))
         tap_ok (n_strip > strip, "8-bit shrinks by whole factors went down "
                 "strips: %d cases", n_strip - strip);

@@ -45,6 +45,12 @@ rows (const ClfxTuning *t)
 }
 
 static long long
+strip_rows (const ClfxTuning *t)
+{
+  return t->strip_rows;
+}
+
+static long long
 peer_pinned (const ClfxTuning *t)
 {
   return t->peer_pinned;
@@ -102,6 +108,14 @@ main (void)
   tap_ok (t.rows_per_item == 16 && ! w[0], "CLFX_ROWS_PER_ITEM=16 is 16");
   rejected ("CLFX_ROWS_PER_ITEM", bad_rows, sizeof bad_rows / sizeof *bad_rows,
             rows);
+  t = read_with ("CLFX_RESIZE_STRIP_ROWS", "256", w, sizeof w);
+  tap_ok (t.strip_rows == 256 && ! w[0], "CLFX_RESIZE_STRIP_ROWS=256 is 256");
+  {
+    static const char *const bad_strip_rows[] = { "0", "257", "8 ", "-8",
+                                                  "8x" };
+    rejected ("CLFX_RESIZE_STRIP_ROWS", bad_strip_rows,
+              sizeof bad_strip_rows / sizeof *bad_strip_rows, strip_rows);
+  }
   t = read_with ("CLFX_RESIZE_STRIP", "off", w, sizeof w);
   tap_ok (t.strip == CLFX_STRIP_OFF && ! w[0], "CLFX_RESIZE_STRIP=off");
   t = read_with ("CLFX_RESIZE_STRIP", "all", w, sizeof w);
