@@ -52,6 +52,20 @@ cache_dir_safe (const char *dir, char *why, size_t why_len)
   return false;
 }
 
+/* Whether the device's driver keeps a cache of its own builds that makes
+ * clfx's redundant: PoCL does (POCL_KERNEL_CACHE, on unless set to 0), and
+ * it compiles a kernel when it is first launched, so the binary clfx would
+ * store makes it compile every kernel of the program at once, most of
+ * which the run never launches (docs/PERFORMANCE.md, cold first use). */
+static bool
+driver_caches_builds (const ClfxDeviceInfo *device)
+{
+  const char *pocl_cache = getenv ("POCL_KERNEL_CACHE");
+
+  return strstr (device->platform_name, "Portable Computing Language")
+         && ! (pocl_cache && strcmp (pocl_cache, "0") == 0);
+}
+
 void
 clfx_context_set_cache_dir (ClfxContext *ctx, const char *dir)
 {
@@ -67,6 +81,14 @@ clfx_context_set_cache_dir (ClfxContext *ctx, const char *dir)
     dir = env;
   if (dir && strcmp (dir, "off") == 0)
     return;
+  if (! dir && driver_caches_builds (&ctx->device))
+    {
+      snprintf (ctx->cache_off, sizeof ctx->cache_off,
+                "the driver caches its own builds, kernel by kernel as they "
+                "are first launched (PoCL); set CLFX_CACHE_DIR to use "
+                "clfx's cache as well");
+      return;
+    }
   if (dir)
     n = snprintf (ctx->cache_dir, sizeof ctx->cache_dir, "%s", dir);
   else if (xdg && *xdg)

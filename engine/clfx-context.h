@@ -215,7 +215,8 @@ void         clfx_context_free (ClfxContext *ctx);
 
 /* Where kernel binaries are cached: dir, else $CLFX_CACHE_DIR, else
  * $XDG_CACHE_HOME/clfx/kernels, else ~/.cache/clfx/kernels; "off"
- * disables the cache.  The cache loads code the driver runs, so the folder
+ * disables the cache.  Without dir or $CLFX_CACHE_DIR the cache is off on
+ * a driver that caches its own builds (PoCL), and cache_off says so.  The cache loads code the driver runs, so the folder
  * is made 0700 and refused (the run goes uncached, and cache_off says
  * why) when it is not a folder this user owns, when others may write it,
  * or when its path does not fit. */

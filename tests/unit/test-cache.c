@@ -626,6 +626,63 @@ every_program_hits (const ClfxDeviceInfo *dev)
     }
 }
 
+/* Where the cache folder comes from: without one given, a driver that
+ * caches its own builds (PoCL, unless POCL_KERNEL_CACHE=0) leaves clfx's
+ * cache off and says why; CLFX_CACHE_DIR or an explicit folder turns it
+ * on there too; other drivers use the default folder. */
+static void
+default_folder (const ClfxDeviceInfo *dev)
+{
+  bool         pocl = strstr (dev->platform_name,
+                              "Portable Computing Language") != NULL;
+  const char  *old_env = getenv ("CLFX_CACHE_DIR");
+  const char  *old_xdg = getenv ("XDG_CACHE_HOME");
+  char        *keep_env = old_env ? strdup (old_env) : NULL;
+  char        *keep_xdg = old_xdg ? strdup (old_xdg) : NULL;
+  char         xdg[300];
+  ClfxContext *ctx = clfx_context_new (dev, &(ClfxError) { 0 });
+
+  snprintf (xdg, sizeof xdg, "%s/xdg", dir);
+  unsetenv ("CLFX_CACHE_DIR");
+  setenv ("XDG_CACHE_HOME", xdg, 1);
+  for (int k = 0; ctx && k < 3; k++)
+    {
+      /* k: 0 the default, 1 POCL_KERNEL_CACHE=0, 2 CLFX_CACHE_DIR. */
+      if (k == 1)
+        setenv ("POCL_KERNEL_CACHE", "0", 1);
+      if (k == 2)
+        {
+          unsetenv ("POCL_KERNEL_CACHE");
+          setenv ("CLFX_CACHE_DIR", dir, 1);
+        }
+      clfx_context_set_cache_dir (ctx, NULL);
+      bool off = ! ctx->cache_dir[0];
+      bool want_off = pocl && k == 0;
+      tap_ok (off == want_off
+                && (! want_off || strstr (ctx->cache_off, "PoCL"))
+                && (off || strstr (ctx->cache_dir, k == 2 ? dir : xdg)),
+              "%s, %s: clfx's cache %s (%s)",
+              pocl ? "PoCL" : "a driver without a cache of its own",
+              k == 0 ? "no folder given"
+                     : k == 1 ? "POCL_KERNEL_CACHE=0" : "CLFX_CACHE_DIR set",
+              off ? "off" : "on", off ? ctx->cache_off : ctx->cache_dir);
+    }
+  if (! ctx)
+    tap_ok (false, "a context for the default folder");
+  unsetenv ("POCL_KERNEL_CACHE");
+  if (keep_env)
+    setenv ("CLFX_CACHE_DIR", keep_env, 1);
+  else
+    unsetenv ("CLFX_CACHE_DIR");
+  if (keep_xdg)
+    setenv ("XDG_CACHE_HOME", keep_xdg, 1);
+  else
+    unsetenv ("XDG_CACHE_HOME");
+  free (keep_env);
+  free (keep_xdg);
+  clfx_context_free (ctx);
+}
+
 int
 main (void)
 {
@@ -696,6 +753,7 @@ main (void)
               rec.cache, rec.cache_note);
     }
 
+  default_folder (&dev);
   every_program_hits (&dev);
   hostile (&dev);
   crashed_loads (&dev);
