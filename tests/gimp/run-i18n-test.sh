@@ -30,7 +30,6 @@ mkdir -p "$work/profile/plug-ins" "$work/home" "$work/out"
 [ -f "$work/profile/plug-ins/clfx/locale/zh_CN/LC_MESSAGES/clfx.mo" ]
 ok $? "the zh_CN catalog is installed beside the plug-in"
 export HOME="$work/home" GIMP3_DIRECTORY="$work/profile"
-export CLFX_CACHE_DIR="$work/kernel-cache"
 "$bench" --device reference --synthetic 40x30:u8 --output "$work/in.png" copy >/dev/null
 
 # Only the locale: everything else as in the other GIMP tests.

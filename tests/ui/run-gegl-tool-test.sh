@@ -29,7 +29,6 @@ python3 -c 'import gi; gi.require_version("Atspi", "2.0")' 2>/dev/null ||
   skip_or_fail "at-spi2-core (the accessibility bus) is missing"
 
 LOG=$OUTDIR/gimp-gegl-tool.log
-export CLFX_CACHE_DIR="$WORK/kernel-cache"
 # The module's account of each run it makes.
 export G_MESSAGES_DEBUG=clfx
 mkdir -p "$OUTDIR"

@@ -16,10 +16,9 @@ BENCH=$4
 . "$(dirname "$0")/ui-lib.sh"
 ui_start ui-test
 LOG=$OUTDIR/gimp-ui.log
-# Cold caches (ours, and PoCL's under the fresh HOME): the first preview
+# Cold caches (ui_start's, under the fresh HOME): the first preview
 # builds its kernels, seconds on PoCL, on the dialog's worker thread while
 # the dialog goes on taking keys.
-export CLFX_CACHE_DIR="$WORK/kernel-cache"
 # The order of the dialog's debug lines shows what ran when.
 export G_MESSAGES_DEBUG=clfx
 export NO_AT_BRIDGE=1

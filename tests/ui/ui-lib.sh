@@ -56,6 +56,9 @@ ui_start ()
   export DISPLAY=":$DISPLAY_NUM"
   export HOME="$WORK/home"
   export GIMP3_DIRECTORY="$WORK/profile"
+  # Cold kernel caches, clfx's and PoCL's, under the fresh HOME (not the
+  # test run's shared ones).
+  unset XDG_CACHE_HOME POCL_CACHE_DIR CLFX_CACHE_DIR
   mkdir -p "$HOME" "$GIMP3_DIRECTORY"
   echo '(show-welcome-dialog no)' > "$GIMP3_DIRECTORY/gimprc"
 
