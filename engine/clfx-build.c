@@ -228,31 +228,38 @@ store_binary (ClfxContext *ctx, cl_program prog, const char *path,
               uint64_t key)
 {
   cl_uint         n = 0;
-  cl_device_id    devs[16];
-  size_t          lens[16];
-  unsigned char  *bins[16] = { NULL };
+  cl_device_id   *devs = NULL;
+  size_t         *lens = NULL;
+  unsigned char **bins = NULL;
   int             at = -1;
 
   if (clGetProgramInfo (prog, CL_PROGRAM_NUM_DEVICES, sizeof n, &n, NULL)
         != CL_SUCCESS
-      || n < 1 || n > 16
+      || n < 1 || ! (devs = calloc (n, sizeof *devs))
+      || ! (lens = calloc (n, sizeof *lens))
+      || ! (bins = calloc (n, sizeof *bins))
       || clGetProgramInfo (prog, CL_PROGRAM_DEVICES, n * sizeof *devs, devs,
                            NULL)
            != CL_SUCCESS
       || clGetProgramInfo (prog, CL_PROGRAM_BINARY_SIZES, n * sizeof *lens,
                            lens, NULL)
            != CL_SUCCESS)
-    return;
+    goto out;
   for (cl_uint i = 0; i < n; i++)
     if (devs[i] == ctx->device.id)
       at = (int) i;
   if (at < 0 || lens[at] == 0 || ! (bins[at] = malloc (lens[at])))
-    return;
+    goto out;
   if (clGetProgramInfo (prog, CL_PROGRAM_BINARIES, n * sizeof *bins, bins,
                         NULL)
       == CL_SUCCESS)
     clfx_cache_store (path, key, bins[at], lens[at]);
-  free (bins[at]);
+out:
+  if (bins && at >= 0)
+    free (bins[at]);
+  free (bins);
+  free (lens);
+  free (devs);
 }
 
 /* Builds program `name` with `options` into slot `slot`. */

@@ -289,7 +289,6 @@ long clfx_maps_open (void);
  * with at least `bytes`; valid until the slot grows. */
 void *clfx_context_staging (ClfxContext *ctx, int dir, int slot, size_t bytes,
                             ClfxError *error);
-cl_mem clfx_context_staging_buffer (ClfxContext *ctx, int dir, int slot);
 
 /* A host image in pinned memory of this context, which transfers use
  * without a staging copy (the plug-in and clfx-bench read pixels straight

@@ -8,9 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PLATFORMS 16
-#define MAX_DEVICES 64
-
 static void
 platform_str (cl_platform_id p, cl_platform_info what, char *buf, size_t n)
 {
@@ -91,76 +88,107 @@ fail:
   return false;
 }
 
+/* Appends platform p's devices to list (the list grows to hold them). */
+static bool
+list_platform (ClfxDeviceList *list, cl_platform_id platform, cl_uint p,
+               ClfxError *error)
+{
+  cl_device_id   *ids = NULL;
+  ClfxDeviceInfo *grown;
+  cl_uint         n_ids = 0;
+  char            pname[128], pvendor[128], pversion[128];
+  cl_int          st;
+  bool            ok = true;
+
+  platform_str (platform, CL_PLATFORM_NAME, pname, sizeof pname);
+  platform_str (platform, CL_PLATFORM_VENDOR, pvendor, sizeof pvendor);
+  platform_str (platform, CL_PLATFORM_VERSION, pversion, sizeof pversion);
+  st = clfx_fault_take ("clGetDeviceIDs");
+  if (st == CL_SUCCESS)
+    st = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n_ids);
+  if (st == CL_SUCCESS && n_ids > 0)
+    {
+      if (! (ids = calloc (n_ids, sizeof *ids)))
+        return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+      st = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, n_ids, ids, &n_ids);
+    }
+  if (st != CL_SUCCESS)
+    {
+      /* One broken platform must not hide the others: note it. */
+      size_t len = strlen (list->notes);
+      snprintf (list->notes + len, sizeof list->notes - len,
+                "%splatform '%s': clGetDeviceIDs: %s", len ? "; " : "",
+                pname, clfx_cl_error_name (st));
+      free (ids);
+      return true;
+    }
+  if (n_ids > 0
+      && ! (grown = realloc (list->devices, (list->n_devices + n_ids)
+                                              * sizeof *list->devices)))
+    {
+      free (ids);
+      return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+    }
+  if (n_ids > 0)
+    list->devices = grown;
+  for (cl_uint i = 0; ok && i < n_ids; i++)
+    {
+      ClfxDeviceInfo *d = &list->devices[list->n_devices];
+      memset (d, 0, sizeof *d);
+      d->platform = platform;
+      d->id = ids[i];
+      d->platform_index = (int) p;
+      d->device_index = (int) i;
+      memcpy (d->platform_name, pname, sizeof pname);
+      memcpy (d->platform_vendor, pvendor, sizeof pvendor);
+      memcpy (d->platform_version, pversion, sizeof pversion);
+      ok = device_query (d, error);
+      if (ok)
+        list->n_devices++;
+    }
+  free (ids);
+  return ok;
+}
+
 bool
 clfx_device_list (ClfxDeviceList *list, ClfxError *error)
 {
-  cl_platform_id platforms[MAX_PLATFORMS];
-  cl_uint        n_platforms = 0;
-  cl_int         st;
+  cl_platform_id *platforms = NULL;
+  cl_uint         n_platforms = 0;
+  cl_int          st;
 
   memset (list, 0, sizeof *list);
   st = clfx_fault_take ("clGetPlatformIDs");
   if (st == CL_SUCCESS)
-    st = clGetPlatformIDs (MAX_PLATFORMS, platforms, &n_platforms);
+    st = clGetPlatformIDs (0, NULL, &n_platforms);
+  if (st == CL_SUCCESS && n_platforms > 0)
+    {
+      if (! (platforms = calloc (n_platforms, sizeof *platforms)))
+        return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+      st = clGetPlatformIDs (n_platforms, platforms, &n_platforms);
+    }
   if (st == CL_PLATFORM_NOT_FOUND_KHR || (st == CL_SUCCESS && ! n_platforms))
     {
       snprintf (list->notes, sizeof list->notes,
                 "no OpenCL platform found (is an ICD installed under "
                 "/etc/OpenCL/vendors?)");
+      free (platforms);
       return true;
     }
   if (st != CL_SUCCESS)
-    return clfx_error_set_cl (error, st, "clGetPlatformIDs", NULL, __FILE__,
-                              __LINE__);
-  if (n_platforms > MAX_PLATFORMS)
-    n_platforms = MAX_PLATFORMS;
-
-  list->devices = calloc (MAX_DEVICES, sizeof *list->devices);
-  if (! list->devices)
-    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
-
-  for (cl_uint p = 0; p < n_platforms; p++)
     {
-      cl_device_id ids[MAX_DEVICES];
-      cl_uint      n_ids = 0;
-      char         pname[128], pvendor[128], pversion[128];
-
-      platform_str (platforms[p], CL_PLATFORM_NAME, pname, sizeof pname);
-      platform_str (platforms[p], CL_PLATFORM_VENDOR, pvendor, sizeof pvendor);
-      platform_str (platforms[p], CL_PLATFORM_VERSION, pversion,
-                    sizeof pversion);
-      st = clfx_fault_take ("clGetDeviceIDs");
-      if (st == CL_SUCCESS)
-        st = clGetDeviceIDs (platforms[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES,
-                             ids, &n_ids);
-      if (st != CL_SUCCESS)
-        {
-          /* One broken platform must not hide the others: note it. */
-          size_t len = strlen (list->notes);
-          snprintf (list->notes + len, sizeof list->notes - len,
-                    "%splatform '%s': clGetDeviceIDs: %s", len ? "; " : "",
-                    pname, clfx_cl_error_name (st));
-          continue;
-        }
-      for (cl_uint i = 0; i < n_ids && list->n_devices < MAX_DEVICES; i++)
-        {
-          ClfxDeviceInfo *d = &list->devices[list->n_devices];
-          memset (d, 0, sizeof *d);
-          d->platform = platforms[p];
-          d->id = ids[i];
-          d->platform_index = (int) p;
-          d->device_index = (int) i;
-          memcpy (d->platform_name, pname, sizeof pname);
-          memcpy (d->platform_vendor, pvendor, sizeof pvendor);
-          memcpy (d->platform_version, pversion, sizeof pversion);
-          if (! device_query (d, error))
-            {
-              clfx_device_list_free (list);
-              return false;
-            }
-          list->n_devices++;
-        }
+      free (platforms);
+      return clfx_error_set_cl (error, st, "clGetPlatformIDs", NULL,
+                                __FILE__, __LINE__);
     }
+  for (cl_uint p = 0; p < n_platforms; p++)
+    if (! list_platform (list, platforms[p], p, error))
+      {
+        free (platforms);
+        clfx_device_list_free (list);
+        return false;
+      }
+  free (platforms);
   return true;
 }
 

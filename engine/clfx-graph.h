@@ -113,7 +113,7 @@ typedef enum
   CLFX_ARG_VALUE, /* size bytes at value */
   CLFX_ARG_LOCAL, /* __local memory of size bytes */
   CLFX_ARG_SRC,   /* the source: image or buffer, int4 view, int flags,
-                   * long pitch (4 arguments) */
+                   * long pitch, the 16-bit sRGB table (5 arguments) */
   CLFX_ARG_DST    /* the result: buffer, long offset, long pitch, int4 rect
                    * (4 arguments) */
 } ClfxArgKind;

@@ -256,17 +256,16 @@ out:
 
 /* Every usable GPU, else every usable device: the devices of "all". */
 static int
-all_devices (const ClfxDeviceList *list, const ClfxDeviceInfo **picked,
-             int max)
+all_devices (const ClfxDeviceList *list, const ClfxDeviceInfo **picked)
 {
   int n = 0;
 
-  for (size_t i = 0; i < list->n_devices && n < max; i++)
+  for (size_t i = 0; i < list->n_devices; i++)
     if (list->devices[i].usable && ! strcmp (list->devices[i].type, "gpu"))
       picked[n++] = &list->devices[i];
   if (n > 0)
     return n;
-  for (size_t i = 0; i < list->n_devices && n < max; i++)
+  for (size_t i = 0; i < list->n_devices; i++)
     if (list->devices[i].usable)
       picked[n++] = &list->devices[i];
   return n;
@@ -280,25 +279,32 @@ static cl_context
 shared_context (const ClfxDeviceInfo *const *picked, int n, bool *failed,
                 ClfxError *error)
 {
-  ClfxTuning   t;
-  char         w[8];
-  cl_device_id ids[16];
-  int          m = 0;
-  cl_context   shared = NULL;
+  ClfxTuning    t;
+  char          w[8];
+  cl_device_id *ids;
+  int           m = 0;
+  cl_context    shared = NULL;
 
   *failed = false;
   clfx_tuning_read (&t, w, sizeof w);
   if (t.peer_pinned != CLFX_PEER_CONTEXT)
     return NULL;
-  for (int i = 0; i < n && m < 16; i++)
+  if (! (ids = calloc ((size_t) n, sizeof *ids)))
+    {
+      *failed = true;
+      clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+      return NULL;
+    }
+  for (int i = 0; i < n; i++)
     if (picked[i]->platform == picked[0]->platform)
       ids[m++] = picked[i]->id;
-  if (m < 2)
-    return NULL;
-  CLFX_CREATE (shared, error, fail, "device all (one context)",
-               clCreateContext, NULL, (cl_uint) m, ids, NULL, NULL);
+  if (m >= 2)
+    CLFX_CREATE (shared, error, fail, "device all (one context)",
+                 clCreateContext, NULL, (cl_uint) m, ids, NULL, NULL);
+  free (ids);
   return shared;
 fail:
+  free (ids);
   *failed = true;
   return NULL;
 }
@@ -307,10 +313,10 @@ ClfxContext *
 clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
                       ClfxError *error)
 {
-  ClfxDeviceList        list;
-  const ClfxDeviceInfo *picked[16];
-  int                   n = 0;
-  ClfxContext          *ctx = NULL;
+  ClfxDeviceList         list;
+  const ClfxDeviceInfo **picked;
+  int                    n = 0;
+  ClfxContext           *ctx = NULL;
 
   if (selected)
     memset (selected, 0, sizeof *selected);
@@ -318,9 +324,15 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
     device = "auto";
   if (! clfx_device_list (&list, error))
     return NULL;
+  if (! (picked = calloc (list.n_devices + 1, sizeof *picked)))
+    {
+      clfx_device_list_free (&list);
+      clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+      return NULL;
+    }
   if (! strcmp (device, "all"))
     {
-      if (! (n = all_devices (&list, picked, 16)))
+      if (! (n = all_devices (&list, picked)))
         clfx_error_set (error, CLFX_ERR_NO_DEVICE,
                         "device all: no usable OpenCL device%s%s",
                         list.notes[0] ? ": " : "", list.notes);
@@ -359,6 +371,7 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
       if (shared)
         clReleaseContext (shared);
     }
+  free (picked);
   clfx_device_list_free (&list);
   return ctx;
 }

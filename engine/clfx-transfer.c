@@ -185,12 +185,6 @@ clfx_context_staging (ClfxContext *ctx, int dir, int slot, size_t bytes,
   return p->ptr;
 }
 
-cl_mem
-clfx_context_staging_buffer (ClfxContext *ctx, int dir, int slot)
-{
-  return ctx->staging[dir][slot].buffer;
-}
-
 /* ---- pinned host images ------------------------------------------------ */
 
 typedef struct

@@ -57,8 +57,6 @@ enum
   N_EXTRA
 };
 
-#define MAX_ROWS 64
-
 /* Every property: read-write, set at construction, an input of the node. */
 #define PROP_FLAGS                                                           \
   ((GParamFlags) (G_PARAM_READWRITE | G_PARAM_CONSTRUCT | GEGL_PARAM_PAD_INPUT))
@@ -70,8 +68,9 @@ typedef struct
   char              op_name[64];   /* "clfx:gaussian" */
   char              title[160];
   /* Property id k (from 1) is family row rows[k - 1] for k <= n_rows,
-   * then the extras. */
-  int               rows[MAX_ROWS];
+   * then the extras (rows: n_params entries; the info lives as long as
+   * the type). */
+  int              *rows;
   int               n_rows;
 } ClfxOpInfo;
 
@@ -794,7 +793,8 @@ register_variant (GTypeModule      *module,
   /* TRANSLATORS: a GEGL operation's title, %s its filter or tone mapper
    * ("Gaussian blur (OpenCL)"). */
   g_snprintf (info->title, sizeof info->title, _("%s (OpenCL)"), label);
-  for (int i = 0; i < f->n_params && info->n_rows < MAX_ROWS; i++)
+  info->rows = g_new0 (int, (gsize) f->n_params + 1);
+  for (int i = 0; i < f->n_params; i++)
     if (i != f->variant_param && ! f->params[i].plugin_only
         && clfx_variant_uses (v, &f->params[i]))
       info->rows[info->n_rows++] = i;
