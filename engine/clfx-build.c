@@ -220,7 +220,7 @@ try_cached_binary (ClfxContext *ctx, const char *path, uint64_t key,
 
 /* The program's binary for ctx's device into the cache.  A program made
  * from source in an OpenCL context of several devices (device all with
- * CLFX_PEER_PINNED=context) has a binary slot for each, built or not:
+ * peer-pinned=context) has a binary slot for each, built or not:
  * ctx's device's is taken, the others skipped (a NULL entry).  A failure
  * only leaves the cache without it. */
 static void

@@ -69,7 +69,7 @@ driver_caches_builds (const ClfxDeviceInfo *device)
 void
 clfx_context_set_cache_dir (ClfxContext *ctx, const char *dir)
 {
-  const char *env = getenv ("CLFX_CACHE_DIR");
+  const char *env = clfx_config_cache_dir ();
   const char *xdg = getenv ("XDG_CACHE_HOME");
   const char *home = getenv ("HOME");
   char        why[64];
@@ -77,7 +77,7 @@ clfx_context_set_cache_dir (ClfxContext *ctx, const char *dir)
 
   ctx->cache_dir[0] = '\0';
   ctx->cache_off[0] = '\0';
-  if (! dir && env && *env)
+  if (! dir && env)
     dir = env;
   if (dir && strcmp (dir, "off") == 0)
     return;
@@ -128,6 +128,18 @@ ClfxContext *
 clfx_context_new_in (const ClfxDeviceInfo *device, cl_context shared,
                      ClfxError *error)
 {
+  ClfxTuning tuning;
+  char       note[sizeof ((ClfxContext *) 0)->tuning_note];
+
+  clfx_tuning_read (&tuning, note, sizeof note);
+  return clfx_context_new_tuned (device, shared, &tuning, note, error);
+}
+
+ClfxContext *
+clfx_context_new_tuned (const ClfxDeviceInfo *device, cl_context shared,
+                        const ClfxTuning *tuning, const char *tuning_note,
+                        ClfxError *error)
+{
   ClfxContext *ctx = calloc (1, sizeof *ctx);
 
   if (! ctx)
@@ -137,7 +149,8 @@ clfx_context_new_in (const ClfxDeviceInfo *device, cl_context shared,
     }
   ctx->refs = 1;
   ctx->device = *device;
-  clfx_tuning_read (&ctx->tuning, ctx->tuning_note, sizeof ctx->tuning_note);
+  ctx->tuning = *tuning;
+  snprintf (ctx->tuning_note, sizeof ctx->tuning_note, "%s", tuning_note);
   if (shared)
     {
       CLFX_CHECK (error, fail, device->name, clRetainContext, shared);
@@ -158,7 +171,7 @@ clfx_context_new_in (const ClfxDeviceInfo *device, cl_context shared,
                clCreateCommandQueue, ctx->context, device->id,
                CL_QUEUE_PROFILING_ENABLE);
   clfx_context_set_cache_dir (ctx, NULL);
-  /* CLFX_ZERO_COPY=off forces the staged path, so that tests cover it on
+  /* CLFX_DEV zero-copy=off forces the staged path, so that tests cover it on
    * CPU devices too. */
   ctx->zero_copy = device->host_unified && ! ctx->tuning.zero_copy_off;
   return ctx;
@@ -203,7 +216,7 @@ out:
 /* At the context's end there is nobody to tell of a failure, but a failed
  * unmap is tried once more, as everywhere else (a buffer released while
  * still mapped is never freed).  Plain calls, not CLFX_CHECK: an injected
- * fault (CLFX_FAULT) counts the calls of runs, not of the teardown. */
+ * fault (CLFX_DEV fault=) counts the calls of runs, not of the teardown. */
 static void
 release_pinned (ClfxContext *ctx, ClfxPinned *p)
 {

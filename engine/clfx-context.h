@@ -206,11 +206,18 @@ struct ClfxContext
  * variables once.  The device info is copied. */
 ClfxContext *clfx_context_new (const ClfxDeviceInfo *device, ClfxError *error);
 /* The same in an OpenCL context made for several devices, device's among
- * them (device all with CLFX_PEER_PINNED=context): the context's pinned
+ * them (device all with peer-pinned=context): the context's pinned
  * memory, buffers and events are then shared with the other devices'
  * contexts made in it; programs, kernels and queues stay this device's. */
 ClfxContext *clfx_context_new_in (const ClfxDeviceInfo *device,
                                   cl_context shared, ClfxError *error);
+/* The same with settings already read (clfx_tuning_read) and their
+ * warning: device all's contexts share one reading. */
+ClfxContext *clfx_context_new_tuned (const ClfxDeviceInfo *device,
+                                     cl_context shared,
+                                     const ClfxTuning *tuning,
+                                     const char *tuning_note,
+                                     ClfxError *error);
 void         clfx_context_free (ClfxContext *ctx);
 
 /* Where kernel binaries are cached: dir, else $CLFX_CACHE_DIR, else
@@ -238,7 +245,7 @@ const ClfxKernelSlot *clfx_context_kernel (ClfxContext *ctx,
 
 /* A block of at least `bytes` of host memory for an intermediate of a CPU
  * device (whole 2 MiB pages, huge pages asked for), reused between runs;
- * NULL where the pool is off (CLFX_HOST_SCRATCH=off) or memory ran out,
+ * NULL where the pool is off (host-scratch=off) or memory ran out,
  * and the caller lets the driver allocate.  Given back with
  * clfx_scratch_give once nothing queued uses it any more; all of it is
  * freed with the context. */
@@ -312,7 +319,7 @@ bool clfx_context_image_alloc (ClfxContext *ctx, ClfxImage *img, int width,
 bool clfx_context_owns_pinned (const ClfxContext *ctx, const ClfxImage *img);
 /* Whether transfers of ctx move img's pixels where they lie, without a
  * staging copy: pinned memory of ctx or of a context sharing its OpenCL
- * context, or, with CLFX_PEER_PINNED=direct, of any context. */
+ * context, or, with peer-pinned=direct, of any context. */
 bool clfx_context_reads_pinned (const ClfxContext *ctx,
                                 const ClfxImage   *img);
 

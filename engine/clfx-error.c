@@ -1,6 +1,7 @@
 /* clfx-error.c: OpenCL status names, the error record and fault injection. */
 #define _POSIX_C_SOURCE 200809L
 #include "clfx-error.h"
+#include "clfx-tuning.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -200,7 +201,8 @@ fault_spec_error (const char *spec, char *buf, size_t size)
 static void
 fault_parse_locked (void)
 {
-  const char *spec = getenv ("CLFX_FAULT");
+  char        value[1024];
+  const char *spec = clfx_dev_switch ("fault", value, sizeof value);
   const char *why;
   char        buf[160];
 
@@ -215,7 +217,7 @@ fault_parse_locked (void)
     {
       fault_call[0] = '\0';
       fault_nth = 1;
-      fprintf (stderr, "clfx: ignoring malformed CLFX_FAULT='%s': %s\n",
+      fprintf (stderr, "clfx: ignoring malformed CLFX_DEV fault='%s': %s\n",
                spec, why);
     }
 }

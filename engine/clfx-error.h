@@ -48,12 +48,13 @@ bool clfx_error_set (ClfxError *error, ClfxErrorCode code, const char *fmt, ...)
 bool clfx_error_set_cl (ClfxError *error, cl_int status, const char *call,
                         const char *what, const char *file, int line);
 
-/* Fault injection.  CLFX_FAULT="clCreateImage=CL_OUT_OF_RESOURCES[@N]" makes
- * the Nth checked call of that name (default: the first) fail with that
- * status before it reaches the driver, so every error path can be driven
- * from a test.  Returns CL_SUCCESS when the call should really run. */
+/* Fault injection.  CLFX_DEV="fault=clCreateImage=CL_OUT_OF_RESOURCES[@N]"
+ * makes the Nth checked call of that name (default: the first) fail with
+ * that status before it reaches the driver, so every error path can be
+ * driven from a test.  Returns CL_SUCCESS when the call should really
+ * run. */
 cl_int clfx_fault_take (const char *call);
-/* Re-read CLFX_FAULT and reset the call counter (tests change it). */
+/* Re-read the fault switch and reset the call counter (tests change it). */
 void   clfx_fault_reset (void);
 /* The distinct names of the checked calls made since the last reset, at
  * most max of them, and how often each was made (counts may be NULL):

@@ -3,6 +3,7 @@
  * whole CPU rather than one core. */
 #define _POSIX_C_SOURCE 200809L
 #include "clfx-parallel.h"
+#include "clfx-tuning.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -32,9 +33,7 @@ static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
 static void
 read_thread_count (void)
 {
-  const char *env = getenv ("CLFX_THREADS");
-
-  thread_count = env ? strtol (env, NULL, 10) : sysconf (_SC_NPROCESSORS_ONLN);
+  thread_count = clfx_config_threads ();
 }
 
 void

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* mkstemp */
 #include "clfx-program.h"
+#include "clfx-tuning.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -106,9 +107,9 @@ out:
 static char *
 kernel_file (const char *name, ClfxError *error)
 {
-  const char *dir = getenv ("CLFX_KERNEL_DIR");
+  const char *dir = clfx_config_kernel_dir ();
 
-  if (dir && *dir)
+  if (dir)
     {
       char  path[1024], why[128];
       char *text;

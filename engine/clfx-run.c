@@ -271,23 +271,20 @@ all_devices (const ClfxDeviceList *list, const ClfxDeviceInfo **picked)
   return n;
 }
 
-/* With CLFX_PEER_PINNED=context, one OpenCL context for the picked
+/* With peer-pinned=context (CLFX_DEV), one OpenCL context for the picked
  * devices on the first one's platform (NULL where there is only one, or
- * the variable asks for none: each device then gets its own); else NULL
+ * the switch asks for none: each device then gets its own); else NULL
  * with *failed set and *error said. */
 static cl_context
-shared_context (const ClfxDeviceInfo *const *picked, int n, bool *failed,
-                ClfxError *error)
+shared_context (const ClfxDeviceInfo *const *picked, int n,
+                const ClfxTuning *t, bool *failed, ClfxError *error)
 {
-  ClfxTuning    t;
-  char          w[8];
   cl_device_id *ids;
   int           m = 0;
   cl_context    shared = NULL;
 
   *failed = false;
-  clfx_tuning_read (&t, w, sizeof w);
-  if (t.peer_pinned != CLFX_PEER_CONTEXT)
+  if (t->peer_pinned != CLFX_PEER_CONTEXT)
     return NULL;
   if (! (ids = calloc ((size_t) n, sizeof *ids)))
     {
@@ -314,6 +311,8 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
                       ClfxError *error)
 {
   ClfxDeviceList         list;
+  ClfxTuning             tuning;
+  char                   note[sizeof ((ClfxContext *) 0)->tuning_note];
   const ClfxDeviceInfo **picked;
   int                    n = 0;
   ClfxContext           *ctx = NULL;
@@ -342,11 +341,17 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
   if (n > 0)
     {
       bool       failed;
-      cl_context shared = shared_context (picked, n, &failed, error);
+      cl_context shared;
+
+      /* Read once for every context of device all. */
+      clfx_tuning_read (&tuning, note, sizeof note);
+      shared = shared_context (picked, n, &tuning, &failed, error);
 
       if (selected)
         *selected = *picked[0];
-      ctx = failed ? NULL : clfx_context_new_in (picked[0], shared, error);
+      ctx = failed ? NULL
+                   : clfx_context_new_tuned (picked[0], shared, &tuning,
+                                             note, error);
       if (ctx && n > 1
           && ! (ctx->peers = calloc ((size_t) n - 1, sizeof *ctx->peers)))
         {
@@ -358,7 +363,8 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
         {
           bool in = shared && picked[i]->platform == picked[0]->platform;
           ClfxContext *peer
-            = clfx_context_new_in (picked[i], in ? shared : NULL, error);
+            = clfx_context_new_tuned (picked[i], in ? shared : NULL,
+                                      &tuning, note, error);
           if (! peer)
             {
               clfx_context_free (ctx);

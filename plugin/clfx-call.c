@@ -183,7 +183,7 @@ clfx_call_fault (ClfxJob *job,
     return TRUE;
   g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_IO,
                _("applying the result to '%s' failed: %s (injected by "
-                 "CLFX_FAULT)"),
+                 "CLFX_DEV's fault)"),
                gimp_item_get_name (GIMP_ITEM (job->drawable)),
                clfx_cl_error_name (status));
   return FALSE;

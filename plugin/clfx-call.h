@@ -81,8 +81,8 @@ clfx_call_job (ClfxCall *call,
   return &g_array_index (call->jobs, ClfxJob, i);
 }
 
-/* The test hook before each job's apply step: CLFX_FAULT=
- * clfx_apply_job=STATUS[@N] makes the Nth fail. */
+/* The test hook before each job's apply step: CLFX_DEV=
+ * fault=clfx_apply_job=STATUS[@N] makes the Nth fail. */
 gboolean clfx_call_fault       (ClfxJob             *job,
                                 GError             **error);
 /* Copies every drawable a job changes (layer copies share GIMP's tiles
@@ -119,7 +119,7 @@ typedef gboolean (*ClfxShadowStep) (ClfxCall  *call,
                                     gpointer   data,
                                     GError   **error);
 /* Runs step on every job inside one undo group, all or nothing: the
- * drawables are copied first (clfx_call_backup), the CLFX_FAULT hook runs
+ * drawables are copied first (clfx_call_backup), the fault hook runs
  * before each step, and when a step fails, undo (may be NULL) takes back
  * what the steps made besides pixels, and every started job gets the
  * selection's bounds back from its copy. */

@@ -484,7 +484,7 @@ rates (ClfxContext *ctx, const ClfxRunResult *r, const Options *o,
       /* No transfer to rate: the device read and wrote host memory in
        * place; upload is the time to wrap the pixels in an image. */
       printf ("  data path: zero-copy (the device works in host memory; "
-              "CLFX_ZERO_COPY=off copies through staging)\n");
+              "CLFX_DEV=zero-copy=off copies through staging)\n");
       return true;
     }
   if (! pinned_rate (ctx, most, o->repeat, &up_gbs, &down_gbs, error))

@@ -1,6 +1,6 @@
 #!/bin/sh
 # device-all-bench.sh: device all against one device, engine wall time
-# (host image in, host image out), for the cases of docs/PERFORMANCE.md's
+# (host image in, host image out), for the cases of the notebook's
 # "device=all on two H200s", RGBA float (SIZE x SIZE, default 8192).
 # usage: [CASES="word ..."] [SIZE=N] tools/device-all-bench.sh CLFX_BENCH
 #          [ONE_DEVICE] [REPEAT]
@@ -8,15 +8,16 @@
 #   CASES       only the cases whose name contains one of these words
 # Each case runs with the images in ordinary (pageable) memory and with
 # --pinned (the plug-in's way), on ONE_DEVICE, then on all with every
-# CLFX_PEER_PINNED way (stage, direct, context: README) for the pinned
-# images; each run prints clfx-bench's table, the phases' medians.
+# CLFX_DEV peer-pinned way (stage, direct, context: docs/DEVELOPING.md)
+# for the pinned images; each run prints clfx-bench's table, the phases'
+# medians.
 set -eu
 bench=$1 one=${2:-NVIDIA} repeat=${3:-10} half=$((${SIZE:-8192} / 2))
 run () { # name device mem way args...
   name=$1 dev=$2 mem=$3 way=$4
   shift 4
-  echo "== $name device=$dev ${mem:-pageable} CLFX_PEER_PINNED=$way"
-  CLFX_PEER_PINNED=$way "$bench" --device "$dev" --repeat "$repeat" \
+  echo "== $name device=$dev ${mem:-pageable} peer-pinned=$way"
+  CLFX_DEV=peer-pinned=$way "$bench" --device "$dev" --repeat "$repeat" \
     --warmup 2 --no-roofline $mem \
     --synthetic "${SIZE:-8192}x${SIZE:-8192}:float" "$@" ||
     echo "(failed: status $?)"

@@ -11,12 +11,13 @@
  * given (a blur of 1.5 pixels looks like one); without a drawable, the
  * small copy with distances scaled to it (clfx_ui_submit).
  *
- * CLFX_PREVIEW_DUMP=FOLDER writes each 1:1 picture shown to
+ * CLFX_DEV=preview-dump=FOLDER writes each 1:1 picture shown to
  * FOLDER/<family>.pam (8-bit, the drawable's layout, its place on the
  * drawable in a comment): what the user saw, for bug reports and the
  * dialog test. */
 #include <stdio.h>
 
+#include "clfx-tuning.h"
 #include "clfx-ui.h"
 
 /* Long enough to let a spin button's auto-repeat settle. */
@@ -60,7 +61,8 @@ clfx_preview_dump (ClfxUi              *ui,
                    const guchar        *buf,
                    gint                 bpp)
 {
-  const gchar *dir = g_getenv ("CLFX_PREVIEW_DUMP");
+  gchar        value[512];
+  const gchar *dir = clfx_dev_switch ("preview-dump", value, sizeof value);
   static const gchar *const types[] = { "GRAYSCALE", "GRAYSCALE_ALPHA",
                                         "RGB", "RGB_ALPHA" };
   gchar       *path;
@@ -76,10 +78,10 @@ clfx_preview_dump (ClfxUi              *ui,
                view->width, view->height, bpp, types[bpp - 1]);
       fwrite (buf, (gsize) bpp, (gsize) view->width * view->height, f);
       if (fclose (f) != 0)
-        g_warning ("CLFX_PREVIEW_DUMP: cannot write %s", path);
+        g_warning ("CLFX_DEV preview-dump: cannot write %s", path);
     }
   else
-    g_warning ("CLFX_PREVIEW_DUMP: cannot write %s", path);
+    g_warning ("CLFX_DEV preview-dump: cannot write %s", path);
   g_free (path);
 }
 

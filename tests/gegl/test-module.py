@@ -23,7 +23,7 @@
 - The gegl command runs them from GEGL's user folder, where
   tools/install-plugin.sh --gegl puts the module: the same bytes.
 - Failures never fail the graph: with an OpenCL call made to fail
-  (CLFX_FAULT) the operation warns and gives the CPU reference's result;
+  (CLFX_DEV fault=...) the operation warns and gives the CPU reference's result;
   with arguments the engine refuses (a matrix that does not parse) it
   warns and passes the input through unchanged.
 
@@ -158,7 +158,7 @@ def params_of(path):
 
 
 def child(args):
-    """One run in a process of its own (CLFX_FAULT is read once per
+    """One run in a process of its own (the fault switch is read once per
     process): op, input PNG, device, output raw bytes."""
     op, inp, dev, out = args
     data, w, h = gegl_file(inp, U8)
@@ -405,7 +405,7 @@ else:
 
 # ---- failures --------------------------------------------------------------------
 ref_out, dev_out = (os.path.join(work, n) for n in ("ref.raw", "fault.raw"))
-env = dict(os.environ, CLFX_FAULT="clEnqueueNDRangeKernel=CL_OUT_OF_RESOURCES")
+env = dict(os.environ, CLFX_DEV="fault=clEnqueueNDRangeKernel=CL_OUT_OF_RESOURCES")
 p = subprocess.run([sys.executable, __file__, "--child", module_dir,
                     "clfx:box", u8_png, "reference", ref_out],
                    capture_output=True, text=True)
@@ -424,7 +424,7 @@ ok(same and "CL_OUT_OF_RESOURCES" in q.stderr
 # first band's already stored there), the fallback reads the input again.
 ref_out, dev_out = (os.path.join(work, n) for n in ("gref.raw", "gfault.raw"))
 env = dict(os.environ,
-           CLFX_FAULT="clEnqueueNDRangeKernel=CL_OUT_OF_RESOURCES@5")
+           CLFX_DEV="fault=clEnqueueNDRangeKernel=CL_OUT_OF_RESOURCES@5")
 p = subprocess.run([sys.executable, __file__, "--child", module_dir,
                     "clfx:gaussian", u8_png, "reference", ref_out],
                    capture_output=True, text=True)

@@ -181,7 +181,7 @@
             (loop (+ i 1)))))))
 
 ; A call on both layers of a two-layer image whose second apply step
-; fails (the driver sets CLFX_FAULT): the call must fail and leave every
+; fails (the driver sets CLFX_DEV's fault): the call must fail and leave every
 ; layer and the canvas as they were.  call is (lambda (img drawables)
 ; ...).  Prints "CLFX-GEOMETRY <name> before|after <geometry>" and
 ; exports the layers around the call.

@@ -290,7 +290,7 @@ printf '(clfx-selftest-case "selftest" "%s")\n' "$selftest_device" \
 # The fault counts per plug-in process, and every other case resizes a
 # one-layer image (one apply step per call), so only that case meets it.
 log=$work/gimp.log
-# CLFX_ZERO_COPY=off: the CPU device copies like a discrete GPU, so the
+# CLFX_DEV=zero-copy=off: the CPU device copies like a discrete GPU, so the
 # plug-in reads pixels into the context's pinned memory and writes the
 # results from there (check_report asserts data_path "pinned"); the demo
 # runs GIMP the default way (zero-copy).
@@ -300,7 +300,7 @@ batch () {    # batch CASES LOG [VAR=VALUE...]: one gimp-console run
   cases=$1 blog=$2
   shift 2
   start=$(date +%s)
-  (cd "$work" && env "$@" CLFX_ZERO_COPY=off timeout 900 "$gimp" -i -n --quit \
+  (cd "$work" && env CLFX_DEV=zero-copy=off "$@" timeout 900 "$gimp" -i -n --quit \
      --batch-interpreter plug-in-script-fu-eval \
      -b "(begin (define clfx-work \"$out\") (define clfx-device \"$device\") (load \"$scm_dir/clfx-tests.scm\") (load \"$cases\"))" \
      >"$blog" 2>&1)
@@ -308,7 +308,8 @@ batch () {    # batch CASES LOG [VAR=VALUE...]: one gimp-console run
   ok $status "gimp-console batch ran every case of $(basename "$cases") (exit $status, $(( $(date +%s) - start )) s)"
   [ $status -eq 0 ] || tail -20 "$blog" | diag
 }
-batch "$work/cases.scm" "$log" CLFX_FAULT=clfx_apply_job=CL_OUT_OF_RESOURCES@2
+batch "$work/cases.scm" "$log" \
+  CLFX_DEV=zero-copy=off,fault=clfx_apply_job=CL_OUT_OF_RESOURCES@2
 batch "$work/selftest.scm" "$work/gimp-selftest.log" \
   POCL_CACHE_DIR="$work/home/.cache/pocl-selftest"
 cat "$work/gimp-selftest.log" >> "$log"
@@ -568,7 +569,7 @@ ok $? "script-fu-call: the report has the values the text was made from"
 marked fault-apply refused
 ok $? "fault-apply: the call failed with a PDB error"
 grep -a "^CLFX-ERROR fault-apply: " "$log" \
-  | grep -F "injected by CLFX_FAULT" | grep -qF "put back as it was"
+  | grep -F "injected by CLFX_DEV's fault" | grep -qF "put back as it was"
 ok $? "fault-apply: the error names the fault and says the image was put back"
 before=$(grep -a "^CLFX-GEOMETRY fault-apply before " "$log" | cut -d' ' -f4-)
 after=$(grep -a "^CLFX-GEOMETRY fault-apply after " "$log" | cut -d' ' -f4-)

@@ -23,8 +23,9 @@ LOG=$OUTDIR/gimp-ui.log
 export G_MESSAGES_DEBUG=clfx
 export NO_AT_BRIDGE=1
 # What the 1:1 previews showed (<family>.pam).
-export CLFX_PREVIEW_DUMP="$WORK/previews"
-mkdir -p "$CLFX_PREVIEW_DUMP"
+PREVIEWS="$WORK/previews"
+export CLFX_DEV="preview-dump=$PREVIEWS"
+mkdir -p "$PREVIEWS"
 mkdir -p "$GIMP3_DIRECTORY/plug-ins/clfx" "$OUTDIR"
 "$(dirname "$0")/../../tools/install-plugin.sh" "$PLUGIN" \
   "$GIMP3_DIRECTORY/plug-ins"
@@ -135,7 +136,7 @@ if [ -n "$WIN" ]; then
   # The first preview builds its kernels (cold caches): on a busy machine
   # that can outlast the screenshot's wait; check 17 needs its picture.
   for i in $(seq 120); do
-    [ -s "$CLFX_PREVIEW_DUMP/filter.pam" ] && break
+    [ -s "$PREVIEWS/filter.pam" ] && break
     sleep 0.5
   done
   xdotool key alt+o
@@ -236,7 +237,7 @@ fi
 "$BENCH" --device reference --input "$WORK/before-filter.png" \
   --output "$WORK/sobel-ref.png" \
   filter --filter sobel --vertical false >"$WORK/bench.log" 2>&1
-if python3 - "$CLFX_PREVIEW_DUMP/filter.pam" "$WORK/sobel-ref.png" \
+if python3 - "$PREVIEWS/filter.pam" "$WORK/sobel-ref.png" \
      <<'PY' >"$WORK/check.log" 2>&1
 import sys
 import cv2

@@ -1,6 +1,6 @@
 /* test-devices.c: device "all".  The result's bands or tiles are spread
  * over every usable GPU (else every CPU device), each on its own context
- * and thread (with CLFX_PEER_PINNED=context, a platform's devices in one
+ * and thread (with CLFX_DEV=peer-pinned=context, a platform's devices in one
  * OpenCL context); the result must be the one-device result, bit for
  * bit, however the other devices move pinned images, and a second run
  * loads every device's programs from the cache.
@@ -212,21 +212,21 @@ main (void)
                  "the others staging them");
   pinned_spread (one, all, &src, &params[1], CLFX_PEER_DIRECT,
                  "the others moving them where they lie");
-  /* CLFX_PEER_PINNED=context: the devices of a platform in one OpenCL
+  /* CLFX_DEV=peer-pinned=context: the devices of a platform in one OpenCL
    * context (each keeping its own programs and queues). */
   {
     ClfxContext *shared;
     bool         one_cl;
 
-    setenv ("CLFX_PEER_PINNED", "context", 1);
+    setenv ("CLFX_DEV", "peer-pinned=context", 1);
     shared = clfx_run_context_new ("all", NULL, &e);
-    unsetenv ("CLFX_PEER_PINNED");
+    unsetenv ("CLFX_DEV");
     one_cl = shared && shared->n_peers == all->n_peers;
     for (int i = 0; one_cl && i < shared->n_peers; i++)
       one_cl = (shared->peers[i]->context == shared->context)
                == (shared->peers[i]->device.platform
                    == shared->device.platform);
-    tap_ok (one_cl, "CLFX_PEER_PINNED=context: device all's %d devices of "
+    tap_ok (one_cl, "peer-pinned=context: device all's %d devices of "
             "one platform share one OpenCL context%s%s",
             shared ? 1 + shared->n_peers : 0, shared ? "" : ": ",
             shared ? "" : e.message);
@@ -239,7 +239,7 @@ main (void)
       }
   }
   /* The plug-in's way: a source in pinned memory of a context that
-   * stages (a discrete GPU; here CLFX_ZERO_COPY=off's), the result made
+   * stages (a discrete GPU; here zero-copy=off's), the result made
    * there by clfx_run, the report saying "pinned".  The owner lets the
    * context go before the images: they keep it alive (ASan checks). */
   {

@@ -1,4 +1,4 @@
-/* test-fault-spec.c: how CLFX_FAULT is read.  A malformed spec must be
+/* test-fault-spec.c: how CLFX_DEV's fault switch is read.  A malformed spec must be
  * ignored with a warning on stderr that quotes it, never taken for some
  * other fault ("@0" used to mean "@1"); a sound one fails the Nth call.
  * Needs no device: it drives clfx_fault_take directly.  TAP output. */
@@ -25,7 +25,11 @@ parse_capturing (const char *spec, char *buf, size_t size)
     return;
   fflush (stderr);
   dup2 (fileno (tmp), STDERR_FILENO);
-  setenv ("CLFX_FAULT", spec, 1);
+  {
+    char dev[400];
+    snprintf (dev, sizeof dev, "fault=%s", spec);
+    setenv ("CLFX_DEV", dev, 1);
+  }
   clfx_fault_reset ();
   fflush (stderr);
   dup2 (saved, STDERR_FILENO);
@@ -80,10 +84,10 @@ main (void)
       parse_capturing (malformed[i], err, sizeof err);
       c = calls (3);
       snprintf (quoted, sizeof quoted, "'%s'", malformed[i]);
-      tap_ok (! strcmp (c, "...") && strstr (err, "CLFX_FAULT")
+      tap_ok (! strcmp (c, "...") && strstr (err, "CLFX_DEV fault")
                 && strstr (err, quoted),
-              "CLFX_FAULT=%s is ignored with a warning (calls %s, stderr: "
-              "%s)", quoted, c, err);
+              "fault=%s is ignored with a warning (calls %s, stderr: %s)",
+              quoted, c, err);
     }
 
   memset (longspec, 'a', sizeof longspec - 1);
@@ -91,7 +95,7 @@ main (void)
   memcpy (longspec + 200, "=CL_OUT_OF_RESOURCES", 20);
   parse_capturing (longspec, err, sizeof err);
   tap_ok (! strcmp (calls (2), "..") && strstr (err, "too long"),
-          "a 299-character CLFX_FAULT is ignored with a warning (%s)", err);
+          "a 299-character fault spec is ignored with a warning (%s)", err);
 
   parse_capturing ("clTest=CL_OUT_OF_RESOURCES@2", err, sizeof err);
   tap_ok (! strcmp (calls (3), ".f.") && ! err[0],
@@ -104,7 +108,7 @@ main (void)
             && clfx_fault_take ("clTest") == CL_OUT_OF_RESOURCES && ! err[0],
           "only the named call fails");
 
-  unsetenv ("CLFX_FAULT");
+  unsetenv ("CLFX_DEV");
   clfx_fault_reset ();
   return tap_done ();
 }

@@ -1,4 +1,4 @@
-/* test-faults.c: every OpenCL error path, driven by CLFX_FAULT, and the
+/* test-faults.c: every OpenCL error path, driven by CLFX_DEV's fault, and the
  * graph's argument checks.
  *
  * For every checked call a run makes (the engine lists them: a clean run
@@ -38,6 +38,26 @@ same_image (const ClfxImage *a, const ClfxImage *b)
   return true;
 }
 
+/* CLFX_DEV's switches of the way of running under test, and the same with
+ * a fault spec added. */
+static const char *dev_base = "";
+
+static void
+set_fault (const char *spec)
+{
+  char dev[256];
+
+  snprintf (dev, sizeof dev, "%s%sfault=%s", dev_base, dev_base[0] ? "," : "",
+            spec);
+  setenv ("CLFX_DEV", dev, 1);
+}
+
+static void
+clear_fault (void)
+{
+  setenv ("CLFX_DEV", dev_base, 1);
+}
+
 static void
 run_with_fault (const char *call, long nth, const char *fault,
                 const char *what, const ClfxParams *p, const ClfxImage *src,
@@ -56,7 +76,7 @@ run_with_fault (const char *call, long nth, const char *fault,
               device_platform + 1);
   else
     snprintf (spec, sizeof spec, "%s=%s@%ld", call, fault, nth);
-  setenv ("CLFX_FAULT", spec, 1);
+  set_fault (spec);
 
   clfx_fault_reset ();
   ok = clfx_run (p, src, &dst, &explicit_dev, &r, &e);
@@ -94,7 +114,7 @@ run_with_fault (const char *call, long nth, const char *fault,
   clfx_run_result_clear (&r);
   if (ok)
     clfx_host_image_free (&dst);
-  unsetenv ("CLFX_FAULT");
+  clear_fault ();
   clfx_fault_reset ();
 }
 
@@ -109,11 +129,11 @@ fault_index (long nth, long count)
   return count <= 8 || nth <= 2 || nth == count / 2 || nth >= count - 1;
 }
 
-/* One way of running: its tuning variables, then a fault in every call a
+/* One way of running: its CLFX_DEV switches, then a fault in every call a
  * clean run of it makes (fault_index says which of a frequent call). */
 static void
-fault_every_call (const char *what, const char *const *env,
-                  const ClfxParams *p, const ClfxImage *src)
+fault_every_call (const char *what, const char *dev, const ClfxParams *p,
+                  const ClfxImage *src)
 {
   ClfxRunOptions opt = { device_name, false, 64, NULL, false, false };
   ClfxRunResult  r;
@@ -124,8 +144,8 @@ fault_every_call (const char *what, const char *const *env,
   int            n = 0;
   bool           ok;
 
-  for (int i = 0; env[i]; i += 2)
-    setenv (env[i], env[i + 1], 1);
+  dev_base = dev;
+  clear_fault ();
   clfx_fault_reset ();
   ok = clfx_run (p, src, &dst, &opt, &r, &e);
   n = clfx_fault_calls (calls, counts, 64);
@@ -154,8 +174,8 @@ fault_every_call (const char *what, const char *const *env,
   clfx_host_image_free (&expect);
   clfx_host_image_free (&src_copy);
 out:
-  for (int i = 0; env[i]; i += 2)
-    unsetenv (env[i]);
+  dev_base = "";
+  clear_fault ();
 }
 
 /* ---- the graph's argument checks --------------------------------------- */
@@ -291,15 +311,12 @@ argument_checks (const ClfxImage *src)
 int
 main (void)
 {
-  static const char *const plain[] = { NULL };
-  static const char *const staged[] = { "CLFX_ZERO_COPY", "off",
-                                        "CLFX_BAND_BYTES", "300", NULL };
-  static const char *const two_pass[] = { "CLFX_RESIZE_TWO_PASS", "1",
-                                          "CLFX_ZERO_COPY", "off", NULL };
-  static const char *const tiles[] = { "CLFX_TILE", "7x5", NULL };
-  static const char *const images[] = { "CLFX_SOURCE", "image", NULL };
-  static const char *const image_tiles[] = { "CLFX_SOURCE", "image",
-                                             "CLFX_TILE", "7x5", NULL };
+  static const char *const plain = "";
+  static const char *const staged = "zero-copy=off,band-bytes=300";
+  static const char *const two_pass = "resize-two-pass=1,zero-copy=off";
+  static const char *const tiles = "tile=7x5";
+  static const char *const images = "source=image";
+  static const char *const image_tiles = "source=image,tile=7x5";
   ClfxDeviceList list;
   int            skip = 0;
   ClfxContext   *ctx = test_context (&list, &skip);
@@ -393,7 +410,7 @@ main (void)
     clfx_host_image_free (&expect);
     clfx_host_image_free (&src_copy);
   }
-  setenv ("CLFX_FAULT", "clCreateBuffer=CL_OUT_OF_RESOURCES@3", 1);
+  set_fault ("clCreateBuffer=CL_OUT_OF_RESOURCES@3");
   clfx_fault_reset ();
   {
     ClfxRunOptions o = { device_name, false, 0, NULL, false, false };
@@ -408,7 +425,7 @@ main (void)
             "%s", e.message);
     clfx_run_result_clear (&r);
   }
-  unsetenv ("CLFX_FAULT");
+  clear_fault ();
   clfx_fault_reset ();
 
   /* A context shared by several runs: kept while they succeed, freed and
@@ -436,7 +453,7 @@ main (void)
     if (ok)
       clfx_host_image_free (&dst);
     clfx_run_result_clear (&r);
-    setenv ("CLFX_FAULT", "clEnqueueNDRangeKernel=CL_OUT_OF_RESOURCES", 1);
+    set_fault ("clEnqueueNDRangeKernel=CL_OUT_OF_RESOURCES");
     clfx_fault_reset ();
     memset (&e, 0, sizeof e);
     ok = clfx_run (&lanczos, &src, &dst, &o, &r, &e);
@@ -444,7 +461,7 @@ main (void)
             "a run that fails on the shared context frees it: %s",
             e.message);
     clfx_run_result_clear (&r);
-    unsetenv ("CLFX_FAULT");
+    clear_fault ();
     clfx_fault_reset ();
     clfx_context_free (shared);
     clfx_host_image_free (&expect);

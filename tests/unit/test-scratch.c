@@ -2,7 +2,7 @@
  * intermediates (clfx-scratch.c).  A block is whole 2 MiB pages, comes
  * back to the next request it fits, is not handed out twice, is freed on
  * return when the pool would pass its cap, and the pool is off with
- * CLFX_HOST_SCRATCH=off.  A filter with whole-image intermediates gives
+ * CLFX_DEV=host-scratch=off.  A filter with whole-image intermediates gives
  * the same bytes with the pool and without, leaves its blocks free after
  * the run and takes no new ones the second time; devices that do not
  * work in host memory never use it. */
@@ -131,7 +131,7 @@ runs (ClfxContext *ctx, ClfxContext *off)
   tap_ok (blur (ctx, &src, &d2) && ctx->n_scratch == n && all_free (ctx),
           "a second run takes no new blocks (%d)", ctx->n_scratch);
   tap_ok (blur (off, &src, &d0) && off->n_scratch == 0,
-          "CLFX_HOST_SCRATCH=off: no blocks");
+          "host-scratch=off: no blocks");
   tap_ok (same (&d1, &d2) && same (&d1, &d0),
           "the same bytes with the pool, again, and without it");
   clfx_host_image_free (&src);
@@ -150,16 +150,16 @@ main (void)
 
   if (! (ctx = test_context (&list, &skip)))
     return skip;
-  setenv ("CLFX_HOST_SCRATCH", "off", 1);
+  setenv ("CLFX_DEV", "host-scratch=off", 1);
   off = clfx_context_new (&ctx->device, &e);
-  unsetenv ("CLFX_HOST_SCRATCH");
+  unsetenv ("CLFX_DEV");
   if (! off)
     {
       tap_ok (false, "a second context: %s", e.message);
       return tap_done ();
     }
   tap_ok (clfx_scratch_take (off, MIB) == NULL && off->n_scratch == 0,
-          "CLFX_HOST_SCRATCH=off: the pool gives nothing");
+          "host-scratch=off: the pool gives nothing");
   runs (ctx, off);
   /* The rules on a pool of their own. */
   clfx_context_free (ctx);
