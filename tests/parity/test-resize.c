@@ -1,4 +1,4 @@
-/* test-parity.c: every resize sampler mode on the OpenCL device against
+/* test-resize.c: every resize sampler mode on the OpenCL device against
  * the CPU reference, with a guard band around every output; then the
  * framework's promises: tiled and streamed runs bit for bit the one-piece
  * run, linear light on the device, an image wider than the device's 2D
