@@ -45,6 +45,12 @@ fattal_u (const ClfxFattalRef *r)
 /* The float unit roundoff, 2^-24, in the bounds below. */
 #define U CLFX_FLOAT_EPS
 
+const ClfxChoice clfx_durand02_filter_choices[] = {
+  { "nearest", CLFX_N_ ("Nearest (trilinear in the kernel, exact weights)") },
+  { "linear", CLFX_N_ ("Linear (the sampler's trilinear filter)") },
+  { NULL, NULL }
+};
+
 /* kernels/tonemap.cl's block and final reduction sizes. */
 #define TM_BW    64
 #define TM_BH    32
@@ -136,22 +142,22 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   State                   *st;
 
   /* Ranges start at 0 for the dialog's sake; these must not be 0. */
-  if (tp->op == CLFX_TONEMAP_REINHARD02 && tp->key < 0.001)
+  if (tp->op == CLFX_TONEMAP_REINHARD02 && tp->reinhard02.key < 0.001)
     return clfx_error_set (error, CLFX_ERR_INVALID,
                            "reinhard02: key %g: it must be at least 0.001",
-                           tp->key);
-  if (tp->op == CLFX_TONEMAP_DRAGO03 && tp->bias < 0.01)
+                           tp->reinhard02.key);
+  if (tp->op == CLFX_TONEMAP_DRAGO03 && tp->drago03.bias < 0.01)
     return clfx_error_set (error, CLFX_ERR_INVALID,
                            "drago03: bias %g: it must be at least 0.01",
-                           tp->bias);
-  if (tp->op == CLFX_TONEMAP_DURAND02 && tp->range_sigma < 0.05)
+                           tp->drago03.bias);
+  if (tp->op == CLFX_TONEMAP_DURAND02 && tp->durand02.range_sigma < 0.05)
     return clfx_error_set (error, CLFX_ERR_INVALID,
                            "durand02: range-sigma %g: it must be at least "
-                           "0.05", tp->range_sigma);
-  if (tp->op == CLFX_TONEMAP_FATTAL02 && tp->alpha < 0.001)
+                           "0.05", tp->durand02.range_sigma);
+  if (tp->op == CLFX_TONEMAP_FATTAL02 && tp->fattal02.alpha < 0.001)
     return clfx_error_set (error, CLFX_ERR_INVALID,
                            "fattal02: alpha %g: it must be at least 0.001",
-                           tp->alpha);
+                           tp->fattal02.alpha);
   if (! (st = calloc (1, sizeof *st)))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;
@@ -165,45 +171,46 @@ tonemap_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   switch (tp->op)
     {
     case CLFX_TONEMAP_REINHARD02:
-      st->a1 = tp->key;
-      st->a2 = tp->white_point;
+      st->a1 = tp->reinhard02.key;
+      st->a2 = tp->reinhard02.white_point;
       break;
     case CLFX_TONEMAP_REINHARD05:
-      st->a1 = tp->brightness;
-      st->a2 = tp->chromatic;
-      st->a3 = tp->light;
+      st->a1 = tp->reinhard05.brightness;
+      st->a2 = tp->reinhard05.chromatic;
+      st->a3 = tp->reinhard05.light;
       break;
     case CLFX_TONEMAP_DRAGO03:
-      st->a1 = tp->bias;
+      st->a1 = tp->drago03.bias;
       break;
     case CLFX_TONEMAP_DURAND02:
       {
         int side = src->width > src->height ? src->width : src->height;
-        st->a1 = tp->range_sigma;
-        st->a2 = tp->contrast;
-        st->a3 = tp->detail;
-        st->linear = tp->sampler_filter == 1;
-        st->cell = (int) lround (tp->spatial_sigma * side);
+        st->a1 = tp->durand02.range_sigma;
+        st->a2 = tp->durand02.contrast;
+        st->a3 = tp->durand02.detail;
+        st->linear = tp->durand02.sampler_filter == 1;
+        st->cell = (int) lround (tp->durand02.spatial_sigma * side);
         st->cell = st->cell < 1 ? 1 : st->cell;
         st->gx = (src->width + st->cell - 1) / st->cell;
         st->gy = (src->height + st->cell - 1) / st->cell;
         /* L spans at most 6 decades (the floor): z in [0, 6 / sigma]. */
-        st->gz = (int) floor (6.0 / tp->range_sigma) + 2;
+        st->gz = (int) floor (6.0 / tp->durand02.range_sigma) + 2;
         /* 2048: the smallest 3D image side OpenCL lets a device have. */
         if (st->gx > 2048 || st->gy > 2048 || st->gz > 2048)
           return clfx_error_set (error, CLFX_ERR_INVALID,
                                  "durand02: spatial-sigma %g makes a grid "
                                  "of %dx%d cells on this %dx%d image, more "
                                  "than 2048 a side: raise spatial-sigma",
-                                 tp->spatial_sigma, st->gx, st->gy,
+                                 tp->durand02.spatial_sigma, st->gx, st->gy,
                                  src->width, src->height);
       }
       break;
     case CLFX_TONEMAP_FATTAL02:
-      st->a1 = tp->alpha;
-      st->a2 = tp->beta;
-      st->a3 = tp->saturation;
-      st->noise = tp->noise > 0.0 ? tp->noise : 0.1 * tp->alpha;
+      st->a1 = tp->fattal02.alpha;
+      st->a2 = tp->fattal02.beta;
+      st->a3 = tp->fattal02.saturation;
+      st->noise = tp->fattal02.noise > 0.0 ? tp->fattal02.noise
+                                           : 0.1 * tp->fattal02.alpha;
       break;
     default:
       break;
