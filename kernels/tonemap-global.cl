@@ -10,6 +10,9 @@
  * On CPU devices (sources in buffers) tm_range_v (tm_range_keep_v) and
  * tm_map_v (tm_map_kept_v) instead, eight pixels of a row a work-item
  * (tonemap-common.h); each form is built only where it is launched. */
+/* aces on float or half data scans without statistics, and tiles scan
+ * tile by tile: tm_scan_v. */
+#define TM_SCAN_ALONE 1
 #include "tonemap-common.h"
 #include "tonemap-stats.h"
 #include "tonemap-range.h"

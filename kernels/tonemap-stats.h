@@ -24,6 +24,12 @@
 
 #include "tonemap-common.h"
 
+/* An including program that runs the scan on its own on CPU devices sets
+ * it to 1 (tm_scan_v). */
+#ifndef TM_SCAN_ALONE
+#define TM_SCAN_ALONE 0
+#endif
+
 /* ---- scan: the values to clean (float and half sources) ------------------ */
 
 inline CLFX_ALWAYS_INLINE void
@@ -332,7 +338,10 @@ tm_scan_end8 (uint4 a, int4 rect, int nbx, __global uint4 *partials,
 
 /* tm_scan's blocks with TM_BW / 8 work-items, each eight columns: the
  * counts and the maximum do not depend on the order, so the partials are
- * tm_scan's. */
+ * tm_scan's.  Only where the scan runs on its own (TM_SCAN_ALONE, the
+ * global operators': aces, and tiles); elsewhere it rides on the
+ * statistics (tm_scan_stats_v). */
+#if TM_SCAN_ALONE
 __kernel void
 tm_scan_v (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
            __local uint4 *s)
@@ -349,6 +358,7 @@ tm_scan_v (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
   tm_scan_end8 (tm_scan_rows8 (CLFX_SRC (src), x, y0, y1, n, mx, n == 8),
                 rect, nbx, partials, s);
 }
+#endif
 
 /* tm_stats' blocks with TM_BW / 8 work-items, each eight columns: each
  * column's sums as tm_stats makes them (a lane of float8 each), then the
