@@ -6,12 +6,13 @@
  * counts come from the device when it ran, else from the CPU reference.
  *
  * Bins are half octaves read from a float's exponent and first mantissa
- * bit (kernels/tonemap.cl), so each octave splits at 1.5 x 2^e: each bar
- * is drawn over its true extent and its height is a density (count per
+ * bit (kernels/tonemap-common.h), so each octave splits at 1.5 x 2^e:
+ * each bar is drawn over its true extent and its height is a density (count per
  * octave), so the two unequal halves read alike. */
 #include <math.h>
 #include <string.h>
 
+#include "../kernels/tonemap-shapes.h"
 #include "clfx-ui.h"
 
 #define CLFX_HIST_HEIGHT 170
@@ -30,7 +31,7 @@ typedef struct
 static const struct
 {
   gint lo, n;
-} clfx_hist_range[2] = { { -20, 82 }, { -16, 42 } };
+} clfx_hist_range[2] = { { TM_HB_LO, TM_HB_N }, { TM_HA_LO, TM_HA_N } };
 
 static ClfxHist *
 clfx_hist_of (GtkWidget *plot)
@@ -231,7 +232,7 @@ clfx_histogram_show (GtkWidget        *plot,
                                  h->before, G_N_ELEMENTS (h->before));
   h->n_after = clfx_hist_probe (probes, "log2 Y histogram, after", h->after,
                                 G_N_ELEMENTS (h->after));
-  /* Only the sizes kernels/tonemap.cl writes. */
+  /* Only the sizes the kernels write (kernels/tonemap-shapes.h). */
   if (h->n_before != clfx_hist_range[0].n)
     h->n_before = 0;
   if (h->n_after != clfx_hist_range[1].n)

@@ -6,6 +6,9 @@
 #include <stdbool.h>
 
 #include "../clfx-graph.h"
+#include "durand02.h"
+#include "fattal02.h"
+#include "tonemap-global.h"
 
 /* resize: one variant. */
 typedef struct
@@ -76,43 +79,32 @@ typedef struct
   bool   non_destructive; /* plug-in only: in-process, as a layer filter */
 } ClfxFilterParams;
 
-/* tonemap: the operator is a choice (CLFX_TONEMAP_*, the order of the
- * family's variants). */
+/* tonemap: the operator is a choice, one of these variants in choice
+ * order (X (name, NAME): tonemap-global.h, durand02.h, fattal02.h hold
+ * each one's struct, CLFX_NAME_LABEL, CLFX_NAME_HELP and rows). */
+#define CLFX_TONEMAP_VARIANTS(X)                                             \
+  X (reinhard02, REINHARD02) X (reinhard05, REINHARD05)                      \
+  X (drago03, DRAGO03) X (aces, ACES) X (durand02, DURAND02)                 \
+  X (fattal02, FATTAL02)
+
+/* The operators' choice indices (CLFX_TONEMAP_REINHARD02, ...). */
 enum
 {
-  CLFX_TONEMAP_REINHARD02,
-  CLFX_TONEMAP_REINHARD05,
-  CLFX_TONEMAP_DRAGO03,
-  CLFX_TONEMAP_ACES,
-  CLFX_TONEMAP_DURAND02,
-  CLFX_TONEMAP_FATTAL02,
+#define CLFX_TONEMAP_INDEX_(v, V) CLFX_TONEMAP_##V,
+  CLFX_TONEMAP_VARIANTS (CLFX_TONEMAP_INDEX_)
+#undef CLFX_TONEMAP_INDEX_
   CLFX_N_TONEMAP
 };
 
 typedef struct
 {
-  int    op;          /* CLFX_TONEMAP_* */
+  int    op;          /* the operator: CLFX_TONEMAP_* */
   double exposure;    /* EV, every operator: colour times 2^exposure */
-  double key;         /* reinhard02 */
-  double white_point; /* reinhard02: 0 = the largest scaled luminance */
-  double brightness;  /* reinhard05 */
-  double chromatic;
-  double light;
-  double bias;        /* drago03 */
-  double contrast;    /* durand02: the base's target log10 range */
-  double detail;      /* durand02: 1 keeps the detail layer */
-  double spatial_sigma; /* durand02: the grid's cell, a fraction of the
-                         * image's larger side */
-  double range_sigma; /* durand02: the grid's range step, log10 units */
-  int    sampler_filter; /* durand02: 0 trilinear in the kernel from
-                          * nearest reads, 1 the sampler's trilinear
-                          * where the framework takes the sampler (else
-                          * the same in the kernel) */
-  double alpha;       /* fattal02: the gradient threshold, times each
-                       * pyramid level's average gradient */
-  double beta;        /* fattal02: the attenuation exponent */
-  double saturation;  /* fattal02: colour is (c / Y)^saturation */
-  double noise;       /* fattal02: 0 = 0.1 alpha */
+  ClfxReinhard02Params reinhard02;
+  ClfxReinhard05Params reinhard05;
+  ClfxDrago03Params    drago03;
+  ClfxDurand02Params   durand02;
+  ClfxFattal02Params   fattal02;
   bool   in_process;      /* plug-in only: as ClfxFilterParams' */
   bool   non_destructive;
 } ClfxTonemapParams;
@@ -132,12 +124,6 @@ extern const ClfxVariant clfx_variant_unsharp;
 extern const ClfxVariant clfx_variant_convolve;
 extern const ClfxVariant clfx_variant_bilateral;
 extern const ClfxVariant clfx_variant_median;
-extern const ClfxVariant clfx_variant_reinhard02;
-extern const ClfxVariant clfx_variant_reinhard05;
-extern const ClfxVariant clfx_variant_drago03;
-extern const ClfxVariant clfx_variant_aces;
-extern const ClfxVariant clfx_variant_durand02;
-extern const ClfxVariant clfx_variant_fattal02;
 
 /* The addressing modes, in CLFX_ADDR_* order (resize's sampler choice, and
  * the edge handling of the families to come). */

@@ -398,31 +398,17 @@ const ClfxFamily clfx_family_filter = {
 /* ---- tonemap ---------------------------------------------------------------- */
 
 static const ClfxChoice operator_choices[] = {
-  { "reinhard02", CLFX_N_ ("Reinhard 2002 (photographic)") },
-  { "reinhard05", CLFX_N_ ("Reinhard 2005") },
-  { "drago03", CLFX_N_ ("Drago 2003 (adaptive logarithmic)") },
-  { "aces", CLFX_N_ ("ACES filmic") },
-  { "durand02", CLFX_N_ ("Durand 2002 (bilateral, local)") },
-  { "fattal02", CLFX_N_ ("Fattal 2002 (gradient domain, local)") },
+#define TM_CHOICE(v, V) { #v, CLFX_##V##_LABEL },
+  CLFX_TONEMAP_VARIANTS (TM_CHOICE)
+#undef TM_CHOICE
   { NULL, NULL }
 };
-_Static_assert (CLFX_TONEMAP_REINHARD02 == 0 && CLFX_TONEMAP_REINHARD05 == 1
-                  && CLFX_TONEMAP_DRAGO03 == 2 && CLFX_TONEMAP_ACES == 3
-                  && CLFX_TONEMAP_DURAND02 == 4 && CLFX_TONEMAP_FATTAL02 == 5
-                  && CLFX_N_TONEMAP == 6,
-                "operator_choices follows CLFX_TONEMAP_*");
 
 enum { T_OPERATOR, T_SAMPLER, T_GIMP };
 static const ClfxParamGroup tonemap_groups[] = {
   { "operator", CLFX_N_ ("Tone mapping") },
   { "sampler", CLFX_N_ ("Sampler") },
   { "gimp", CLFX_N_ ("Inside GIMP") },
-};
-
-static const ClfxChoice grid_filter_choices[] = {
-  { "nearest", CLFX_N_ ("Nearest (trilinear in the kernel, exact weights)") },
-  { "linear", CLFX_N_ ("Linear (the sampler's trilinear filter)") },
-  { NULL, NULL }
 };
 
 #define T ClfxTonemapParams
@@ -436,82 +422,11 @@ static const ClfxParamSpec tonemap_params[] = {
                                   "times 2^exposure"),
                          -20, 20, 0, -10, 10, 2, CLFX_UNIT_NONE,
                          T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, key, "key", CLFX_N_ ("_Key"),
-                         CLFX_N_ ("Reinhard 2002: the key, the luminance "
-                                  "the log-average maps to"),
-                         0, 1, 0.18, 0.01, 1, 3, CLFX_UNIT_NONE,
-                         T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, white_point, "white-point",
-                         CLFX_N_ ("_White point"),
-                         CLFX_N_ ("Reinhard 2002: the scaled luminance "
-                                  "that maps to white (0: the image's "
-                                  "largest)"),
-                         0, 1e6, 0, 0, 100, 3, CLFX_UNIT_NONE, T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, brightness, "brightness",
-                         CLFX_N_ ("_Brightness"),
-                         CLFX_N_ ("Reinhard 2005: overall brightness "
-                                  "(gegl:reinhard05's)"),
-                         -100, 100, 0, -10, 10, 2, CLFX_UNIT_NONE,
-                         T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, chromatic, "chromatic",
-                         CLFX_N_ ("Chro_matic adaptation"),
-                         CLFX_N_ ("Reinhard 2005: adapt to each colour "
-                                  "channel (1) or to luminance (0)"),
-                         0, 1, 0, 0, 1, 3, CLFX_UNIT_NONE, T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, light, "light", CLFX_N_ ("Light _adaptation"),
-                         CLFX_N_ ("Reinhard 2005: adapt to each pixel (1) "
-                                  "or to the whole image (0)"),
-                         0, 1, 1, 0, 1, 3, CLFX_UNIT_NONE, T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, bias, "bias", CLFX_N_ ("Bias"),
-                         CLFX_N_ ("Drago 2003: contrast in the darks "
-                                  "against the brights (0.85 usual)"),
-                         0, 1, 0.85, 0.5, 1, 3, CLFX_UNIT_NONE,
-                         T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, contrast, "contrast", CLFX_N_ ("Co_ntrast"),
-                         CLFX_N_ ("Durand 2002: the base layer's range after "
-                                  "mapping, in log10 units (0.7: 5:1)"),
-                         0, 10, 0.7, 0.1, 3, 2, CLFX_UNIT_NONE,
-                         T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, detail, "detail", CLFX_N_ ("De_tail"),
-                         CLFX_N_ ("Durand 2002: the detail layer's gain "
-                                  "(1 keeps it)"),
-                         0, 5, 1, 0, 3, 2, CLFX_UNIT_NONE, T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, spatial_sigma, "spatial-sigma",
-                         CLFX_N_ ("Spatial si_gma"),
-                         CLFX_N_ ("Durand 2002: the base's spatial extent, "
-                                  "a fraction of the image's larger side"),
-                         0, 1, 0.02, 0.005, 0.2, 3, CLFX_UNIT_NONE,
-                         T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, range_sigma, "range-sigma",
-                         CLFX_N_ ("Range sigma"),
-                         CLFX_N_ ("Durand 2002: the base's edge-stopping "
-                                  "range in log10 luminance"),
-                         0, 5, 0.4, 0.1, 2, 2, CLFX_UNIT_NONE,
-                         T_OPERATOR),
-  CLFX_PARAM_CHOICE_ROW (T, sampler_filter, "sampler-filter",
-                         CLFX_N_ ("Sampler _filter"),
-                         CLFX_N_ ("Durand 2002: how the bilateral grid is "
-                                  "sliced (a 3D image)"),
-                         grid_filter_choices, 0, T_SAMPLER),
-  CLFX_PARAM_DOUBLE_ROW (T, alpha, "alpha", CLFX_N_ ("Al_pha"),
-                         CLFX_N_ ("Fattal 2002: the gradient threshold, "
-                                  "times each level's average gradient "
-                                  "(gegl:fattal02's)"),
-                         0, 2, 1, 0, 2, 3, CLFX_UNIT_NONE, T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, beta, "beta", CLFX_N_ ("Beta"),
-                         CLFX_N_ ("Fattal 2002: how strongly large "
-                                  "gradients are attenuated (below 1 "
-                                  "compresses)"),
-                         0.1, 2, 0.9, 0.1, 2, 3, CLFX_UNIT_NONE, T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, saturation, "saturation",
-                         CLFX_N_ ("Sat_uration"),
-                         CLFX_N_ ("Fattal 2002: colour saturation, "
-                                  "colour is (c / Y)^saturation"),
-                         0, 1, 0.8, 0, 1, 3, CLFX_UNIT_NONE, T_OPERATOR),
-  CLFX_PARAM_DOUBLE_ROW (T, noise, "noise", CLFX_N_ ("Noise"),
-                         CLFX_N_ ("Fattal 2002: the gradient below which "
-                                  "detail is not enhanced (0: 0.1 alpha)"),
-                         0, 1, 0, 0, 1, 3, CLFX_UNIT_NONE, T_OPERATOR),
+  CLFX_REINHARD02_ROWS (T, T_OPERATOR),
+  CLFX_REINHARD05_ROWS (T, T_OPERATOR),
+  CLFX_DRAGO03_ROWS (T, T_OPERATOR),
+  CLFX_DURAND02_ROWS (T, T_OPERATOR, T_SAMPLER),
+  CLFX_FATTAL02_ROWS (T, T_OPERATOR),
   CLFX_IN_PROCESS_ROWS (T, T_GIMP),
 };
 #undef T
@@ -519,8 +434,9 @@ _Static_assert (sizeof (ClfxTonemapParams) <= CLFX_PARAMS_BYTES,
                 "ClfxTonemapParams fits ClfxParams");
 
 static const ClfxVariant *const tonemap_variants[] = {
-  &clfx_variant_reinhard02, &clfx_variant_reinhard05, &clfx_variant_drago03,
-  &clfx_variant_aces, &clfx_variant_durand02, &clfx_variant_fattal02
+#define TM_VARIANT(v, V) &clfx_variant_##v,
+  CLFX_TONEMAP_VARIANTS (TM_VARIANT)
+#undef TM_VARIANT
 };
 static const char *const tonemap_sweep[] = { "operator", NULL };
 
@@ -532,20 +448,23 @@ tonemap_sweep_case (ClfxParams *p, int k)
   ClfxTonemapParams *tp = CLFX_PARAMS_OF_MUT (p, ClfxTonemapParams);
 
   tp->exposure = 1.5;
-  tp->key = 0.36;
-  tp->brightness = k % 2 ? -1.0 : 0.0;
-  tp->chromatic = 0.25;
-  tp->light = 0.75;
-  tp->bias = 0.7;
-  tp->spatial_sigma = 0.1;
-  tp->range_sigma = 0.3;
-  tp->detail = 1.2;
-  tp->sampler_filter = k % 2;
-  tp->alpha = 0.8;
-  tp->beta = 0.85;
-  tp->saturation = 0.6;
-  tp->noise = k % 2 ? 0.05 : 0.0;
+  tp->reinhard02.key = 0.36;
+  tp->reinhard05.brightness = k % 2 ? -1.0 : 0.0;
+  tp->reinhard05.chromatic = 0.25;
+  tp->reinhard05.light = 0.75;
+  tp->drago03.bias = 0.7;
+  tp->durand02.spatial_sigma = 0.1;
+  tp->durand02.range_sigma = 0.3;
+  tp->durand02.detail = 1.2;
+  tp->durand02.sampler_filter = k % 2;
+  tp->fattal02.alpha = 0.8;
+  tp->fattal02.beta = 0.85;
+  tp->fattal02.saturation = 0.6;
+  tp->fattal02.noise = k % 2 ? 0.05 : 0.0;
 }
+
+/* A variant's sentence of the help text. */
+#define TM_HELP(v, V) CLFX_##V##_HELP "  "
 static const char *const tonemap_menus[] = { "<Image>/Colors/Tone Mapping",
                                              "<Image>/Filters/OpenCL", NULL };
 
@@ -557,20 +476,13 @@ const ClfxFamily clfx_family_tonemap = {
   CLFX_N_ ("Map high dynamic range colour into the displayable range with "
            "OpenCL kernels"),
   CLFX_N_ ("Tone-maps the selected layers (within the selection) in linear "
-           "light, alpha kept: reinhard02 (key, white-point: pfstmo's "
-           "photographic operator), reinhard05 (brightness, chromatic, "
-           "light as gegl:reinhard05), drago03 (bias, as pfstmo's), "
-           "aces (Hill's fit of the ACES filmic curve), durand02 "
-           "(contrast, detail, spatial-sigma, range-sigma: base and detail "
-           "through a bilateral grid sliced by the sampler-filter) and "
-           "fattal02 (alpha, beta, saturation, noise as gegl:fattal02: "
-           "gradients attenuated, a Poisson equation solved by multigrid "
-           "on the device).  "
-           "exposure (EV) is "
-           "applied first.  NaN and negative colour become 0, +Inf the "
-           "image's largest finite value; the report counts each.  The "
-           "statistics (log-average, min, max, means) are reductions on the "
-           "device, shown and validated on their own.  With device auto a "
+           "light, alpha kept, with one of these operators.  "
+           CLFX_TONEMAP_VARIANTS (TM_HELP)
+           "exposure (EV) is applied first.  NaN and negative colour become "
+           "0, +Inf the image's largest finite value; the report counts "
+           "each.  The statistics (log-average, min, max, means) are "
+           "reductions on the device, shown and validated on their own.  "
+           "With device auto a "
            "missing OpenCL falls back to the CPU reference; validate "
            "compares with that reference.  Returns a JSON report (device, "
            "build logs, timings, statistics, validation)."),

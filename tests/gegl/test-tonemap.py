@@ -13,8 +13,8 @@ written as PFM, and runs through clfx-bench on the OpenCL device
 - reinhard05 against gegl:reinhard05, RGB only (GEGL also rescales alpha,
   one of its two defects clfx does not copy).  GEGL sums its statistics in
   float, one pixel after another; clfx sums them in blocks with
-  compensation (tonemap.c), so the two differ by what GEGL's sums drift.
-  The bound is that drift carried through the operator: this file's numpy
+  compensation (kernels/tonemap-stats.h), so the two differ by what GEGL's
+  sums drift.  The bound is that drift carried through the operator: this file's numpy
   model of gegl:reinhard05 run once with GEGL's float statistics (numpy's
   float32 cumulative sums, sequential as GEGL's loop) and once with exact
   ones; their largest difference, plus 2e-6 of the result's range for the

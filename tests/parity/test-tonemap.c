@@ -1,12 +1,13 @@
 /* test-tonemap.c: the tonemap family on the device against its CPU
- * reference (engine/ops/tonemap.c): every operator on every depth and
- * layout, odd sizes across the reductions' blocks, with a guard band; the
- * statistics as probes on their own; NaN, infinities and negative values
- * cleaned and counted (the counts checked against this file's own); a
- * black image, a 1x1 image; two runs bit for bit the same; alpha kept;
- * out-of-range arguments refused; fattal02 also on sizes with several
- * pyramid levels and multigrid grids.  GEGL's reinhard05 and models of
- * pfstmo's operators are the other side in tests/gegl/test-tonemap.py. */
+ * reference (engine/ops/tonemap-global.c, durand02.c, fattal02.c): every
+ * operator on every depth and layout, odd sizes across the reductions'
+ * blocks, with a guard band; the statistics as probes on their own; NaN,
+ * infinities and negative values cleaned and counted (the counts checked
+ * against this file's own); a black image, a 1x1 image; two runs bit for
+ * bit the same; alpha kept; out-of-range arguments refused; fattal02 also
+ * on sizes with several pyramid levels and multigrid grids.  GEGL's
+ * reinhard05 and models of pfstmo's operators are the other side in
+ * tests/gegl/test-tonemap.py. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>

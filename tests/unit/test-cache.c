@@ -512,13 +512,13 @@ poisoned (const ClfxDeviceInfo *dev)
         strcpy (copyf, names[i]);
     ok = ok && copyf[0];
   }
-  /* A tone mapping makes the tonemap program's entry. */
+  /* A tone mapping makes the global tone mappers' program's entry. */
   clfx_params_defaults (&clfx_family_tonemap, &p);
   clfx_host_image_alloc (&src, 9, 5, 4, CLFX_DEPTH_U8, &e);
   clfx_host_image_synthetic (&src, 4);
   ok = ok && run_validated (dev, &p, &src, &r, &e);
   clfx_run_result_clear (&r);
-  ok = ok && entry_of ("tonemap", tm)
+  ok = ok && entry_of ("tonemap-global", tm)
        && transplant (tm, copyf)
        && run_copy (dev, CLFX_DEPTH_FLOAT, &rec, &correct);
   tap_ok (ok && correct && strcmp (rec.cache, "miss") == 0
@@ -579,6 +579,10 @@ every_program_hits (const ClfxDeviceInfo *dev)
     { &clfx_family_filter, { { "filter", "bilateral" } } },
     { &clfx_family_filter, { { "filter", "convolve" } } },
     { &clfx_family_filter, { { "filter", "sobel" } } },
+    /* Kernels declared in included headers (kernels/tonemap-stats.h). */
+    { &clfx_family_tonemap, { { "operator", "reinhard05" } } },
+    { &clfx_family_tonemap, { { "operator", "durand02" } } },
+    { &clfx_family_tonemap, { { "operator", "fattal02" } } },
   };
   char cmd[300];
 

@@ -1,0 +1,625 @@
+/* tonemap-common.c: the tonemap family's shared code (tonemap-common.h):
+ * the statistics on the device before each operator's kernels, the
+ * family's probes, and the reference's pixels, statistics and histograms.
+ * The operators: tonemap-global.c (reinhard02, reinhard05, drago03,
+ * aces), durand02.c, fattal02.c. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../clfx-sampler-ref.h"
+#include "clfx-params.h"
+#include "tonemap-common.h"
+
+/* The float unit roundoff, 2^-24, in the bounds below. */
+#define U CLFX_FLOAT_EPS
+
+/* babl's Y row for linear sRGB (D50-adapted). */
+static const double Y_ROW[3] = { 0.2224879400, 0.7169038389, 0.0606082572 };
+
+void
+tm_plan_common (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
+                TmState *st)
+{
+  const ClfxTonemapParams *tp = CLFX_PARAMS_OF (p, ClfxTonemapParams);
+
+  st->scale = (float) exp2 (tp->exposure);
+  st->scan = src->depth == CLFX_DEPTH_FLOAT || src->depth == CLFX_DEPTH_HALF;
+  plan->width = src->width;
+  plan->height = src->height;
+  plan->addressing = CLFX_ADDR_CLAMP_TO_EDGE;
+  /* Pointwise after the statistics, which need every pixel first; aces
+   * has none, but on float and half data the cleaning's largest finite
+   * value is one. */
+  plan->whole_image_stats = st->stats || st->scan;
+  plan->mixes = true;
+  plan->straight = true;
+  plan->premultiply = false;
+  plan->decode = clfx_plan_decodes (true, src);
+  plan->bytes_per_pixel = 0;
+  /* The partials: 32 bytes per block of TM_BW x TM_BH. */
+  plan->bytes_fixed = 32 * ((size_t) (src->width + TM_BW - 1) / TM_BW)
+                        * ((size_t) (src->height + TM_BH - 1) / TM_BH)
+                      + 4096;
+}
+
+const char *
+tm_describe (const ClfxParams *p)
+{
+  return clfx_param_get_nick (p, clfx_family_param (p->family, "operator"));
+}
+
+void
+tm_tol_encode (const ClfxPlan *plan, const ClfxImage *dst, ClfxTolerance *tol)
+{
+  if (plan->decode)
+    clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
+  clfx_tol_store (tol, dst->depth, false);
+}
+
+/* ---- OpenCL ---------------------------------------------------------------- */
+
+cl_mem
+tm_hist_buffer (ClfxGraph *g, const char *name, int n, ClfxError *error)
+{
+  static const cl_uint zero = 0;
+  cl_mem               h = clfx_graph_buffer (g, name, 4 * (size_t) n, error);
+
+  if (h && clfx_graph_tile_index (g) == 0
+      && ! clfx_graph_fill (g, h, &zero, sizeof zero, 4 * (size_t) n, error))
+    return NULL;
+  return h;
+}
+
+cl_mem
+tm_scan_buffer (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  static const cl_uint zero4[4] = { 0, 0, 0, 0 };
+
+  return st->scan ? clfx_graph_buffer (g, "scan", 16, error)
+                  : clfx_graph_table (g, "no scan", zero4, sizeof zero4,
+                                      error);
+}
+
+cl_mem
+tm_params_buffer (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  static const cl_float zero16[TM_P_N] = { 0 };
+
+  return ! st->stats
+           ? clfx_graph_table (g, "no parameters", zero16, sizeof zero16,
+                               error)
+           : clfx_graph_buffer (g, "parameters", 4 * TM_P_N, error);
+}
+
+bool
+tm_log_y_cl (ClfxGraph *g, const TmState *st, const char *kernel,
+             const char *kernel_v, cl_mem scan, cl_mem prm, cl_mem out,
+             ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  size_t          w = (size_t) plan->width, h = (size_t) plan->height;
+  ClfxLaunch      l = { kernel, NULL, NULL, 2, { w, h }, { 0, 0 } };
+
+  if (clfx_graph_source_is_buffer (g))
+    {
+      l.kernel = kernel_v;
+      l.global[0] = (w + TM_V - 1) / TM_V;
+    }
+  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_INT (plan->width),
+                      CLFX_INT (plan->height), CLFX_ARG (scan),
+                      CLFX_FLOAT (st->scale), CLFX_ARG (prm), CLFX_ARG (out));
+}
+
+/* The stages of the pipeline before the map, in order: each gathers
+ * partials over a rectangle of the image (its blocks at fixed image
+ * positions) and then ends with one reduction of all partials.  In one
+ * piece a stage's part runs on the whole image and its end follows; in
+ * tiles, pass k runs stage k's part on every tile, and the first tile of
+ * the next pass ends stage k first.  The range stage is reinhard05's
+ * (kernels/tonemap-global.cl). */
+enum { STAGE_SCAN, STAGE_STATS, STAGE_RANGE };
+
+static int
+stages (const TmState *st, int *list)
+{
+  int n = 0;
+
+  if (st->scan)
+    list[n++] = STAGE_SCAN;
+  if (st->stats)
+    list[n++] = STAGE_STATS;
+  if (st->range)
+    list[n++] = STAGE_RANGE;
+  return n;
+}
+
+/* Stage `stage` over rect r: its part, the partials of the blocks r
+ * covers.  keep: reinhard05's range pass stores its colour
+ * (tm_range_keep_v). */
+static bool
+stage_part (ClfxGraph *g, const TmState *st, int stage, const ClfxRect *r,
+            bool keep, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  int             nbx = (plan->width + TM_BW - 1) / TM_BW;
+  int             nb = nbx * ((plan->height + TM_BH - 1) / TM_BH);
+  /* The bytes of a block's partial, per stage. */
+  static const size_t partial_size[] = { 16, 32, 8 };
+  static const char *const kernel[] = { "tm_scan", "tm_stats", "tm_range" };
+  static const char *const kernel_v[] = { "tm_scan_v", "tm_stats_v",
+                                          "tm_range_v" };
+  static const char *const name[] = { "scan partials", "stats partials",
+                                      "range partials" };
+  /* CPU devices: TM_V columns per work-item (tm_scan_v, ...). */
+  bool            v = clfx_graph_source_is_buffer (g);
+  size_t          lw = v ? TM_BW / TM_V : TM_BW;
+  ClfxLaunch      l = { v ? kernel_v[stage] : kernel[stage], NULL, NULL, 2,
+                        { (size_t) (r->width + TM_BW - 1) / TM_BW * lw,
+                          (size_t) (r->height + TM_BH - 1) / TM_BH },
+                        { lw, 1 } };
+  cl_int4         rect = { { r->x, r->y, r->x + r->width,
+                             r->y + r->height } };
+  cl_mem          partials, scan = NULL, prm = NULL;
+
+  if (! (partials = clfx_graph_buffer (g, name[stage],
+                                       partial_size[stage] * (size_t) nb,
+                                       error)))
+    return false;
+  if (stage == STAGE_SCAN)
+    return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                        CLFX_INT (nbx), CLFX_ARG (partials),
+                        CLFX_LOCAL (16 * lw));
+  if (! (scan = tm_scan_buffer (g, st, error)))
+    return false;
+  if (stage == STAGE_STATS)
+    {
+      cl_mem hist = tm_hist_buffer (g, "histogram before", TM_HB_N, error);
+      return hist
+             && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                             CLFX_INT (nbx), CLFX_ARG (scan),
+                             CLFX_FLOAT (st->scale),
+                             CLFX_FLOAT ((float) st->log_eps),
+                             /* an entry per column in either form */
+                             CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
+                             CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N));
+    }
+  if (! (prm = tm_params_buffer (g, st, error)))
+    return false;
+  if (keep)
+    {
+      l.kernel = "tm_range_keep_v";
+      return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                          CLFX_INT (nbx), CLFX_ARG (scan),
+                          CLFX_FLOAT (st->scale), CLFX_ARG (prm),
+                          CLFX_ARG (partials), CLFX_LOCAL (8 * lw),
+                          CLFX_DST);
+    }
+  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                      CLFX_INT (nbx), CLFX_ARG (scan),
+                      CLFX_FLOAT (st->scale), CLFX_ARG (prm),
+                      CLFX_ARG (partials), CLFX_LOCAL (8 * lw));
+}
+
+/* Stage `stage`'s end: the final reduction of its partials; the
+ * statistics' then the operator's constants. */
+static bool
+stage_end (ClfxGraph *g, const TmState *st, int stage, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  int             w = plan->width, h = plan->height;
+  int             nb = ((w + TM_BW - 1) / TM_BW) * ((h + TM_BH - 1) / TM_BH);
+  ClfxLaunch      final = { NULL, NULL, NULL, 1, { TM_FINAL, 1 },
+                            { TM_FINAL, 1 } };
+  cl_mem          partials, out, stats, prm;
+
+  switch (stage)
+    {
+    case STAGE_SCAN:
+      final.kernel = "tm_scan_final";
+      return (partials = clfx_graph_buffer (g, "scan partials",
+                                            16 * (size_t) nb, error))
+             && (out = tm_scan_buffer (g, st, error))
+             && CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
+                             CLFX_INT (nb), CLFX_ARG (out),
+                             CLFX_LOCAL (16 * TM_FINAL));
+    case STAGE_STATS:
+      final.kernel = "tm_stats_final";
+      return (partials = clfx_graph_buffer (g, "stats partials",
+                                            32 * (size_t) nb, error))
+             && (stats = clfx_graph_buffer (g, "stats", 32, error))
+             && (prm = tm_params_buffer (g, st, error))
+             && CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
+                             CLFX_INT (nb), CLFX_ARG (stats),
+                             CLFX_LOCAL (32 * TM_FINAL))
+             && st->params (g, st, stats, (float) ((double) w * h), prm,
+                            error);
+    default:
+      final.kernel = "tm_range_final";
+      return (partials = clfx_graph_buffer (g, "range partials",
+                                            8 * (size_t) nb, error))
+             && (prm = tm_params_buffer (g, st, error))
+             && CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
+                             CLFX_INT (nb), CLFX_ARG (prm),
+                             CLFX_LOCAL (8 * TM_FINAL));
+    }
+}
+
+/* The scan and the statistics in one pass over the whole image
+ * (tm_scan_stats_v, CPU devices), then, after the scan's final reduction,
+ * the statistics of the blocks holding +Inf (tm_stats_redo_v, the same
+ * arguments), which need the image's largest finite value; each stage
+ * ended. */
+static bool
+scan_stats (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  int             nbx = (plan->width + TM_BW - 1) / TM_BW;
+  int             nb = nbx * ((plan->height + TM_BH - 1) / TM_BH);
+  ClfxLaunch      l = { NULL, NULL, NULL, 2,
+                        { (size_t) nbx * (TM_BW / TM_V),
+                          (size_t) ((plan->height + TM_BH - 1) / TM_BH) },
+                        { TM_BW / TM_V, 1 } };
+  cl_int4         rect = { { 0, 0, plan->width, plan->height } };
+  cl_mem          scan, blocks, partials, hist;
+
+  if (! (scan = tm_scan_buffer (g, st, error))
+      || ! (blocks = clfx_graph_buffer (g, "scan partials", 16 * (size_t) nb,
+                                        error))
+      || ! (partials = clfx_graph_buffer (g, "stats partials",
+                                          32 * (size_t) nb, error))
+      || ! (hist = tm_hist_buffer (g, "histogram before", TM_HB_N, error)))
+    return false;
+  for (int redo = 0; redo < 2; redo++)
+    {
+      l.kernel = redo ? "tm_stats_redo_v" : "tm_scan_stats_v";
+      if (! CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                         CLFX_INT (nbx), CLFX_ARG (scan), CLFX_ARG (blocks),
+                         CLFX_LOCAL (16 * (TM_BW / TM_V)),
+                         CLFX_FLOAT (st->scale),
+                         CLFX_FLOAT ((float) st->log_eps),
+                         CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
+                         CLFX_ARG (hist), CLFX_LOCAL (4 * TM_HB_N))
+          || (! redo && ! stage_end (g, st, STAGE_SCAN, error)))
+        return false;
+    }
+  return stage_end (g, st, STAGE_STATS, error);
+}
+
+bool
+tm_stages_cl (ClfxGraph *g, const TmState *st, bool keep, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  ClfxRect        whole = { 0, 0, plan->width, plan->height };
+  int             list[3], n = stages (st, list), k = 0;
+
+  if (clfx_graph_pass (g) >= 0)
+    return clfx_graph_tile_index (g) > 0 || n == 0
+           || stage_end (g, st, list[n - 1], error);
+  /* CPU devices in one piece: the scan and the statistics in one pass
+   * (scan_stats). */
+  if (clfx_graph_source_is_buffer (g) && n > 1 && list[0] == STAGE_SCAN
+      && list[1] == STAGE_STATS)
+    {
+      if (! scan_stats (g, st, error))
+        return false;
+      k = 2;
+    }
+  for (; k < n; k++)
+    if (! stage_part (g, st, list[k], &whole, keep, error)
+        || ! stage_end (g, st, list[k], error))
+      return false;
+  return true;
+}
+
+bool
+tm_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass, ClfxError *error)
+{
+  const TmState *st = clfx_graph_plan (g)->state;
+  int            list[3], n = stages (st, list);
+
+  (void) p;
+  if (pass < 0 || pass >= n)
+    return clfx_error_set (error, CLFX_ERR_INVALID, "tonemap: no pass %d",
+                           pass);
+  if (pass > 0 && clfx_graph_tile_index (g) == 0
+      && ! stage_end (g, st, list[pass - 1], error))
+    return false;
+  return stage_part (g, st, list[pass], &clfx_graph_tile (g)->out, false,
+                     error);
+}
+
+/* The statistics' probes and the operator's, once every stage has
+ * ended. */
+static bool
+record_probes (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  cl_mem scan, stats, prm, hist;
+
+  if (st->scan
+      && (! (scan = tm_scan_buffer (g, st, error))
+          || ! clfx_graph_probe_counts (g, "cleaned: NaN, negative, +Inf",
+                                        scan, 3, error)
+          || ! clfx_graph_probe_at (g, "largest finite value", scan, 3, 1,
+                                    error)))
+    return false;
+  if (! st->stats)
+    return true;
+  if (! (stats = clfx_graph_buffer (g, "stats", 32, error))
+      || ! (hist = clfx_graph_buffer (g, "histogram before", 4 * TM_HB_N,
+                                      error))
+      || ! clfx_graph_probe_counts (g, "log2 Y histogram, before", hist,
+                                    TM_HB_N, error)
+      || ! (prm = tm_params_buffer (g, st, error))
+      || ! clfx_graph_probe_at (g, "log-average, mean Y", prm, TM_P_LAVG, 2,
+                                error)
+      || ! clfx_graph_probe_at (g, "min Y, max Y", stats, 5, 2, error))
+    return false;
+  for (const TmProbe *q = st->probes; q && q->name; q++)
+    if (! clfx_graph_probe_at (g, q->name, prm, q->first, q->count, error))
+      return false;
+  return true;
+}
+
+bool
+tm_probes_cl (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  cl_mem hist;
+
+  if (! (hist = clfx_graph_buffer (g, "histogram after", 4 * TM_HA_N, error))
+      || ! clfx_graph_probe_counts (g, "log2 Y histogram, after", hist,
+                                    TM_HA_N, error))
+    return false;
+  return clfx_graph_pass (g) >= 0 && clfx_graph_tile_index (g) > 0
+           ? true
+           : record_probes (g, st, error);
+}
+
+/* ---- CPU reference ------------------------------------------------------------ */
+
+static double
+clean1 (double v, double m)
+{
+  return isnan (v) ? 0.0 : v < 0.0 ? 0.0 : isinf (v) ? m : v;
+}
+
+void
+tm_ref_read (const ClfxImage *src, const ClfxPlan *plan, const TmRef *r,
+             int x, int y, double scale, double out[4])
+{
+  float t[4];
+  int   alpha = src->channels == 4 ? 3 : 1;
+
+  clfx_ref_texel (src, x, y, t);
+  for (int c = 0; c < 4; c++)
+    {
+      bool colour = src->channels == 4 ? c < 3 : c == 0;
+      if (colour)
+        {
+          out[c] = clean1 (t[c], r->largest);
+          if (plan->decode)
+            out[c] = clfx_srgb_to_linear (out[c]);
+          /* kernels/tonemap-common.h's TM_CAP: products stay finite. */
+          out[c] = fmin (out[c] * scale, (double) 1e30f);
+        }
+      else
+        out[c] = t[c];
+    }
+  out[alpha] = isnan (t[alpha]) ? 0.0 : fmin (fmax (t[alpha], 0.0), 1.0);
+  if (src->channels < 4)
+    {
+      double a = src->channels == 2 ? out[1] : 1.0;
+      out[1] = out[2] = out[0];
+      out[3] = a;
+    }
+}
+
+double
+tm_ref_luminance (const double v[4])
+{
+  return Y_ROW[0] * v[0] + Y_ROW[1] * v[1] + Y_ROW[2] * v[2];
+}
+
+void
+tm_ref_params_begin (TmRef *r)
+{
+  double  lavg = exp (r->sum_log / r->n), mean = r->sum_y / r->n;
+  double *p = r->prm;
+
+  memset (r->prm, 0, sizeof r->prm);
+  p[TM_P_LAVG] = lavg;
+  p[TM_P_MEAN] = mean;
+  p[TM_P_BLACK] = r->max_y > 0.0 ? 0.0 : 1.0;
+}
+
+void
+tm_ref_collect (const ClfxImage *src, const ClfxPlan *plan, double scale,
+                TmRef *r)
+{
+  const TmState *st = plan->state;
+
+  memset (r, 0, sizeof *r);
+  for (int y = 0; st->scan && y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        float t[4];
+        clfx_ref_texel (src, x, y, t);
+        for (int c = 0; c < (src->channels == 4 ? 3 : 1); c++)
+          {
+            if (isnan (t[c]))
+              r->counts[0]++;
+            else if (t[c] < 0.0f)
+              r->counts[1]++;
+            else if (isinf (t[c]))
+              r->counts[2]++;
+            else
+              r->largest = fmax (r->largest, t[c]);
+          }
+      }
+  r->n = (double) src->width * src->height;
+  r->min_y = INFINITY;
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        double v[4], Y, l;
+        tm_ref_read (src, plan, r, x, y, scale, v);
+        Y = tm_ref_luminance (v);
+        l = log (st->log_eps + Y);
+        r->sum_y += Y;
+        r->sum_log += l;
+        r->sum_abs_log += fabs (l);
+        for (int c = 0; c < 3; c++)
+          r->sum_c[c] += v[c];
+        r->min_y = fmin (r->min_y, Y);
+        r->max_y = fmax (r->max_y, Y);
+      }
+}
+
+double
+tm_read_eta (const ClfxPlan *plan, const ClfxImage *src)
+{
+  if (plan->decode && ! (plan->srgb_tables && src->depth == CLFX_DEPTH_U8))
+    return 32.0 * U;
+  if (src->depth == CLFX_DEPTH_U8 || src->depth == CLFX_DEPTH_U16)
+    return 3.0 * U;
+  return 0.0;
+}
+
+/* The statistics' error bounds (u = 2^-24).  A sum of n non-negative
+ * terms goes through a compensated column sum (2 u), a tree of 64 (6 u),
+ * a compensated strided sum over the blocks (2 u) and a tree of 256
+ * (8 u): 18 u, plus each term's own error (Y: three products and two sums,
+ * the exposure's product, the read: 8 u): 26 u of the sum.  The log sum's
+ * terms have both signs: 18 u of the sum of |log|, plus each term's own
+ * error, ln as log2 times a float ln 2 (log2's 3 ulp: 6 u |ln|, the
+ * product's rounding and the constant's: 1.05 u |ln|) and Y's 8 u (8 u
+ * absolute after the log): 26 u sum |log| + 8 u n.  A minimum or
+ * maximum of Y: 8 u of it.  The log-average moves by the log sum's bound
+ * over n (in the exponent) and exp's 3 ulp; the mean by 26 u. */
+double
+tm_ref_lavg_bound (const TmRef *r, double *dlog)
+{
+  *dlog = (26.0 * U * r->sum_abs_log + 8.0 * U * r->n) / r->n;
+  return *dlog + 6.0 * U + 26.0 * U;
+}
+
+/* ---- the log-luminance histograms ------------------------------------------ */
+
+/* tm_hist_bin: the bin of Y stored as a float, half octaves read from its
+ * exponent and first mantissa bit from 2^lo, under and over bins first and
+ * last. */
+static int
+hist_bin (double Y, int lo, int n)
+{
+  float    f = (float) Y;
+  uint32_t b;
+  int      k;
+
+  if (! (f >= ldexpf (1.0f, lo)))
+    return 0;
+  memcpy (&b, &f, sizeof b);
+  k = (int) (b >> 22) - ((127 + lo) << 1);
+  return k >= n - 2 ? n - 1 : k + 1;
+}
+
+/* Counts Y into h; where the device's Y, within dY of it, may fall into
+ * another bin, every bin it may reach counts it as uncertain (amb). */
+static void
+hist_add (double *h, double *amb, int lo, int n, double Y, double dY)
+{
+  int b = hist_bin (Y, lo, n), a = hist_bin (Y - dY, lo, n);
+  int c = hist_bin (Y + dY, lo, n);
+
+  h[b] += 1.0;
+  if (a != b || c != b)
+    for (int k = a; k <= c; k++)
+      amb[k] += 1.0;
+}
+
+static double
+hist_slack (const double *amb, int n)
+{
+  double m = 0.0;
+
+  for (int k = 0; k < n; k++)
+    m = fmax (m, amb[k]);
+  return m;
+}
+
+void
+tm_ref_run (const ClfxPlan *plan, const ClfxImage *src, ClfxImage *dst,
+            double scale, const TmRef *r, TmRefMap map, const void *data,
+            const ClfxTolerance *lin, TmRefHists *h)
+{
+  double eta_y = 8.0 * U + tm_read_eta (plan, src);
+
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      {
+        double v[4];
+        float  out[4];
+        tm_ref_read (src, plan, r, x, y, scale, v);
+        if (lin)
+          hist_add (h->hb, h->hb_amb, TM_HB_LO, TM_HB_N, tm_ref_luminance (v),
+                    eta_y * tm_ref_luminance (v));
+        map (data, r, x, y, v);
+        if (lin)
+          {
+            /* The device's result luminance: within the result's bound
+             * in linear light (Y's row sums to 1) and Y's own 8 u. */
+            double Ya = tm_ref_luminance (v);
+            hist_add (h->ha, h->ha_amb, TM_HA_LO, TM_HA_N, Ya,
+                      1.0000001 * (lin->abs_tol
+                                   + (lin->rel_tol + 8.0 * U) * fabs (Ya)));
+          }
+        if (src->channels == 4)
+          for (int c = 0; c < 4; c++)
+            out[c] = (float) v[c];
+        else
+          {
+            out[0] = (float) v[0];
+            out[1] = src->channels == 2 ? (float) v[3] : 0.0f;
+            out[2] = 0.0f;
+            out[3] = 1.0f;
+          }
+        clfx_ref_store (dst, x, y, out, false, plan->decode);
+      }
+}
+
+bool
+tm_ref_probes (const TmState *st, const TmRef *r, const TmRefHists *h,
+               ClfxProbes *probes)
+{
+  double dlog, rel = tm_ref_lavg_bound (r, &dlog);
+  double lum[2] = { r->prm[TM_P_LAVG], r->prm[TM_P_MEAN] };
+  double mm[2] = { r->min_y, r->max_y };
+
+  if (! clfx_probes_add (probes, "log2 Y histogram, after", h->ha, TM_HA_N,
+                         true, hist_slack (h->ha_amb, TM_HA_N), 0.0,
+                         "counts of the result's Y in half octaves; a pixel "
+                         "within the result's bound of a bin's edge may "
+                         "fall on either side")
+      || (st->stats
+          && ! clfx_probes_add (probes, "log2 Y histogram, before", h->hb,
+                                TM_HB_N, true,
+                                hist_slack (h->hb_amb, TM_HB_N), 0.0,
+                                "counts of Y in half octaves; a pixel within "
+                                "Y's 8 u (and the read's error) of a bin's "
+                                "edge may fall on either side")))
+    return false;
+  if (st->scan
+      && (! clfx_probes_add (probes, "cleaned: NaN, negative, +Inf",
+                             r->counts, 3, true, 0.0, 0.0, "counts: exact")
+          || ! clfx_probes_add (probes, "largest finite value", &r->largest,
+                                1, true, 0.0, 0.0, "a maximum of stored "
+                                "values: exact")))
+    return false;
+  return ! st->stats
+         || (clfx_probes_add (probes, "log-average, mean Y", lum, 2, true,
+                              0.0, rel, "compensated block sums and trees: "
+                              "26 u of a sum, 26 u sum |log| + 8 u n of the "
+                              "log sum, exp 3 ulp")
+             && clfx_probes_add (probes, "min Y, max Y", mm, 2, true, 0.0,
+                                 8.0 * U, "Y of one pixel: 8 u"));
+}

@@ -1,0 +1,163 @@
+/* tonemap-common.h: what the tonemap family's operators share
+ * (tonemap-common.c; docs/TONEMAP.md): the state each operator's plan
+ * starts with, the statistics on the device (kernels/tonemap-stats.h)
+ * that end in the operator's constants, the family's probes, and the CPU
+ * reference's reading of pixels, its statistics and its histograms.
+ *
+ * Every operator works on linear light with straight alpha, which it
+ * keeps.  Colour is cleaned first (NaN and negative values are 0, +Inf is
+ * the image's largest finite colour value; the report counts each), then
+ * multiplied by 2^exposure; luminance is babl's Y of linear sRGB, as
+ * GEGL's operators use.  The statistics (log-average, mean, min and max
+ * of Y, the mean of each channel) are reductions on the device chained to
+ * the operator's kernels by events, no host round trip in between; they
+ * and each operator's constants are probes, compared with the reference's
+ * on their own.
+ *
+ * The reference computes everything in double from the stored texels,
+ * with sequential sums: independent of the device's blocks, trees and
+ * float constants. */
+#ifndef CLFX_TONEMAP_COMMON_H
+#define CLFX_TONEMAP_COMMON_H
+
+#include "../../kernels/clfx-common.h"
+#include "../../kernels/tonemap-shapes.h"
+#include "../clfx-graph.h"
+#include "../clfx-tolerance.h"
+
+typedef struct TmState TmState;
+
+/* A probe of the parameter buffer the operator's constants fill: its
+ * name, first slot and count. */
+typedef struct
+{
+  const char *name;
+  int         first, count;
+} TmProbe;
+
+/* The part of every operator's plan state the family's code reads: the
+ * operator's own state begins with it. */
+struct TmState
+{
+  float   scale;   /* 2^exposure, as the device multiplies */
+  bool    scan;    /* float or half source: values to clean may exist */
+  bool    stats;   /* the statistics and constants (every operator but
+                    * aces) */
+  bool    range;   /* reinhard05's range of its mapped colour */
+  /* reinhard05 on linear float RGBA: on CPU devices, in one piece, the
+   * range pass keeps its colour in the result for the map
+   * (tm_range_keep_v, tm_map_kept_v). */
+  bool    keep;
+  double  log_eps; /* the log-average's offset */
+  /* Launches the operator's constants kernel after the statistics' final
+   * reduction (stats: their buffer; n: the number of pixels). */
+  bool (*params) (ClfxGraph *g, const TmState *st, cl_mem stats, float n,
+                  cl_mem prm, ClfxError *error);
+  /* The constants' probes, after the statistics' (a NULL name ends). */
+  const TmProbe *probes;
+  /* The result's bound in linear light (the operator's), for the image
+   * it was computed on: the tolerance, the after histogram and
+   * reinhard05's range probe all need it, and it runs the operator
+   * several times. */
+  ClfxTolerance    lin;
+  const ClfxImage *lin_src;
+};
+
+/* The plan's fields every operator sets alike, and st's scale and scan
+ * (st->stats set before). */
+void tm_plan_common (const ClfxParams *p, const ClfxImage *src,
+                     ClfxPlan *plan, TmState *st);
+/* The report's name: the operator's nick. */
+const char *tm_describe (const ClfxParams *p);
+/* The tolerance's last steps: the sRGB encoding and the store. */
+void tm_tol_encode (const ClfxPlan *plan, const ClfxImage *dst,
+                    ClfxTolerance *tol);
+
+/* ---- on the device ------------------------------------------------------- */
+
+/* One work-item of a constants kernel. */
+#define TM_ONE(kernel)                                                       \
+  ((ClfxLaunch) { (kernel), NULL, NULL, 1, { 1, 1 }, { 1, 1 } })
+
+/* A histogram's counts on the device, set to 0 where a pass starts (its
+ * first tile or band, or the one piece) and added to by every one after. */
+cl_mem tm_hist_buffer (ClfxGraph *g, const char *name, int n,
+                       ClfxError *error);
+/* The scan's result (zeros where there is none) and the parameter buffer
+ * (TM_P_N floats; zeros where there are no statistics), by name. */
+cl_mem tm_scan_buffer (ClfxGraph *g, const TmState *st, ClfxError *error);
+cl_mem tm_params_buffer (ClfxGraph *g, const TmState *st, ClfxError *error);
+/* The stages before the map, for the graph's current tile: in one piece
+ * every stage, part and end; in tiles (whose parts stats_cl ran) the
+ * last stage's end, on the first tile.  keep: reinhard05's range pass
+ * keeps its colour in the result (TmState.keep). */
+bool tm_stages_cl (ClfxGraph *g, const TmState *st, bool keep,
+                   ClfxError *error);
+/* A variant's stats_cl: pass `pass` of the tiled statistics over the
+ * current tile. */
+bool tm_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass,
+                  ClfxError *error);
+/* After the map: the after histogram's probe (recorded after each tile:
+ * the last record holds them all), then, once, the statistics' probes
+ * and the operator's (st->probes). */
+bool tm_probes_cl (ClfxGraph *g, const TmState *st, ClfxError *error);
+/* The log luminance of every pixel into out, a float per pixel: kernel,
+ * or on CPU devices kernel_v (TM_V pixels of a row a work-item), each
+ * taking the source, its size, the scan, the scale, prm and out. */
+bool tm_log_y_cl (ClfxGraph *g, const TmState *st, const char *kernel,
+                  const char *kernel_v, cl_mem scan, cl_mem prm, cl_mem out,
+                  ClfxError *error);
+
+/* ---- the CPU reference --------------------------------------------------- */
+
+/* The reference's statistics and constants, in double. */
+typedef struct
+{
+  double largest;         /* the largest finite colour value (>= 0) */
+  double counts[3];       /* NaN, negative, +Inf */
+  double sum_y, sum_log, sum_abs_log, sum_c[3], min_y, max_y, n;
+  double prm[TM_P_N];     /* as the device's parameter buffer, in double */
+} TmRef;
+
+/* The log-luminance histograms of the reference's pixels, and per bin
+ * the pixels the device's may count in another bin (tm_ref_run). */
+typedef struct
+{
+  double hb[TM_HB_N], hb_amb[TM_HB_N];
+  double ha[TM_HA_N], ha_amb[TM_HA_N];
+} TmRefHists;
+
+/* A pixel's map: v, the texel at (x, y) as tm_ref_read gives it, to the
+ * result's RGBA in linear light. */
+typedef void (*TmRefMap) (const void *data, const TmRef *r, int x, int y,
+                          double v[4]);
+
+/* babl's Y of linear RGB. */
+double tm_ref_luminance (const double v[4]);
+/* A texel as tm_read gives it: RGBA in linear light, cleaned (r->largest),
+ * exposed. */
+void tm_ref_read (const ClfxImage *src, const ClfxPlan *plan, const TmRef *r,
+                  int x, int y, double scale, double out[4]);
+/* The statistics (and the scan's, where st->scan) into r; its constants
+ * are the operator's to make. */
+void tm_ref_collect (const ClfxImage *src, const ClfxPlan *plan,
+                     double scale, TmRef *r);
+/* The start of every operator's constants: r->prm cleared, the
+ * log-average, the mean of Y, TM_P_BLACK. */
+void tm_ref_params_begin (TmRef *r);
+/* The texels' read error, relative (the unorm conversion, or sRGB
+ * decoded by the formula). */
+double tm_read_eta (const ClfxPlan *plan, const ClfxImage *src);
+/* The log-average's relative bound (and *dlog, the log sum's over n). */
+double tm_ref_lavg_bound (const TmRef *r, double *dlog);
+/* Every pixel of src read, mapped by map and stored into dst; with lin
+ * (the result's bound in linear light), the histograms counted into h. */
+void tm_ref_run (const ClfxPlan *plan, const ClfxImage *src, ClfxImage *dst,
+                 double scale, const TmRef *r, TmRefMap map, const void *data,
+                 const ClfxTolerance *lin, TmRefHists *h);
+/* The family's probes of the reference (the histograms, the scan's, the
+ * statistics'); false when out of memory. */
+bool tm_ref_probes (const TmState *st, const TmRef *r, const TmRefHists *h,
+                    ClfxProbes *probes);
+
+#endif

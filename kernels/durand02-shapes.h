@@ -1,0 +1,15 @@
+/* durand02-shapes.h: durand02's shapes, read by kernels/durand02.cl and
+ * engine/ops/durand02.c: only #defines, valid as C and as OpenCL C. */
+#ifndef DURAND02_SHAPES_H
+#define DURAND02_SHAPES_H
+
+/* The splat's rows of a grid cell a work-item (durand_splat): a large
+ * cell's pixels go to many work-items, their partials added after
+ * (durand_splat_sum). */
+#define TM_CHUNK 8
+
+/* durand_splat_v's z cells per work-item, at most: durand02's gz is at
+ * most 122 (range-sigma >= 0.05). */
+#define TM_SPLAT_Z 128
+
+#endif
