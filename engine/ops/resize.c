@@ -145,12 +145,12 @@ typedef struct
 } TapJob;
 
 /* The taps of the result pixels of chunks [c0, c1): each pixel's weights
- * depend on its position only, so lanczos3's table is made in four chunks
- * on as many threads.  Its two sines a tap took 3.3 ms (this machine) to
- * 5.2 ms (the H200's host) on one thread for an 8192 to 4096 resize, half
- * of the H200's whole run; a thread per core made it no faster on the
- * H200's 16 (starting them cost as much as they saved, and varied).
- * Cubic's polynomial is cheaper than starting a thread. */
+ * depend on its position only, so lanczos3's table, whose two sines a tap
+ * on one thread took half of a GPU's whole run, is made in four chunks on
+ * as many threads; a thread per core was no faster (starting them cost as
+ * much as they saved).  Cubic's polynomial is cheaper than starting a
+ * thread.  docs/notebook/performance-2026.md, "The engine on the NVIDIA
+ * H200: wall time against the transfers". */
 static void
 kernel_taps_rows (void *data, int c0, int c1)
 {
@@ -824,11 +824,12 @@ next_band (const Axis *y, int a, int end, size_t row_bytes, size_t bytes,
 /* CPU devices: the two passes through a buffer, band by band, one
  * intermediate reused by every band.  One intermediate for the whole
  * tile (half the source's size for a 2x shrink) is memory the process
- * touches for the first time on every run: PoCL, 4096x4096 RGBA float to
- * half with cubic, its page faults cost as much as the horizontal pass's
- * arithmetic.  A band's rows stay in the cache for the vertical pass.  The
- * horizontal pass makes four rows per work-item (CLFX_HB_ROWS), in groups
- * of 256 along a row, so that a group streams along the source's rows. */
+ * touches for the first time on every run, and its page faults cost as
+ * much as the horizontal pass's arithmetic; a band's rows stay in the
+ * cache for the vertical pass.  The horizontal pass makes four rows per
+ * work-item (CLFX_HB_ROWS), in groups of 256 along a row, so that a group
+ * streams along the source's rows.  docs/notebook/performance-2026.md,
+ * "PoCL on the development machine: clfx against OpenCV's cv2.resize". */
 static bool
 launch_filter_bands (ClfxGraph *g, const State *st, const Tables *tb, int dw,
                      int dh, ClfxError *error)
@@ -836,8 +837,7 @@ launch_filter_bands (ClfxGraph *g, const State *st, const Tables *tb, int dw,
   const ClfxTile *t = clfx_graph_tile (g);
   size_t          row_bytes = (size_t) t->out.width * 16;
   /* 8 MiB unless CLFX_BAND_BYTES says otherwise: 4-32 MiB bands ran
-   * alike (46-55 ms in the case above; 1 MiB: 96 ms, a band's launches
-   * cost more than they save). */
+   * alike; in smaller ones a band's launches cost more than they save. */
   size_t          bytes = clfx_graph_band_bytes (g)
                             ? clfx_graph_band_bytes (g)
                             : (size_t) 8 << 20;
@@ -955,12 +955,12 @@ tile_bands (ClfxGraph *g, const State *st, int dw, int dh,
 
 /* Whether the kernels over images take their tap counts as build
  * constants: on GPUs their tap loops then unroll, every tap's loads issued
- * ahead of the multiply-adds (H200, 8-bit: 4096x4096 to 8192x8192 with
- * the tiled kernel, lanczos3 1.02-1.05 ms against 0.76, cubic 0.78
- * against 0.66; docs/PERFORMANCE.md).  Each pair of counts is a program of
- * its own, so only up to FIXED_TAPS_MAX taps (enlargements, and shrinks to
- * a third with cubic), and not on CPU devices, which run these kernels
- * only when asked for images (CLFX_RESIZE_FIXED_TAPS=1 forces them). */
+ * ahead of the multiply-adds (docs/notebook/performance-2026.md, "The
+ * tiled kernel's tap counts built in on GPUs (500fe07)").  Each pair of
+ * counts is a program of its own, so only up to FIXED_TAPS_MAX taps
+ * (enlargements, and shrinks to a third with cubic), and not on CPU
+ * devices, which run these kernels only when asked for images
+ * (CLFX_RESIZE_FIXED_TAPS=1 forces them). */
 static bool
 taps_built_in (ClfxGraph *g, const State *st)
 {
@@ -1050,29 +1050,32 @@ axis_step (const Axis *a, int dst)
   return f;
 }
 
-/* Result rows a work-group of the strip kernel makes: its first
- * ceil (taps / factor) - 1 source row groups finish no result row, so
- * fewer rows cost more reads; more leave fewer groups to fill the GPU
- * (H100, 8192x8192 to 4096x4096 8-bit cubic: 16 rows 0.612 ms, 32 0.598,
- * 64 0.799).  At most; strip_rows gives fewer where a launch would
- * leave the GPU's units idle. */
-#define STRIP_ROWS 32
+/* The most result rows a work-group of the strip and sweep kernels
+ * makes: its first ceil (taps / factor) - 1 source row groups finish no
+ * result row, so fewer rows read more source rows twice; more leave
+ * fewer groups to fill the GPU (docs/notebook/performance-2026.md,
+ * "8-bit shrinks by whole factors down strips (17705d1)").  strip_rows
+ * gives fewer where a launch would leave compute units idle. */
+#define STRIP_ROWS_MAX 32
 
 /* The work-groups per compute unit below which a launch of the strip or
- * sweep kernel makes fewer rows a group (at 128 registers a work-item,
- * 8 groups of 64 fit on an H100's SM).  H100, 8-bit cubic sweep, a band
- * of 32 MiB a launch: to 4096x4096 (7.8 groups a unit at 32 rows) 0.384
- * ms, at 16 rows (15.5) 0.416; to 2048x2048 (1.9 a unit at 32 rows)
- * 0.816, at 16 (3.9) 0.533, at 8 (7.8) 0.422 (docs/PERFORMANCE.md). */
-#define STRIP_FILL 6
+ * sweep kernel makes fewer rows a group.  At the sweep kernel's 128
+ * registers a work-item, 8 groups of 64 fit on an H100's SM; the strip
+ * kernel takes fewer registers, so more of its groups fit, and OpenCL
+ * does not tell a kernel's register count: 6 keeps both kernels near
+ * their best rows (docs/notebook/performance-2026.md, "Rows a strip
+ * work-group makes, from the launch's size (6557684)"). */
+#define STRIP_GROUPS_PER_UNIT 6
 
 /* Result rows a work-group makes for a launch of dw x dh results: the
- * most, down to 8, that give every compute unit STRIP_FILL groups. */
+ * most, down to 8, that give every compute unit STRIP_GROUPS_PER_UNIT
+ * groups. */
 static int
 strip_rows (const ClfxDeviceInfo *dev, int dw, int dh)
 {
-  long cols = (dw + 63) / 64, want = (long) STRIP_FILL * dev->compute_units;
-  int  rows = STRIP_ROWS;
+  long cols = (dw + 63) / 64;
+  long want = (long) STRIP_GROUPS_PER_UNIT * dev->compute_units;
+  int  rows = STRIP_ROWS_MAX;
 
   while (rows > 8 && cols * ((dh + rows - 1) / rows) < want)
     rows /= 2;
@@ -1080,56 +1083,62 @@ strip_rows (const ClfxDeviceInfo *dev, int dw, int dh)
 }
 
 /* Source rows a turn of the sweep kernel (SWEEP_R): a work-group's 64
- * work-items sweep 8 rows, each 8 result columns of one (measured with
- * the sliding window, before sweep_phases; H100, 8192x8192
- * to 4096x4096 8-bit sRGB, ms: cubic 0.468-0.472 with 8, 0.515-0.518
- * with 16, 0.852-0.854 with 32, 0.538 with 4; lanczos3 0.541-0.546,
- * 0.538-0.543, 0.934-0.935, 0.598).  Fewer rows a turn leave more
- * work-groups on each SM (less local memory each); more columns a row
- * decode fewer texels twice. */
+ * work-items sweep 8 rows, each 8 result columns of one.  Fewer rows a
+ * turn leave more work-groups on each SM (less local memory each); more
+ * columns a row decode fewer texels twice.  8 was the fastest of 4 to 32
+ * (docs/notebook/performance-2026.md, "The rows pass in registers: the
+ * sweep kernel (5bb7e81)"). */
 #define SWEEP_ROWS 8
 
-/* How the sweep kernel's rows pass reads a piece of row (SWEEP_PHASES):
- * 1, all its texels before it decodes and filters any, so that their
- * reads wait for the texture unit once; 2, half the columns' texels at a
- * time; 0, a window that slides a column at a time, waiting once a
- * column.  The texels read at once are float4 registers, and a launch of
- * one band of rows puts about 8 work-groups on each of an H100's SMs: at
- * 128 registers a work-item all 8 fit.  So a phase may hold what fits
- * beside the sums and the weights, about 4 * A + NTX + NTY registers, A
- * the result rows in flight.  H100, 8192x8192 to 4096x4096 8-bit sRGB,
- * the same bytes each way: cubic, all 22 texels at once, 128 registers,
- * 0.387-0.390 ms against the window's 0.487-0.492; lanczos3 in two
- * halves of 18, 128 registers, 0.482-0.487 against 0.558-0.564 (its 26
- * at once took 167 registers and 0.628 ms). */
-static int
-sweep_phases (int nx, int ny, int fx, int fy)
+/* How the sweep kernel's rows pass reads a piece of row: the values of
+ * its SWEEP_PHASES (kernels/resize.cl).  A phase's texels are all read
+ * before any is decoded and filtered, so that their reads wait for the
+ * texture unit once; a window that slides a column at a time waits once
+ * a column. */
+typedef enum
+{
+  SWEEP_SLIDING_WINDOW = 0, /* a column's new texels at a time */
+  SWEEP_ONE_PHASE = 1,      /* all the piece's texels at once */
+  SWEEP_TWO_PHASES = 2      /* half the columns' texels at a time */
+} SweepPhases;
+
+/* The registers of a sweep kernel's work-item that its rows pass's sums,
+ * weights and texels may take: a launch of one band puts about 8
+ * work-groups of 64 on each of an H100's SMs, and all 8 fit at 128
+ * registers a work-item; 8 of them are left for its indices and
+ * addresses (an allowance, not a count). */
+#define SWEEP_REGISTERS 120
+
+/* The fewest phases whose texels (float4, 4 registers each) fit in
+ * SWEEP_REGISTERS beside the sums of the A result rows in flight (4 * A)
+ * and the weights (NTX + NTY), else the window: texels held at once cost
+ * registers, and at more than 128 the groups no longer all fit
+ * (docs/notebook/performance-2026.md, "The sweep kernel's time, and its
+ * texels read at once (e9184f6)"). */
+static SweepPhases
+choose_sweep_phases (int nx, int ny, int fx, int fy)
 {
   int a = (ny + fy - 1) / fy;
-  int texels = (120 - 4 * a - nx - ny) / 4;
-  int cols = 64 / (64 / SWEEP_ROWS);
+  int texels = (SWEEP_REGISTERS - 4 * a - nx - ny) / 4;
+  int cols = 64 / (64 / SWEEP_ROWS); /* a piece's result columns */
 
-  return fx * (cols - 1) + nx <= texels       ? 1
-         : fx * (cols / 2 - 1) + nx <= texels ? 2
-                                               : 0;
+  return fx * (cols - 1) + nx <= texels       ? SWEEP_ONE_PHASE
+         : fx * (cols / 2 - 1) + nx <= texels ? SWEEP_TWO_PHASES
+                                               : SWEEP_SLIDING_WINDOW;
 }
 
 /* Shrinks of 8-bit sRGB data by whole factors down strips
  * (kernels/resize.cl says why), where the tap counts are built in: the
  * sweep kernel where every result pixel of both axes has the same
  * weights (the power-of-two sizes among others) and its turn holds whole
- * groups of FY rows, else the strip kernel.  H100, 8192x8192 to 4096x4096, ms
- * (docs/PERFORMANCE.md): cubic 0.389 (0.468-0.472 before the texels were
- * read at once) against 0.572-0.581 (the tiled kernel 0.730-0.731), lanczos3
- * 0.482-0.487 (0.541-0.546) against 0.766-0.774 (0.985-0.988).  The sweep
- * kernel with each column's weights from local memory (and the sliding
- * window) came within 5% of the strip kernel (0.589 and 0.734 ms), so other
- * sizes keep that one.  Other depths keep the tiled kernel, faster there
- * (cubic float 1.027 ms, strip 1.501, sweep 2.155; 16-bit 1.115, 1.986,
- * 3.714; half 0.699, 0.835, 1.024).  CLFX_RESIZE_STRIP=all sends every
- * depth's such shrinks down strips, =sweep down the sweep kernel (each
- * column's weights where they differ), =off none (the tiled kernel): to
- * compare in one build.  *ran says whether it applied. */
+ * groups of FY rows, else the strip kernel.  The sweep kernel with each
+ * column's weights from local memory came within 5% of the strip kernel,
+ * so other sizes keep that one; other depths keep the tiled kernel,
+ * faster there (docs/notebook/performance-2026.md, "The rows pass in
+ * registers: the sweep kernel (5bb7e81)").  CLFX_RESIZE_STRIP=all sends
+ * every depth's such shrinks down strips, =sweep down the sweep kernel
+ * (each column's weights where they differ), =off none (the tiled
+ * kernel): to compare in one build.  *ran says whether it applied. */
 static bool
 launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
               int dh, bool *ran, ClfxError *error)
@@ -1164,7 +1173,7 @@ launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
     snprintf (opts, sizeof opts,
               "-DRESIZE_NTX=%d -DRESIZE_NTY=%d -DSWEEP_FX=%d -DSWEEP_FY=%d "
               "-DSWEEP_R=%d -DSWEEP_PHASES=%d%s", nx, ny, fx, fy, SWEEP_ROWS,
-              sweep_phases (nx, ny, fx, fy),
+              (int) choose_sweep_phases (nx, ny, fx, fy),
               same ? " -DSWEEP_SAME_WEIGHTS" : "");
   else
     snprintf (opts, sizeof opts,
@@ -1198,8 +1207,7 @@ resize_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
    * images (the sampler, or four reads through the texture cache); on
    * devices that read sources as buffers (CPU devices) it runs as a
    * separable filter through the tap tables, which reuses each row's
-   * horizontal pass for every result row that needs it (measured on
-   * PoCL: docs/PERFORMANCE.md). */
+   * horizontal pass for every result row that needs it. */
   if (st->filter == CLFX_RESAMPLE_NEAREST
       || (st->filter == CLFX_RESAMPLE_LINEAR
           && ! clfx_graph_source_is_buffer (g)))
@@ -1209,10 +1217,10 @@ resize_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   /* CPU devices: two passes through a buffer, band by band, for every
    * filter and scale.  The tiled kernel's local-memory tile and barriers
    * are only copies and loop splits there, and one kernel per result
-   * pixel reads each texel once per result row that needs it.  4096x4096
-   * RGBA float on PoCL (docs/PERFORMANCE.md): to half, linear 20 ms (one
-   * kernel per pixel: 30 ms), cubic 39 ms (the tiled kernel: 284 ms);
-   * to double, linear 118 ms and cubic 222 ms (tiled: 382 and 434 ms). */
+   * pixel reads each texel once per result row that needs it; both
+   * linear and cubic ran faster so (docs/notebook/performance-2026.md,
+   * "PoCL on the development machine: clfx against OpenCV's
+   * cv2.resize"). */
   if (clfx_graph_source_is_buffer (g))
     return launch_filter_bands (g, st, &tb, rp->width, rp->height, error);
   /* Images: 8-bit shrinks by whole factors down strips, else tiles where
