@@ -1,5 +1,6 @@
 /* clfx-graph-private.h: the graph's state, shared by clfx-graph.c (what
- * variants call) and clfx-exec.c (the executors that drive them). */
+ * variants call) and the clfx-exec*.c files (the executors that drive
+ * them). */
 #ifndef CLFX_GRAPH_PRIVATE_H
 #define CLFX_GRAPH_PRIVATE_H
 
