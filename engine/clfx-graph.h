@@ -211,7 +211,8 @@ cl_mem clfx_graph_buffer (ClfxGraph *g, const char *name, size_t bytes,
  * reads each of its texels before writing the result texel there (a
  * recursion along columns) can live in it, which saves an image-sized
  * buffer: on CPU devices fresh host memory, whose first touch is what a
- * large image costs (docs/PERFORMANCE.md). */
+ * large image costs (docs/notebook/performance-2026.md, "Fresh memory in
+ * GIMP's process (fcd9a5e..21a0b6f)"). */
 cl_mem clfx_graph_result_float4 (const ClfxGraph *g, int width, int height);
 /* Whether the result image is float RGBA (whatever its layout). */
 bool   clfx_graph_result_is_float4 (const ClfxGraph *g);
