@@ -662,29 +662,23 @@ resize_filter_strip (STRIP_KERNEL_ARGS)
 #endif
 
 /* Shrinks by whole factors (the host's conditions as for the strip
- * kernel), the rows pass in registers.  The strip kernel above takes each
- * row value's RESIZE_NTX taps from local memory, where consecutive
- * work-items read texels FX apart (a 16-byte read of 32 work-items
- * spanning 1 KiB: eight turns of the banks a tap), and those reads were
- * most of its local-memory traffic.  Here the rows pass turns the strip
- * on its side: a work-item sweeps along one source row of the group's 64
- * result columns (64 / SWEEP_R work-items a row, SWEEP_C columns each),
- * its taps in registers: the piece's texels, read all at once, half at a
- * time or as a window that slides a column at a time (SWEEP_PHASES; the
- * host's choose_sweep_phases says which), each read and decoded once (the
- * piece's first RESIZE_NTX - FX texels twice, by the neighbouring
- * work-item too); it leaves its row values in local memory by column,
- * and the columns pass reads each of them once,
- * work-item per column, into the sums of the result rows that take it, as
+ * kernel), the rows pass in registers.  The strip kernel's taps from
+ * local memory, where consecutive work-items read texels FX apart (eight
+ * turns of the banks a tap), were most of its local-memory traffic.  Here
+ * a work-item sweeps along a piece of one source row (64 / SWEEP_R
+ * work-items a row, SWEEP_C result columns each), its taps in registers:
+ * the piece's texels are read in SWEEP_PHASES phases (the host's
+ * choose_sweep_phases says how many) and each decoded once (the first
+ * RESIZE_NTX - FX twice, by the neighbouring piece too).  Its row values
+ * go to local memory by column, and the columns pass, a work-item a
+ * column, adds each into the sums of the result rows that take it, as
  * the strip kernel does.  SWEEP_R source rows a turn (the host's
  * SWEEP_ROWS says why 8), two barriers a turn.  With SWEEP_SAME_WEIGHTS
  * (every result pixel's weights the first's, which the host checks) the
- * weights are registers too; else each column's come from local memory.
- * Measured against the strip kernel: docs/notebook/performance-2026.md,
- * "The rows pass in registers: the sweep kernel (5bb7e81)" and "The sweep
- * kernel's time, and its texels read at once (e9184f6)".  Same weights,
- * fused sums and tap order as the tiled and strip kernels: their
- * results. */
+ * weights are registers too, else each column's come from local memory.
+ * Same weights, fused sums and tap order as the tiled and strip kernels:
+ * their results (docs/notebook/performance-2026.md, "The rows pass in
+ * registers: the sweep kernel (5bb7e81)"). */
 #ifdef SWEEP_FX
 #ifndef SWEEP_R
 #error "build with -DSWEEP_R=<source rows a turn, a multiple of SWEEP_FY>"

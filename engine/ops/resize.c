@@ -10,8 +10,8 @@
  * nearest and linear sample the source (linear with k x k supersampling
  * when one result pixel covers more than two source texels), through the
  * hardware sampler where the framework allows it, else in the kernel.
- * cubic and lanczos3 are separable passes whose tap tables are built here,
- * widened by the shrink factor so a downscale is antialiased.  Every
+ * cubic and lanczos3 are separable passes through tap tables widened by
+ * the shrink factor, so a downscale is antialiased.  Every
  * variant but nearest mixes texels, so it works in linear light with
  * colour weighed by straight alpha (clfx-io.h); nearest copies texels. */
 #include <limits.h>
@@ -486,11 +486,10 @@ strip_rows (const ClfxDeviceInfo *dev, int dw, int dh)
  * sweep kernel (5bb7e81)"). */
 #define SWEEP_ROWS 8
 
-/* How the sweep kernel's rows pass reads a piece of row: the values of
- * its SWEEP_PHASES (kernels/resize.cl).  A phase's texels are all read
- * before any is decoded and filtered, so that their reads wait for the
- * texture unit once; a window that slides a column at a time waits once
- * a column. */
+/* How the sweep kernel's rows pass reads a piece of row, its
+ * SWEEP_PHASES (kernels/resize.cl): a phase's texels are all read before
+ * any is decoded, so that their reads wait for the texture unit once; a
+ * sliding window waits once a column. */
 typedef enum
 {
   SWEEP_SLIDING_WINDOW = 0, /* a column's new texels at a time */
