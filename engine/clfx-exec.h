@@ -1,5 +1,5 @@
 /* clfx-exec.h: running a variant's OpenCL path over a whole image, in
- * streamed bands or in tiles, on one device or several (clfx-exec.c). */
+ * streamed bands or in tiles, on one device or several (clfx-exec*.c). */
 #ifndef CLFX_EXEC_H
 #define CLFX_EXEC_H
 

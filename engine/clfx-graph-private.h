@@ -1,5 +1,6 @@
 /* clfx-graph-private.h: the graph's state, shared by clfx-graph.c (what
- * variants call) and clfx-exec.c (the executors that drive them). */
+ * variants call) and the clfx-exec*.c files (the executors that drive
+ * them). */
 #ifndef CLFX_GRAPH_PRIVATE_H
 #define CLFX_GRAPH_PRIVATE_H
 
@@ -64,7 +65,7 @@ void clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
                       const ClfxImage *dst, bool gray_in_rgba,
                       bool src_buffer, ClfxProbes *probes);
 
-/* Whether ctx reads sources from buffers (CPU devices, or CLFX_SOURCE). */
+/* Whether ctx reads sources from buffers (CPU devices, or CLFX_DEV source=). */
 bool clfx_context_source_buffer (const ClfxContext *ctx);
 /* Releases the intermediates (OpenCL keeps them alive until the queued
  * commands that use them complete). */

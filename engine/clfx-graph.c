@@ -112,8 +112,9 @@ clfx_context_source_buffer (const ClfxContext *ctx)
 {
   if (ctx->tuning.source != CLFX_SOURCE_AUTO)
     return ctx->tuning.source == CLFX_SOURCE_BUFFER;
-  /* Measured on PoCL (docs/PERFORMANCE.md): an image read is a call
-   * through a format switch, a buffer load vectorizes. */
+  /* On PoCL an image read is a call through a format switch, a buffer
+   * load vectorizes (docs/notebook/performance-2026.md, "PoCL on the
+   * development machine: clfx against OpenCV's cv2.resize"). */
   return strcmp (ctx->device.type, "cpu") == 0;
 }
 
@@ -137,9 +138,10 @@ clfx_graph_init (ClfxGraph *g, ClfxContext *ctx, const ClfxParams *p,
   g->src_buffer = src_buffer;
   g->src_lut = src_buffer && plan->decode && plan->srgb_tables
                && dst->depth == CLFX_DEPTH_U16;
-  /* Measured on an H200 (docs/PERFORMANCE.md): 4 rows lift the u8 copy
-   * from 2.4 to 3.7 TB/s, but slow the float copy (4.2 to 3.4 TB/s),
-   * whose 16-byte pixels already keep the memory system busy. */
+  /* On a GPU, 4 rows a work-item lift the 8-bit copy, which one row
+   * leaves bound by the scheduling of work-groups, but slow the float
+   * copy, whose 16-byte pixels already keep the memory system busy
+   * (docs/notebook/performance-2026.md, "What limits each number"). */
   if (! rows)
     rows = clfx_image_pixel_size (dst) >= 16 ? 1 : 4;
   g->rows_per_item = rows;

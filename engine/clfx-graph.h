@@ -183,12 +183,12 @@ bool                  clfx_graph_source_is_buffer (const ClfxGraph *g);
 /* Whether a test forces the two-pass form of a variant (tuning). */
 bool                  clfx_graph_force_two_pass (const ClfxGraph *g);
 bool                  clfx_graph_force_fixed_taps (const ClfxGraph *g);
-/* CLFX_RESIZE_STRIP: which resizes may go down the strip kernel. */
+/* CLFX_DEV resize-strip: which resizes may go down the strip kernel. */
 ClfxStripPolicy       clfx_graph_strip_policy (const ClfxGraph *g);
-/* CLFX_RESIZE_STRIP_ROWS: result rows a work-group of the strip kernels
+/* CLFX_DEV resize-strip-rows: result rows a work-group of the strip kernels
  * makes; 0: the variant's choice. */
 int                   clfx_graph_strip_rows (const ClfxGraph *g);
-/* CLFX_BAND_BYTES (tuning): bytes per band of a variant that bands its
+/* CLFX_DEV band-bytes: bytes per band of a variant that bands its
  * intermediates; 0: the variant's default. */
 size_t                clfx_graph_band_bytes (const ClfxGraph *g);
 
@@ -211,7 +211,8 @@ cl_mem clfx_graph_buffer (ClfxGraph *g, const char *name, size_t bytes,
  * reads each of its texels before writing the result texel there (a
  * recursion along columns) can live in it, which saves an image-sized
  * buffer: on CPU devices fresh host memory, whose first touch is what a
- * large image costs (docs/PERFORMANCE.md). */
+ * large image costs (docs/notebook/performance-2026.md, "Fresh memory in
+ * GIMP's process (fcd9a5e..21a0b6f)"). */
 cl_mem clfx_graph_result_float4 (const ClfxGraph *g, int width, int height);
 /* Whether the result image is float RGBA (whatever its layout). */
 bool   clfx_graph_result_is_float4 (const ClfxGraph *g);

@@ -53,10 +53,11 @@ clfx_image_pixel_size (const ClfxImage *img)
 
 /* Large pictures get 2 MiB-aligned memory marked for transparent huge
  * pages.  The first touch of fresh memory is one page fault per 4 KiB
- * page, and in a virtual machine that is what a large image costs:
- * 268 MB (a 4096x4096 RGBA float image) took 0.7 s to fault in with
- * 4 KiB pages and 0.03 s with huge pages on the development machine.
- * Where the kernel has no huge pages to give, madvise is a no-op. */
+ * page, and in a virtual machine that is what a large image costs; huge
+ * pages fault a large image in many times faster
+ * (docs/notebook/performance-2026.md, "What made it faster: memory
+ * touched for the first time").  Where the kernel has no huge pages to
+ * give, madvise is a no-op. */
 #define CLFX_HUGE_PAGE ((size_t) 2 << 20)
 
 typedef struct
@@ -89,8 +90,8 @@ clfx_pixels_alloc (size_t bytes)
 #endif
   /* The same promise as calloc, kept on every core: the zeroing is where
    * fresh memory is faulted in, and page faults on two cores take half
-   * the time of one (a 4096x4096 RGBA float image in GIMP's process:
-   * see docs/PERFORMANCE.md). */
+   * the time of one (docs/notebook/performance-2026.md, "Fresh memory in
+   * GIMP's process (fcd9a5e..21a0b6f)"). */
   {
     ZeroChunks z = { p, bytes };
 

@@ -15,7 +15,8 @@ void clfx_parallel_rows (int rows, void (*fn) (void *data, int y0, int y1),
 
 /* memcpy of `rows` rows of `row_bytes` between two strided layouts, the
  * rows split over threads: copies into and out of pinned staging memory
- * are the largest host cost of an op (docs/PERFORMANCE.md). */
+ * are the largest host cost of an op (docs/notebook/performance-2026.md,
+ * "What limits each number"). */
 void clfx_parallel_copy_rows (void *dst, size_t dst_stride, const void *src,
                               size_t src_stride, size_t row_bytes, int rows);
 

@@ -3,13 +3,14 @@
  * A CPU device's buffers are host memory, and every byte of a new
  * allocation is zeroed by the kernel on first touch, page by page.  A
  * filter's intermediate of 256 MiB (4096x4096 RGBA float) written for
- * the first time cost 300-750 ms on the 2-core development machine: more
- * than the filter's arithmetic (an IIR pass over the same rows: 66 ms in
- * warm memory).  So the intermediates of CPU devices live in host
- * memory the context keeps between runs (up to a quarter of the device's
- * global memory, beyond which blocks are freed when given back), in
- * blocks of whole 2 MiB pages with transparent huge pages asked for (one
- * fault per 2 MiB rather than per 4 KiB where the kernel grants them).
+ * the first time cost more than the filter's arithmetic
+ * (docs/notebook/performance-2026.md, "After the context's host blocks
+ * and the CPU forms (bc3aab0..7eaf2bb)").  So the intermediates of CPU
+ * devices live in host memory the context keeps between runs (up to a
+ * quarter of the device's global memory, beyond which blocks are freed
+ * when given back), in blocks of whole 2 MiB pages with transparent huge
+ * pages asked for (one fault per 2 MiB rather than per 4 KiB where the
+ * kernel grants them).
  * The graph wraps a block with CL_MEM_USE_HOST_PTR and gives it back when
  * the run ends, after the queues are idle. */
 #define _DEFAULT_SOURCE /* madvise */

@@ -121,7 +121,7 @@ clfx_context_image_format (ClfxContext *ctx, int width, int height,
 
 /* ALLOC_HOST_PTR + a persistent map is how drivers hand out page-locked
  * memory; copies from it run at the full DMA rate, copies from malloc'd
- * memory go through a bounce buffer (6x slower measured on NVIDIA). */
+ * memory go through a bounce buffer, several times slower. */
 static bool
 pinned_alloc (ClfxContext *ctx, ClfxPinned *p, size_t bytes, ClfxError *error)
 {

@@ -3,9 +3,10 @@
  * Pixels travel in the drawable's own encoding (u8, u16, half, float; u32
  * and double become float), straight alpha as GIMP stores it, so that
  * GeglBuffer only copies: no precision is lost and babl has no conversion
- * to build in each new plug-in process (measured at 0.15 s for the read
- * and 0.12 s for the write back of a 64x64 8-bit image).  RGB without
- * alpha is read with an opaque alpha, the one conversion left.
+ * to build in each new plug-in process, which cost more than a small
+ * image's pixels (docs/notebook/performance-2026.md, "What made it
+ * faster: memory touched for the first time").  RGB without alpha is read
+ * with an opaque alpha, the one conversion left.
  *
  * Variants that mix pixels work in linear light.  Which curve encodes
  * the colour values is read from the format's model:

@@ -165,8 +165,9 @@ engine_run (ClfxOp              *o,
   opt->validate = o->validate;
   opt->context = &engine_context;
   /* src is this run's own copy of the input: the result may be made in
-   * its memory, which saves a fresh image's first touch (in a new GIMP,
-   * 256 MiB at 4096x4096 float cost 0.3 s of page faults). */
+   * its memory, which saves a fresh image's first touch, more than a blur
+   * costs (docs/notebook/performance-2026.md, "The result over the
+   * module's copy of its input (dc8b8bb, 54fc135)"). */
   opt->src_scratch = TRUE;
   if (clfx_run (&o->params, src, dst, opt, result, error))
     return TRUE;
@@ -415,8 +416,9 @@ clfx_op_process (GeglOperation       *operation,
                            * clfx_image_pixel_size (&dst) };
 
       /* On every core: writing a result is GEGL's tiles' first touch,
-       * and page faults on two cores take half the time of one (4096x4096
-       * float in GIMP's process: 0.87-1.1 s -> 0.49-0.57 s here). */
+       * and page faults on two cores take half the time of one
+       * (docs/notebook/performance-2026.md, "Fresh memory in GIMP's
+       * process (fcd9a5e..21a0b6f)"). */
       gegl_parallel_distribute_area (result, 1.0,
                                      GEGL_SPLIT_STRATEGY_HORIZONTAL,
                                      set_area, &sa);

@@ -56,8 +56,9 @@
 /* acc + w * t for a tap of a weighted sum, fused into one rounding, in
  * the GPU forms of the FIR and the resize's tiled kernel: FP_CONTRACT is
  * off (clfx-common.h), so `acc += w * t` costs a multiply and an add, and
- * the taps' loops ran twice the instructions (H200, 8192x8192 float,
- * 21 taps: the FIR's columns 1.04 ms against 1.15).  Their validation
+ * the taps' loops ran twice the instructions
+ * (docs/notebook/performance-2026.md, "The FIR's rows in phases, its taps
+ * fused").  Their validation
  * states the n-term sums' bound, which a fused step (one rounding, not
  * two) keeps; their results are no longer the CPU reference's bit for
  * bit, which nothing asks of them.  CLFX_NO_FMA (a build option through
@@ -126,8 +127,10 @@ clfx_from_rgba (float4 v)
 /* 8- and 16-bit sRGB codes read from a buffer are decoded where they are
  * loaded, straight from the integer code into a table (clfx_texel): the
  * 8-bit one in the program, the 16-bit one (256 KiB) a buffer the host
- * makes once per context.  On PoCL the curve's power cost 60 ns a call,
- * once per tap: a 16-bit sRGB gaussian took 20x its linear-light time. */
+ * makes once per context.  On PoCL the curve's power is a library call,
+ * once per tap, which made 16-bit sRGB data many times slower than linear
+ * light (docs/notebook/performance-2026.md, "16-bit sRGB data on CPU
+ * devices (a82f57f)"). */
 #if CLFX_SRC_BUFFER && CLFX_SRGB && CLFX_SRGB_TABLES \
   && (CLFX_DEPTH == CLFX_DEPTH_CODE_U8 || CLFX_DEPTH == CLFX_DEPTH_CODE_U16)
 #define CLFX_DECODED_AT_LOAD 1
@@ -334,9 +337,10 @@ clfx_alpha_u8 (float a)
  * (guard band and row pitch are multiples of 16 bytes), so whole pixels are
  * stored with one vector store.  (x, y) are relative to dst_rect.
  * Always inlined where the compiler is clang's (PoCL), which kept it a
- * call per pixel whose table reads then overlapped nothing (4096x4096
- * 8-bit on 2 cores: the gaussian's band rows 113 -> 101 ms, reinhard05's
- * map 256 -> 229 ms); other compilers inline it as they see fit. */
+ * call per pixel whose table reads then overlapped nothing
+ * (docs/notebook/performance-2026.md, "The result over the module's copy
+ * of its input (dc8b8bb, 54fc135)"); other compilers inline it as they
+ * see fit. */
 #ifdef __clang__
 #define CLFX_ALWAYS_INLINE __attribute__ ((always_inline))
 #else

@@ -30,12 +30,13 @@ __constant uchar clfx_srgb_coarse_u8[CLFX_SRGB_COARSE_GRID + 1]
 #endif
 
 /* In [0, 1] the power is exp2 of a log2: PoCL calls a library function
- * for powr (60 ns a call: a 16-bit sRGB resize took 135x its linear-light
- * time) but inlines exp2 and log2.  There the exponent's magnitude stays
+ * for powr, which made 16-bit sRGB data many times slower than linear
+ * light, but inlines exp2 and log2.  There the exponent's magnitude stays
  * below 8.4, so the composite's error is bounded; measured against the
- * curve in double (every 16-bit code decoded, 2^22 values in [0, 1]
- * encoded): 11.5 and 6.7 ulp on PoCL, within powr's 16.  Above 1 (HDR
- * data with the curve) the exponent grows with the value: powr. */
+ * curve in double (tools/srgb-error.c), it is within powr's 16 ulp
+ * (docs/notebook/performance-2026.md, "16-bit sRGB data on CPU devices
+ * (a82f57f)").  Above 1 (HDR data with the curve) the exponent grows with
+ * the value: powr. */
 inline float
 clfx_srgb_decode (float v)
 {
@@ -56,13 +57,12 @@ clfx_srgb_encode (float v)
 /* The same curve through native_exp2 and native_log2, for 8-bit results
  * on NVIDIA devices (CLFX_NATIVE_ENCODE, set by the engine): there they
  * are the hardware's ex2 and lg2 approximations, and the full-precision
- * pair made the encode a sixth of an 8-bit upscale's kernel time (H200,
- * 4096x4096 to 8192x8192 lanczos3: 1.21-1.24 ms against 1.02-1.04;
- * the encode on the H200 within 9.7 ulp, 1.9e-7,
- * docs/PERFORMANCE.md).  OpenCL leaves native_ accuracy to the
- * implementation; clfx-srgb-error measures it against the curve in double
- * (tools/srgb-error.c), within the 16 ulp the tolerance states for powr
- * where it is used.  Only for results in [0, 1] that become codes: above
+ * pair made the encode a sixth of an 8-bit upscale's kernel time
+ * (docs/notebook/performance-2026.md, "8-bit results encoded through the
+ * hardware's ex2 and lg2 (8528152)").  OpenCL leaves native_ accuracy to
+ * the implementation; clfx-srgb-error measures it against the curve in
+ * double (tools/srgb-error.c), within the 16 ulp the tolerance states for
+ * powr where it is used.  Only for results in [0, 1] that become codes: above
  * 1 the value still exceeds 1 and saturates to 255. */
 inline float
 clfx_srgb_encode_native (float v)
@@ -86,8 +86,8 @@ clfx_srgb_decode_unorm8 (float v)
 /* A linear value to its 8-bit code: how many thresholds lie at or below
  * it.  The code of the grid point below v (v * 4096 is exact), then one
  * threshold comparison: codes in a grid cell differ by at most one
- * (CLFX_SRGB_COARSE_STEP, checked when the tables are made).  A binary
- * search over the thresholds took 12x the whole float pass on PoCL.  NaN
+ * (CLFX_SRGB_COARSE_STEP, checked when the tables are made), where a
+ * binary search over the thresholds was many times slower on PoCL.  NaN
  * becomes 0 (fmax returns the other operand), as the store's saturating
  * conversion makes it. */
 inline uchar

@@ -110,12 +110,13 @@ resize_sample (CLFX_SRC_ARGS (src), sampler_t smp, CLFX_DST_ARGS,
 /* 8-bit sRGB through the image (resize_filter_h, _tile, _strip and
  * _sweep): each group decodes from a table of the 256 codes' linear
  * values in local memory, a lookup per colour channel, where evaluating
- * the curve per texel read cost a power per channel (H200, 8192x8192 u8
- * to half, cubic: 0.98 ms against 1.15, with the tiled kernel's
- * division-free loop).  Each entry is what clfx_srgb_decode_unorm8 gives
- * for its code, so the values are the curve's as before, within the read
- * conversion's ulp the tolerance already states.  RESIZE_NO_LUT (a build
- * option) evaluates the curve per texel again, to compare. */
+ * the curve per texel read cost a power per channel
+ * (docs/notebook/performance-2026.md, "Resize in 8-bit sRGB: a decode
+ * table per work-group, fused taps").  Each entry is what
+ * clfx_srgb_decode_unorm8 gives for its code, so the values are the
+ * curve's as before, within the read conversion's ulp the tolerance
+ * already states.  RESIZE_NO_LUT (a build option) evaluates the curve
+ * per texel again, to compare. */
 #if ! CLFX_SRC_BUFFER && CLFX_SRGB && CLFX_DEPTH == CLFX_DEPTH_CODE_U8 \
   && ! defined(RESIZE_NO_LUT)
 #define RESIZE_LUT 1
@@ -174,11 +175,10 @@ resize_filter_h (CLFX_SRC_ARGS (src), write_only image2d_t inter,
   /* The decode table, a work-item's entry each: the shrinks that come
    * here have the most taps (more than FIXED_TAPS_MAX,
    * engine/ops/resize.c), and the curve's power per channel per tap was
-   * most of the pass (H100, 8-bit, 8192x8192 to 2048x2048 lanczos3 2.43
-   * ms, with the table 1.61; to 1024x1024 cubic 1.67 and 1.21, lanczos3
-   * 2.50 and 1.78).  16 x 16, as the tiled kernel, the shape the host
-   * gave this one before: in groups of 64 x 1 the shrinks to an eighth
-   * ran 16-20% slower than without the table (docs/PERFORMANCE.md). */
+   * most of the pass.  In groups of 16 x 16, as the tiled kernel: in
+   * groups of 64 x 1 the shrinks to an eighth ran slower than without
+   * the table (docs/notebook/performance-2026.md, "The two-pass form's
+   * decode through the group's table (5d52925)"). */
   __local float dec[256];
   int           lid = get_local_id (1) * 16 + get_local_id (0);
   resize_decode_table (dec, lid, 256);
@@ -460,14 +460,13 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
    * served once, so the work-items side by side are:
    * - where the result is narrower than the source (RESIZE_ROWS_DOWN, set
    *   by the host), consecutive footprint rows of one result column, one
-   *   turn for 8 reads at any scale.  Consecutive result columns of a 2x
-   *   shrink read every other texel: two turns (H200, 8192x8192 to
-   *   4096x4096 8-bit: cubic 0.77-0.80 ms against 0.84-0.87, lanczos3
-   *   1.02 against 1.15-1.16; float lanczos3 1.32-1.41 against 1.53-1.64);
+   *   turn for 8 reads at any scale, where consecutive result columns of
+   *   a 2x shrink read every other texel: two turns;
    * - else consecutive result columns of one row, whose taps in an
    *   enlargement are the same texels or neighbours: fewer texels a turn
-   *   than 8 rows (4096x4096 to 8192x8192, 8-bit cubic: down the rows
-   *   0.71 ms against 0.66-0.68). */
+   *   than 8 rows.
+   * docs/notebook/performance-2026.md, "Resize's rows pass without bank
+   * conflicts (5710c57), and the local-memory floor". */
 #ifdef RESIZE_ROWS_DOWN
   for (int ox = lid / span_h, r = lid % span_h; ox < 16;)
     {
@@ -515,11 +514,11 @@ resize_filter_tile (CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
  * STRIP_A result rows that have it as a tap, held in registers.  The
  * tiled kernel instead stores a 2D footprint, filters its rows into local
  * memory and reads the columns' taps back from there: twice the local
- * memory traffic a result and three phases behind barriers (H100,
- * 8192x8192 to 4096x4096 8-bit sRGB: cubic 0.598 ms against 0.768,
- * lanczos3 0.792 against 1.004; float cubic 1.573 against 1.085, so
- * float keeps the tiled kernel; docs/PERFORMANCE.md).  Same weights, the
- * same fused sums in the same tap order: the tiled kernel's results. */
+ * memory traffic a result, and its load, rows pass and columns pass
+ * behind barriers.  Float data keeps the tiled kernel, faster there
+ * (docs/notebook/performance-2026.md, "8-bit shrinks by whole factors
+ * down strips (17705d1)").  Same weights, the same fused sums in the same
+ * tap order: the tiled kernel's results. */
 #if defined(STRIP_FX) || defined(SWEEP_FX)
 /* The strip and sweep kernels' arguments: the tables of both axes, the
  * result's size and the result rows a work-group makes. */
@@ -663,29 +662,23 @@ resize_filter_strip (STRIP_KERNEL_ARGS)
 #endif
 
 /* Shrinks by whole factors (the host's conditions as for the strip
- * kernel), the rows pass in registers.  The strip kernel above takes each
- * row value's RESIZE_NTX taps from local memory, where consecutive
- * work-items read texels FX apart (a 16-byte read of 32 work-items
- * spanning 1 KiB: eight turns of the banks a tap), and those reads were
- * most of its local-memory traffic.  Here the rows pass turns the strip
- * on its side: a work-item sweeps along one source row of the group's 64
- * result columns (64 / SWEEP_R work-items a row, SWEEP_C columns each),
- * its taps in registers: the piece's texels, read all at once, half at a
- * time or as a window that slides a column at a time (SWEEP_PHASES; the
- * host's sweep_phases says which), each read and decoded once (the
- * piece's first RESIZE_NTX - FX texels twice, by the neighbouring
- * work-item too); it leaves its row values in local memory by column,
- * and the columns pass reads each of them once,
- * work-item per column, into the sums of the result rows that take it, as
+ * kernel), the rows pass in registers.  The strip kernel's taps from
+ * local memory, where consecutive work-items read texels FX apart (eight
+ * turns of the banks a tap), were most of its local-memory traffic.  Here
+ * a work-item sweeps along a piece of one source row (64 / SWEEP_R
+ * work-items a row, SWEEP_C result columns each), its taps in registers:
+ * the piece's texels are read in SWEEP_PHASES phases (the host's
+ * choose_sweep_phases says how many) and each decoded once (the first
+ * RESIZE_NTX - FX twice, by the neighbouring piece too).  Its row values
+ * go to local memory by column, and the columns pass, a work-item a
+ * column, adds each into the sums of the result rows that take it, as
  * the strip kernel does.  SWEEP_R source rows a turn (the host's
  * SWEEP_ROWS says why 8), two barriers a turn.  With SWEEP_SAME_WEIGHTS
  * (every result pixel's weights the first's, which the host checks) the
- * weights are registers too; else each column's come from local memory.
- * H100, 8192x8192 to 4096x4096 8-bit sRGB: cubic 0.389 ms (0.468-0.472
- * with the sliding window) against the strip kernel's 0.572-0.581,
- * lanczos3 0.482-0.487 (0.541-0.546) against 0.766-0.774
- * (docs/PERFORMANCE.md).  Same weights, fused sums and tap
- * order as the tiled and strip kernels: their results. */
+ * weights are registers too, else each column's come from local memory.
+ * Same weights, fused sums and tap order as the tiled and strip kernels:
+ * their results (docs/notebook/performance-2026.md, "The rows pass in
+ * registers: the sweep kernel (5bb7e81)"). */
 #ifdef SWEEP_FX
 #ifndef SWEEP_R
 #error "build with -DSWEEP_R=<source rows a turn, a multiple of SWEEP_FY>"
@@ -696,6 +689,8 @@ resize_filter_strip (STRIP_KERNEL_ARGS)
 #define SWEEP_W (SWEEP_FX * 63 + RESIZE_NTX) /* a group's texels a row */
 #define SWEEP_HS (SWEEP_R + 1) /* odd: a column's row values, 8 columns a
                                   turn of 16-byte accesses, no conflict */
+/* SWEEP_PHASES, the host's SweepPhases: 0 a sliding window, 1 one phase,
+ * 2 two phases. */
 #ifndef SWEEP_PHASES
 #error "build with -DSWEEP_PHASES=<0 (a sliding window), 1 or 2>"
 #endif
@@ -708,8 +703,9 @@ resize_filter_strip (STRIP_KERNEL_ARGS)
  * wait for the texture unit together (a sliding window waits once a
  * column).  Written out for each phase, with constant bounds, so that
  * every loop unrolls and tx[] stays in registers: as a loop over the
- * phases, tx[] went to memory on NVIDIA (H100, the 2x cubic shrink in
- * two phases 1.17 ms, in one 0.39). */
+ * phases, tx[] went to memory on NVIDIA and ran three times slower
+ * (docs/notebook/performance-2026.md, "The sweep kernel's time, and its
+ * texels read at once (e9184f6)"). */
 #define SWEEP_PHASE(c0, c1)                                                  \
   do                                                                         \
     {                                                                        \

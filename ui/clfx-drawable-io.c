@@ -11,9 +11,9 @@
  * in the tile cache until the buffer goes; one buffer for the whole
  * drawable would hold a second copy of the image in memory that is all
  * touched for the first time, and first touches (page faults) are what a
- * large transfer costs: reading a 4096x4096 RGBA float drawable took
- * 1.07-1.17 s in one go and 0.23-0.28 s in bands on the development
- * machine, where the freed tiles of one band are reused by the next. */
+ * large transfer costs; in bands the freed tiles of one band are reused
+ * by the next (docs/notebook/performance-2026.md, "What made it faster:
+ * memory touched for the first time"). */
 #include <string.h>
 
 #include <libintl.h>

@@ -598,7 +598,7 @@ durand_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   tm_plan_common (p, src, plan, &ds->tm);
   /* The grid needs the whole image at once: no tiles. */
   /* The linear filter: the sampler's where the framework takes it (GPUs'
-   * texture units, CLFX_SAMPLER), else the same trilinear computed in the
+   * texture units, CLFX_DEV sampler), else the same trilinear computed in the
    * kernels with exact weights, nearest's arithmetic (durand_cl). */
   plan->sampler_ok = ds->linear;
   /* The log luminance per pixel; two grids and the 3D image. */

@@ -1,4 +1,6 @@
-/* resize.c: the resize variant, OpenCL launch and CPU reference.
+/* resize.c: the resize variant: its plan and its OpenCL launches (the tap
+ * tables: resize-taps.c; the CPU reference, bounds and tolerance:
+ * resize-ref.c).
  *
  * Sampling position (normalized) of result pixel d along an axis:
  *   ((d + 0.5) / dst_size - 0.5) / zoom + 0.5
@@ -8,331 +10,34 @@
  * nearest and linear sample the source (linear with k x k supersampling
  * when one result pixel covers more than two source texels), through the
  * hardware sampler where the framework allows it, else in the kernel.
- * cubic and lanczos3 are separable passes whose tap tables are built here,
- * widened by the shrink factor so a downscale is antialiased.  Every
+ * cubic and lanczos3 are separable passes through tap tables widened by
+ * the shrink factor, so a downscale is antialiased.  Every
  * variant but nearest mixes texels, so it works in linear light with
  * colour weighed by straight alpha (clfx-io.h); nearest copies texels. */
 #include <limits.h>
 #include <math.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../kernels/clfx-common.h"
-#include "../clfx-parallel.h"
-#include "../clfx-sampler-ref.h"
-#include "clfx-params.h"
+#include "resize-private.h"
+
 
 /* The most taps per axis the tiled kernel takes as build constants. */
 #define FIXED_TAPS_MAX 16
 
-/* ---- the plan both paths share ----------------------------------------- */
-
-typedef struct
-{
-  float  scale, offset;  /* clfx_resize_pos */
-  double texels_per_px;  /* source texels under one result pixel */
-  int    nsub;           /* linear supersamples on this axis */
-  float  first, step;    /* their offsets, in sampler coordinate units */
-  float  inv_size;       /* 1 / source size, for texel centres */
-  int    size;           /* source texels on this axis */
-  int    ntaps;          /* cubic/lanczos: taps per result pixel */
-  int   *start;          /* first tap, INT_MIN = outside (guard) */
-  float *weights;        /* ntaps per result pixel, normalized to sum 1 */
-  float *weights_t;      /* the same, tap-major (k * n + d), as kernels read */
-  double weight_abs_sum; /* max over pixels of sum |w| (tolerance) */
-  bool   uniform;        /* cubic/lanczos: every pixel has the first's
-                          * weights (axis_uniform) */
-} Axis;
-
-typedef struct
-{
-  int  filter, addressing;
-  bool normalized, guard;
-  bool premul; /* straight alpha and a filter that mixes texels */
-  bool decode; /* sRGB data and a filter that mixes texels */
-  bool decode8; /* the same in 8 bits */
-  Axis x, y;
-} State;
-
-static void
-axis_free (Axis *a)
-{
-  free (a->start);
-  free (a->weights);
-  free (a->weights_t);
-}
+/* ---- the plan ------------------------------------------------------------ */
 
 static void
 state_free (void *data)
 {
-  State *st = data;
+  ResizeState *st = data;
 
-  axis_free (&st->x);
-  axis_free (&st->y);
+  resize_axis_free (&st->x);
+  resize_axis_free (&st->y);
   free (st);
-}
-
-static bool
-axis_alloc (Axis *a, int dst, ClfxError *error)
-{
-  a->start = malloc ((size_t) dst * sizeof *a->start);
-  a->weights = calloc ((size_t) dst * (size_t) a->ntaps, sizeof (float));
-  a->weights_t = malloc ((size_t) dst * (size_t) a->ntaps * sizeof (float));
-  if (! a->start || ! a->weights || ! a->weights_t)
-    return clfx_error_set (error, CLFX_ERR_NOMEM,
-                           "out of memory for filter tables");
-  return true;
-}
-
-/* Drops the leading and trailing taps that weigh 0 for every result
- * pixel (the tables are built on a footprint that is a little wider than
- * the kernel's support: a 2x linear shrink has 2 taps per axis, not 4;
- * cubic's end taps fall on its zeros).  Sums lose only +0 terms. */
-static void
-axis_trim (Axis *a, int dst)
-{
-  int lead = a->ntaps, trail = a->ntaps, n;
-
-  for (int d = 0; d < dst; d++)
-    {
-      const float *w = a->weights + (size_t) d * (size_t) a->ntaps;
-      int          l = 0, t = 0;
-      if (a->start[d] == INT_MIN)
-        continue;
-      while (l < a->ntaps && w[l] == 0.0f)
-        l++;
-      while (t < a->ntaps - l && w[a->ntaps - 1 - t] == 0.0f)
-        t++;
-      lead = l < lead ? l : lead;
-      trail = t < trail ? t : trail;
-    }
-  n = a->ntaps - lead - trail;
-  if (lead + trail == 0 || n < 1)
-    return;
-  for (int d = 0; d < dst; d++)
-    {
-      memmove (a->weights + (size_t) d * (size_t) n,
-               a->weights + (size_t) d * (size_t) a->ntaps + lead,
-               (size_t) n * sizeof (float));
-      if (a->start[d] != INT_MIN)
-        a->start[d] += lead;
-    }
-  a->ntaps = n;
-}
-
-/* Tap-major copy of the weights (k * n + d), as the kernels read them. */
-static void
-axis_transpose (Axis *a, int dst)
-{
-  axis_trim (a, dst);
-  for (int d = 0; d < dst; d++)
-    for (int k = 0; k < a->ntaps; k++)
-      a->weights_t[(size_t) k * (size_t) dst + (size_t) d]
-        = a->weights[(size_t) d * (size_t) a->ntaps + (size_t) k];
-}
-
-/* cubic and lanczos3: taps widened by the shrink factor. */
-typedef struct
-{
-  Axis        *a;
-  const State *st;
-  int          src, dst, chunks;
-  double       radius, fs;
-  atomic_bool  failed;
-} TapJob;
-
-/* The taps of the result pixels of chunks [c0, c1): each pixel's weights
- * depend on its position only, so lanczos3's table is made in four chunks
- * on as many threads.  Its two sines a tap took 3.3 ms (this machine) to
- * 5.2 ms (the H200's host) on one thread for an 8192 to 4096 resize, half
- * of the H200's whole run; a thread per core made it no faster on the
- * H200's 16 (starting them cost as much as they saved, and varied).
- * Cubic's polynomial is cheaper than starting a thread. */
-static void
-kernel_taps_rows (void *data, int c0, int c1)
-{
-  TapJob *job = data;
-  Axis   *a = job->a;
-  double *wd = malloc ((size_t) a->ntaps * sizeof *wd);
-  int     d0 = (int) ((long long) job->dst * c0 / job->chunks);
-  int     d1 = (int) ((long long) job->dst * c1 / job->chunks);
-
-  if (! wd)
-    {
-      atomic_store (&job->failed, true);
-      return;
-    }
-  for (int d = d0; d < d1; d++)
-    {
-      float  s = clfx_resize_pos (d, a->scale, a->offset);
-      float  u = s * (float) job->src;
-      double centre = (double) u - 0.5, sum = 0.0;
-      int    first = (int) ceil (centre - job->radius);
-      float *w = a->weights + (size_t) d * (size_t) a->ntaps;
-
-      if (job->st->guard && (u < 0.0f || u >= (float) job->src))
-        {
-          a->start[d] = INT_MIN;
-          continue;
-        }
-      a->start[d] = first;
-      for (int k = 0; k < a->ntaps; k++)
-        {
-          double t = ((double) (first + k) - centre) / job->fs;
-          wd[k] = job->st->filter == CLFX_RESAMPLE_CUBIC
-                    ? clfx_cubic_weight ((float) t)
-                    : clfx_lanczos3_weight ((float) t);
-          sum += wd[k];
-        }
-      for (int k = 0; k < a->ntaps; k++)
-        w[k] = (float) (wd[k] / sum);
-    }
-  free (wd);
-}
-
-/* Whether every result pixel of the axis has the first's weights (whole
- * shrink factors put every pixel's centre at the same place among its
- * taps, so their weights are computed from the same numbers). */
-static bool
-axis_uniform (const Axis *a, int dst)
-{
-  for (int d = 1; d < dst; d++)
-    if (memcmp (a->weights, a->weights + (size_t) d * (size_t) a->ntaps,
-                (size_t) a->ntaps * sizeof (float)))
-      return false;
-  return true;
-}
-
-static bool
-axis_kernel_taps (Axis *a, int src, int dst, const State *st,
-                  ClfxError *error)
-{
-  double f = a->texels_per_px;
-  double support = st->filter == CLFX_RESAMPLE_CUBIC ? 2.0 : 3.0;
-  double fs = f > 1.0 ? f : 1.0; /* widen the kernel when shrinking */
-  int    chunks = st->filter == CLFX_RESAMPLE_LANCZOS3 && dst >= 64 ? 4 : 1;
-  TapJob job = { a, st, src, dst, chunks, support * fs, fs, false };
-
-  a->ntaps = (int) ceil (2.0 * job.radius) + 1;
-  if (! axis_alloc (a, dst, error))
-    return false;
-  if (chunks == 1)
-    kernel_taps_rows (&job, 0, 1);
-  else
-    clfx_parallel_rows (chunks, kernel_taps_rows, &job);
-  if (atomic_load (&job.failed))
-    return clfx_error_set (error, CLFX_ERR_NOMEM,
-                           "out of memory for filter tables");
-  for (int d = 0; d < dst; d++)
-    {
-      const float *w = a->weights + (size_t) d * (size_t) a->ntaps;
-      double       abs_sum = 0.0;
-      if (a->start[d] == INT_MIN)
-        continue;
-      for (int k = 0; k < a->ntaps; k++)
-        abs_sum += fabs ((double) w[k]);
-      if (abs_sum > a->weight_abs_sum)
-        a->weight_abs_sum = abs_sum;
-    }
-  axis_transpose (a, dst);
-  a->uniform = axis_uniform (a, dst);
-  return true;
-}
-
-/* linear as a separable filter: the spec's CLK_FILTER_LINEAR weights
- * (1 - a, a) of each supersample, computed with the sample kernel's own
- * float arithmetic and summed over the supersamples, scaled by 1 / nsub.
- * The kernels for CPU devices run linear through these tables (see
- * resize_cl); the others sample directly. */
-static bool
-axis_linear_taps (Axis *a, int src, int dst, const State *st,
-                  ClfxError *error)
-{
-  float unit = st->normalized ? (float) src : 1.0f;
-  float inv = (float) (1.0 / (double) a->nsub);
-
-  /* Supersamples lie `step` apart: their footprint spans at most
-   * (nsub - 1) * step + 2 texels. */
-  a->ntaps = a->nsub == 1 ? 2
-                          : (int) ceil ((double) (a->nsub - 1) * a->step
-                                        * unit) + 3;
-  if (! axis_alloc (a, dst, error))
-    return false;
-  for (int d = 0; d < dst; d++)
-    {
-      float  s = clfx_resize_pos (d, a->scale, a->offset);
-      float  b = st->normalized ? s : s * (float) src;
-      float  lim = st->normalized ? 1.0f : (float) src;
-      float *w = a->weights + (size_t) d * (size_t) a->ntaps;
-      int    first = INT_MAX;
-      double abs_sum = 0.0;
-
-      if (st->guard && (b < 0.0f || b >= lim))
-        {
-          a->start[d] = INT_MIN;
-          continue;
-        }
-      for (int i = 0; i < a->nsub; i++)
-        {
-          float c = b + (a->first + (float) i * a->step);
-          float u = st->normalized ? c * (float) src : c;
-          int   i0 = (int) floorf (u - 0.5f);
-          first = i0 < first ? i0 : first;
-        }
-      a->start[d] = first;
-      for (int i = 0; i < a->nsub; i++)
-        {
-          float c = b + (a->first + (float) i * a->step);
-          float u = st->normalized ? c * (float) src : c;
-          float fu = u - 0.5f, iu = floorf (fu), f = fu - iu;
-          int   k = (int) iu - first;
-          if (k < 0 || k + 1 >= a->ntaps)
-            return clfx_error_set (error, CLFX_ERR_INVALID,
-                                   "linear taps out of their table");
-          w[k] += (1.0f - f) * inv;
-          w[k + 1] += f * inv;
-        }
-      for (int k = 0; k < a->ntaps; k++)
-        abs_sum += fabs ((double) w[k]);
-      if (abs_sum > a->weight_abs_sum)
-        a->weight_abs_sum = abs_sum;
-    }
-  axis_transpose (a, dst);
-  return true;
-}
-
-static bool
-axis_setup (Axis *a, int src, int dst, double zoom, const State *st,
-            ClfxError *error)
-{
-  double f = (double) src / ((double) dst * zoom);
-
-  memset (a, 0, sizeof *a);
-  a->scale = (float) (1.0 / ((double) dst * zoom));
-  a->offset = (float) (0.5 - 0.5 / zoom);
-  a->texels_per_px = f;
-  a->inv_size = (float) (1.0 / (double) src);
-  a->size = src;
-  a->nsub = 1;
-  if (st->filter == CLFX_RESAMPLE_LINEAR && f > 2.0)
-    {
-      /* One bilinear sample spans two texels; ceil (f / 2) of them spread
-       * evenly across the pixel's footprint cover it without gaps. */
-      double step = f / ceil (f / 2.0);
-      double unit = st->normalized ? 1.0 / (double) src : 1.0;
-      a->nsub = (int) ceil (f / 2.0);
-      a->step = (float) (step * unit);
-      a->first = (float) ((0.5 * step - 0.5 * f) * unit);
-    }
-  if (st->filter == CLFX_RESAMPLE_LINEAR)
-    return axis_linear_taps (a, src, dst, st, error);
-  if (st->filter == CLFX_RESAMPLE_CUBIC
-      || st->filter == CLFX_RESAMPLE_LANCZOS3)
-    return axis_kernel_taps (a, src, dst, st, error);
-  return true;
 }
 
 static bool
@@ -340,7 +45,7 @@ resize_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
              ClfxError *error)
 {
   const ClfxResizeParams *rp = CLFX_PARAMS_OF (p, ClfxResizeParams);
-  State                  *st;
+  ResizeState            *st;
   bool                    mixes = rp->filter != CLFX_RESAMPLE_NEAREST;
 
   if (! clfx_sampler_check (rp->normalized, rp->addressing, error))
@@ -358,9 +63,10 @@ resize_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   st->decode8 = st->decode && src->depth == CLFX_DEPTH_U8;
   plan->state = st;
   plan->free_state = state_free;
-  if (! axis_setup (&st->x, src->width, rp->width, rp->zoom_x, st, error)
-      || ! axis_setup (&st->y, src->height, rp->height, rp->zoom_y, st,
-                       error))
+  if (! resize_axis_setup (&st->x, src->width, rp->width, rp->zoom_x, st,
+                          error)
+      || ! resize_axis_setup (&st->y, src->height, rp->height, rp->zoom_y,
+                              st, error))
     return false;
   plan->width = rp->width;
   plan->height = rp->height;
@@ -386,334 +92,23 @@ resize_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   return true;
 }
 
-/* ---- footprints -------------------------------------------------------- */
-
-/* Texels [*lo, *hi] (before addressing) that the sample kernel may read
- * for result pixels [d0, d1) of an axis, with a texel to spare on each
- * side for float rounding. */
-static void
-sample_span (const Axis *a, const State *st, int d0, int d1, int *lo,
-             int *hi)
-{
-  double unit = st->normalized ? (double) a->size : 1.0;
-  double u0 = (double) clfx_resize_pos (d0, a->scale, a->offset) * a->size
-              + (double) a->first * unit;
-  double u1 = (double) clfx_resize_pos (d1 - 1, a->scale, a->offset)
-                * a->size
-              + ((double) a->first + (double) (a->nsub - 1) * a->step) * unit;
-  double back = st->filter == CLFX_RESAMPLE_LINEAR ? 0.5 : 0.0;
-
-  *lo = (int) floor (u0 - back) - 1;
-  *hi = (int) floor (u1 - back) + (st->filter == CLFX_RESAMPLE_LINEAR ? 1 : 0)
-        + 1;
-}
-
-/* Taps [*lo, *hi] of result pixels [d0, d1); false when all are outside
- * (guard). */
-static bool
-tap_span (const Axis *a, int d0, int d1, int *lo, int *hi)
-{
-  *lo = INT_MAX;
-  *hi = INT_MIN;
-  for (int d = d0; d < d1; d++)
-    if (a->start[d] != INT_MIN)
-      {
-        *lo = a->start[d] < *lo ? a->start[d] : *lo;
-        *hi = a->start[d] + a->ntaps - 1 > *hi ? a->start[d] + a->ntaps - 1
-                                                : *hi;
-      }
-  return *lo <= *hi;
-}
-
-/* Every texel any kernel form reads: the tables' taps (zero weights
- * included: 0 x a texel read outside a tile would be NaN, not 0) and, for
- * nearest and linear, a texel to spare on each side of the samples (the
- * sampler's fixed-point coordinates may reach one texel further). */
-static void
-axis_span (const Axis *a, const State *st, int d0, int d1, int *lo, int *hi)
-{
-  int  tlo, thi;
-  bool taps = a->ntaps && tap_span (a, d0, d1, &tlo, &thi);
-
-  if (st->filter == CLFX_RESAMPLE_NEAREST
-      || st->filter == CLFX_RESAMPLE_LINEAR)
-    {
-      sample_span (a, st, d0, d1, lo, hi);
-      if (taps)
-        {
-          *lo = tlo < *lo ? tlo : *lo;
-          *hi = thi > *hi ? thi : *hi;
-        }
-    }
-  else if (taps)
-    {
-      *lo = tlo;
-      *hi = thi;
-    }
-  else
-    *lo = *hi = 0;
-}
-
 static void
 resize_source_rect (const ClfxPlan *plan, const ClfxImage *src,
                     const ClfxRect *out, ClfxRect *in)
 {
-  const State *st = plan->state;
-  int          x0, x1, y0, y1;
+  const ResizeState *st = plan->state;
+  int                x0, x1, y0, y1;
 
   (void) src;
-  axis_span (&st->x, st, out->x, out->x + out->width, &x0, &x1);
-  axis_span (&st->y, st, out->y, out->y + out->height, &y0, &y1);
+  resize_axis_span (&st->x, st, out->x, out->x + out->width, &x0, &x1);
+  resize_axis_span (&st->y, st, out->y, out->y + out->height, &y0, &y1);
   *in = (ClfxRect) { x0, y0, x1 - x0 + 1, y1 - y0 + 1 };
-}
-
-/* ---- CPU reference ------------------------------------------------------- */
-
-typedef struct
-{
-  const ClfxImage *src;
-  ClfxImage       *dst;
-  ClfxImage       *inter;
-  const State     *st;
-  float            jx, jy; /* added to the sampler coordinate (bounds) */
-} Job;
-
-/* Texels as the kernels' clfx_fetch reads them. */
-static ClfxSamplerDesc
-tap_sampler (const State *st)
-{
-  return (ClfxSamplerDesc) { st->normalized, st->addressing, false,
-                             st->premul, st->decode };
-}
-
-/* The kernel's in-kernel sampling at (u, v) in texels. */
-static void
-kernel_sample (const ClfxImage *img, const State *st, float u, float v,
-               float out[4])
-{
-  ClfxSamplerDesc s = tap_sampler (st);
-
-  if (st->filter != CLFX_RESAMPLE_LINEAR)
-    {
-      clfx_ref_fetch (img, s, (int) floorf (u), (int) floorf (v), out);
-      return;
-    }
-  {
-    float fu = u - 0.5f, fv = v - 0.5f;
-    float iu = floorf (fu), iv = floorf (fv);
-    float a = fu - iu, b = fv - iv, t[4][4];
-    int   i0 = (int) iu, j0 = (int) iv;
-
-    clfx_ref_fetch (img, s, i0, j0, t[0]);
-    clfx_ref_fetch (img, s, i0 + 1, j0, t[1]);
-    clfx_ref_fetch (img, s, i0, j0 + 1, t[2]);
-    clfx_ref_fetch (img, s, i0 + 1, j0 + 1, t[3]);
-    for (int c = 0; c < 4; c++)
-      out[c] = clfx_bilerp (t[0][c], t[1][c], t[2][c], t[3][c], a, b);
-  }
-}
-
-static void
-store_result (ClfxImage *dst, const State *st, int x, int y, float v[4])
-{
-  clfx_ref_store (dst, x, y, v, st->premul, st->decode);
-}
-
-static void
-cpu_sample_rows (void *data, int y0, int y1)
-{
-  const Job       *job = data;
-  const State     *st = job->st;
-  const ClfxImage *src = job->src;
-  ClfxSamplerDesc  smp = { st->normalized, st->addressing,
-                           st->filter == CLFX_RESAMPLE_LINEAR, st->premul,
-                           st->decode };
-  float inv_count = (float) (1.0 / (double) (st->x.nsub * st->y.nsub));
-
-  for (int y = y0; y < y1; y++)
-    for (int x = 0; x < job->dst->width; x++)
-      {
-        float s = clfx_resize_pos (x, st->x.scale, st->x.offset);
-        float t = clfx_resize_pos (y, st->y.scale, st->y.offset);
-        float bx = st->normalized ? s : s * (float) src->width;
-        float by = st->normalized ? t : t * (float) src->height;
-        float acc[4] = { 0, 0, 0, 0 };
-
-        if (st->guard)
-          {
-            float lx = st->normalized ? 1.0f : (float) src->width;
-            float ly = st->normalized ? 1.0f : (float) src->height;
-            if (bx < 0.0f || bx >= lx || by < 0.0f || by >= ly)
-              {
-                store_result (job->dst, st, x, y, acc);
-                continue;
-              }
-          }
-        for (int j = 0; j < st->y.nsub; j++)
-          for (int i = 0; i < st->x.nsub; i++)
-            {
-              float cx = bx + (st->x.first + (float) i * st->x.step);
-              float cy = by + (st->y.first + (float) j * st->y.step);
-              float v[4];
-              if (st->guard)
-                kernel_sample (src, st,
-                               st->normalized ? cx * (float) src->width : cx,
-                               st->normalized ? cy * (float) src->height : cy,
-                               v);
-              else
-                /* The spec's own sampler formulas (clfx-sampler-ref.c). */
-                clfx_ref_read (src, smp, cx + job->jx, cy + job->jy, v);
-              for (int c = 0; c < 4; c++)
-                acc[c] += v[c];
-            }
-        for (int c = 0; c < 4; c++)
-          acc[c] *= inv_count;
-        store_result (job->dst, st, x, y, acc);
-      }
-}
-
-static void
-cpu_filter_h_rows (void *data, int j0, int j1)
-{
-  const Job      *job = data;
-  const State    *st = job->st;
-  const Axis     *ax = &st->x;
-  ClfxSamplerDesc s = tap_sampler (st);
-
-  for (int j = j0; j < j1; j++)
-    for (int x = 0; x < job->inter->width; x++)
-      {
-        float acc[4] = { 0, 0, 0, 0 };
-        if (ax->start[x] != INT_MIN)
-          for (int k = 0; k < ax->ntaps; k++)
-            {
-              float w = ax->weights[(size_t) x * (size_t) ax->ntaps + k];
-              float v[4];
-              clfx_ref_fetch (job->src, s, ax->start[x] + k, j, v);
-              for (int c = 0; c < 4; c++)
-                acc[c] += w * v[c];
-            }
-        for (int c = 0; c < 4; c++)
-          clfx_image_set (job->inter, x, j, c, acc[c]);
-      }
-}
-
-static void
-cpu_filter_v_rows (void *data, int y0, int y1)
-{
-  const Job   *job = data;
-  const State *st = job->st;
-  const Axis  *ay = &st->y;
-  int          h = job->inter->height;
-
-  for (int y = y0; y < y1; y++)
-    for (int x = 0; x < job->dst->width; x++)
-      {
-        float acc[4] = { 0, 0, 0, 0 };
-        if (ay->start[y] != INT_MIN)
-          for (int k = 0; k < ay->ntaps; k++)
-            {
-              float w = ay->weights[(size_t) y * (size_t) ay->ntaps + k];
-              /* The intermediate holds rows as the source's addressing
-               * gives them (its rows are source rows). */
-              int   j = clfx_address (ay->start[y] + k, h,
-                                      st->addressing == CLFX_ADDR_NONE
-                                        ? CLFX_ADDR_CLAMP_TO_EDGE
-                                        : st->addressing);
-              for (int c = 0; c < 4; c++)
-                acc[c] += w * (j < 0 ? 0.0f
-                                     : clfx_image_get (job->inter, x, j, c));
-            }
-        store_result (job->dst, st, x, y, acc);
-      }
-}
-
-static bool
-resize_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
-            ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
-{
-  const State *st = plan->state;
-  ClfxImage    inter = { 0 };
-  Job          job = { src, dst, &inter, st, 0.0f, 0.0f };
-
-  (void) p;
-  (void) probes;
-  if (st->filter == CLFX_RESAMPLE_NEAREST
-      || st->filter == CLFX_RESAMPLE_LINEAR)
-    {
-      clfx_parallel_rows (dst->height, cpu_sample_rows, &job);
-      return true;
-    }
-  /* Float RGBA, result width x source height. */
-  if (! clfx_host_image_alloc (&inter, dst->width, src->height, 4,
-                               CLFX_DEPTH_FLOAT, error))
-    return false;
-  clfx_parallel_rows (src->height, cpu_filter_h_rows, &job);
-  clfx_parallel_rows (dst->height, cpu_filter_v_rows, &job);
-  clfx_host_image_free (&inter);
-  return true;
-}
-
-/* Where a nearest sample lies within 2^-8 texel of a texel boundary, the
- * device may pick either texel: GPU texture units resolve the coordinate
- * in fixed point with 8 fractional bits (the H200 picks the neighbour on
- * 0.9% of the pixels of a 3000-texel-wide normalized lookup, always right
- * at a boundary), and the in-kernel path wraps the coordinate after
- * flooring it rather than before.  The envelope is the min and max over
- * the reference and the four samples moved by +-2^-8 texel on each axis. */
-static bool
-resize_bounds (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
-               const ClfxImage *ref, ClfxImage *lo, ClfxImage *hi,
-               ClfxError *error)
-{
-  static const float jit[4][2] = { { 1, 1 }, { 1, -1 }, { -1, 1 },
-                                   { -1, -1 } };
-  const State *st = plan->state;
-  ClfxImage    tmp = { 0 };
-  Job          job = { src, lo, NULL, st, 0.0f, 0.0f };
-
-  (void) p;
-  /* Both bounds start at the reference: everywhere but near a texel
-   * boundary of a nearest lookup, only it is allowed. */
-  memcpy (lo->data, ref->data, ref->stride * (size_t) ref->height);
-  memcpy (hi->data, ref->data, ref->stride * (size_t) ref->height);
-  if (st->filter != CLFX_RESAMPLE_NEAREST || st->guard)
-    return true; /* exact: the other paths read texel centres only */
-  if (! clfx_host_image_alloc (&tmp, lo->width, lo->height, lo->channels,
-                               lo->depth, error))
-    return false;
-  tmp.transfer = lo->transfer;
-  job.dst = &tmp;
-  for (int k = 0; k < 4; k++)
-    {
-      float ux = 1.0f / 256.0f, uy = 1.0f / 256.0f;
-      if (st->normalized)
-        {
-          ux /= (float) src->width;
-          uy /= (float) src->height;
-        }
-      job.jx = jit[k][0] * ux;
-      job.jy = jit[k][1] * uy;
-      clfx_parallel_rows (tmp.height, cpu_sample_rows, &job);
-      for (int y = 0; y < tmp.height; y++)
-        for (int x = 0; x < tmp.width; x++)
-          for (int c = 0; c < tmp.channels; c++)
-            {
-              float v = clfx_image_get (&tmp, x, y, c);
-              if (v < clfx_image_get (lo, x, y, c))
-                clfx_image_set (lo, x, y, c, v);
-              if (v > clfx_image_get (hi, x, y, c))
-                clfx_image_set (hi, x, y, c, v);
-            }
-    }
-  clfx_host_image_free (&tmp);
-  return true;
 }
 
 /* ---- OpenCL -------------------------------------------------------------- */
 
 static bool
-launch_sample (ClfxGraph *g, const State *st, ClfxError *error)
+launch_sample (ClfxGraph *g, const ResizeState *st, ClfxError *error)
 {
   const ClfxTile *t = clfx_graph_tile (g);
   const ClfxPlan *plan = clfx_graph_plan (g);
@@ -753,8 +148,8 @@ typedef struct
 } Tables;
 
 static bool
-tables_upload (ClfxGraph *g, const State *st, int dw, int dh, Tables *t,
-               ClfxError *error)
+tables_upload (ClfxGraph *g, const ResizeState *st, int dw, int dh,
+               Tables *t, ClfxError *error)
 {
   size_t fx = sizeof (float) * (size_t) dw * (size_t) st->x.ntaps;
   size_t fy = sizeof (float) * (size_t) dh * (size_t) st->y.ntaps;
@@ -771,7 +166,7 @@ tables_upload (ClfxGraph *g, const State *st, int dw, int dh, Tables *t,
 
 /* The two passes with a float image between them (the texture path). */
 static bool
-launch_filter (ClfxGraph *g, const State *st, const Tables *tb, int dw,
+launch_filter (ClfxGraph *g, const ResizeState *st, const Tables *tb, int dw,
                int dh, ClfxError *error)
 {
   const ClfxTile *t = clfx_graph_tile (g);
@@ -802,8 +197,8 @@ launch_filter (ClfxGraph *g, const State *st, const Tables *tb, int dw,
  * one row).  Returns those source rows ([*lo, *hi]; *lo > *hi when the
  * band reads none: every row outside the source under guard). */
 static void
-next_band (const Axis *y, int a, int end, size_t row_bytes, size_t bytes,
-           int *b, int *lo, int *hi)
+next_band (const ResizeAxis *y, int a, int end, size_t row_bytes,
+           size_t bytes, int *b, int *lo, int *hi)
 {
   *lo = INT_MAX;
   *hi = INT_MIN;
@@ -824,20 +219,20 @@ next_band (const Axis *y, int a, int end, size_t row_bytes, size_t bytes,
 /* CPU devices: the two passes through a buffer, band by band, one
  * intermediate reused by every band.  One intermediate for the whole
  * tile (half the source's size for a 2x shrink) is memory the process
- * touches for the first time on every run: PoCL, 4096x4096 RGBA float to
- * half with cubic, its page faults cost as much as the horizontal pass's
- * arithmetic.  A band's rows stay in the cache for the vertical pass.  The
- * horizontal pass makes four rows per work-item (CLFX_HB_ROWS), in groups
- * of 256 along a row, so that a group streams along the source's rows. */
+ * touches for the first time on every run, and its page faults cost as
+ * much as the horizontal pass's arithmetic; a band's rows stay in the
+ * cache for the vertical pass.  The horizontal pass makes four rows per
+ * work-item (CLFX_HB_ROWS), in groups of 256 along a row, so that a group
+ * streams along the source's rows.  docs/notebook/performance-2026.md,
+ * "PoCL on the development machine: clfx against OpenCV's cv2.resize". */
 static bool
-launch_filter_bands (ClfxGraph *g, const State *st, const Tables *tb, int dw,
-                     int dh, ClfxError *error)
+launch_filter_bands (ClfxGraph *g, const ResizeState *st, const Tables *tb,
+                     int dw, int dh, ClfxError *error)
 {
   const ClfxTile *t = clfx_graph_tile (g);
   size_t          row_bytes = (size_t) t->out.width * 16;
-  /* 8 MiB unless CLFX_BAND_BYTES says otherwise: 4-32 MiB bands ran
-   * alike (46-55 ms in the case above; 1 MiB: 96 ms, a band's launches
-   * cost more than they save). */
+  /* 8 MiB unless CLFX_DEV band-bytes says otherwise: 4-32 MiB bands ran
+   * alike; in smaller ones a band's launches cost more than they save. */
   size_t          bytes = clfx_graph_band_bytes (g)
                             ? clfx_graph_band_bytes (g)
                             : (size_t) 8 << 20;
@@ -888,7 +283,7 @@ launch_filter_bands (ClfxGraph *g, const State *st, const Tables *tb, int dw,
  * given, where each group's starts (its smallest first tap; 0 for groups
  * wholly outside). */
 static int
-axis_groups (const Axis *a, int d0, int d1, int run, int *origins)
+axis_groups (const ResizeAxis *a, int d0, int d1, int run, int *origins)
 {
   int span = a->ntaps;
 
@@ -896,10 +291,11 @@ axis_groups (const Axis *a, int d0, int d1, int run, int *origins)
     {
       int lo, hi;
       int end = g0 + run < d1 ? g0 + run : d1;
-      if (tap_span (a, g0, end, &lo, &hi) && hi - lo + 1 > span)
+      if (resize_tap_span (a, g0, end, &lo, &hi) && hi - lo + 1 > span)
         span = hi - lo + 1;
       if (origins)
-        origins[(g0 - d0) / run] = tap_span (a, g0, end, &lo, &hi) ? lo : 0;
+        origins[(g0 - d0) / run]
+          = resize_tap_span (a, g0, end, &lo, &hi) ? lo : 0;
     }
   return span;
 }
@@ -926,13 +322,13 @@ tile_rows_bytes (int span_h)
  * Decided once per run from the whole result, so every tile makes the
  * same choice. */
 static int
-tile_bands (ClfxGraph *g, const State *st, int dw, int dh,
+tile_bands (ClfxGraph *g, const ResizeState *st, int dw, int dh,
             size_t *local_bytes)
 {
   const ClfxDeviceInfo *dev = clfx_graph_device (g);
   int                   span_w = axis_groups (&st->x, 0, dw, 16, NULL);
 
-  /* CLFX_RESIZE_TWO_PASS=1 forces the two-pass kernels (tests cover both
+  /* CLFX_DEV resize-two-pass=1 forces the two-pass kernels (tests cover both
    * paths on devices with lots of local memory). */
   if (clfx_graph_force_two_pass (g) || dev->max_work_group < 256)
     return 0;
@@ -955,14 +351,14 @@ tile_bands (ClfxGraph *g, const State *st, int dw, int dh,
 
 /* Whether the kernels over images take their tap counts as build
  * constants: on GPUs their tap loops then unroll, every tap's loads issued
- * ahead of the multiply-adds (H200, 8-bit: 4096x4096 to 8192x8192 with
- * the tiled kernel, lanczos3 1.02-1.05 ms against 0.76, cubic 0.78
- * against 0.66; docs/PERFORMANCE.md).  Each pair of counts is a program of
- * its own, so only up to FIXED_TAPS_MAX taps (enlargements, and shrinks to
- * a third with cubic), and not on CPU devices, which run these kernels
- * only when asked for images (CLFX_RESIZE_FIXED_TAPS=1 forces them). */
+ * ahead of the multiply-adds (docs/notebook/performance-2026.md, "The
+ * tiled kernel's tap counts built in on GPUs (500fe07)").  Each pair of
+ * counts is a program of its own, so only up to FIXED_TAPS_MAX taps
+ * (enlargements, and shrinks to a third with cubic), and not on CPU
+ * devices, which run these kernels only when asked for images
+ * (a context's tuning.fixed_taps forces them: tests). */
 static bool
-taps_built_in (ClfxGraph *g, const State *st)
+taps_built_in (ClfxGraph *g, const ResizeState *st)
 {
   return st->x.ntaps <= FIXED_TAPS_MAX && st->y.ntaps <= FIXED_TAPS_MAX
          && (clfx_graph_force_fixed_taps (g)
@@ -970,8 +366,8 @@ taps_built_in (ClfxGraph *g, const State *st)
 }
 
 static bool
-launch_tile (ClfxGraph *g, const State *st, const Tables *tb, int dw, int dh,
-             int bands, ClfxError *error)
+launch_tile (ClfxGraph *g, const ResizeState *st, const Tables *tb, int dw,
+             int dh, int bands, ClfxError *error)
 {
   const ClfxTile *t = clfx_graph_tile (g);
   int             n_ox = (t->out.width + 15) / 16;
@@ -1031,7 +427,7 @@ out:
  * when it is the same whole number of texels everywhere (integer shrink
  * factors, and 1), else 0. */
 static int
-axis_step (const Axis *a, int dst)
+axis_step (const ResizeAxis *a, int dst)
 {
   int f;
 
@@ -1050,29 +446,32 @@ axis_step (const Axis *a, int dst)
   return f;
 }
 
-/* Result rows a work-group of the strip kernel makes: its first
- * ceil (taps / factor) - 1 source row groups finish no result row, so
- * fewer rows cost more reads; more leave fewer groups to fill the GPU
- * (H100, 8192x8192 to 4096x4096 8-bit cubic: 16 rows 0.612 ms, 32 0.598,
- * 64 0.799).  At most; strip_rows gives fewer where a launch would
- * leave the GPU's units idle. */
-#define STRIP_ROWS 32
+/* The most result rows a work-group of the strip and sweep kernels
+ * makes: its first ceil (taps / factor) - 1 source row groups finish no
+ * result row, so fewer rows read more source rows twice; more leave
+ * fewer groups to fill the GPU (docs/notebook/performance-2026.md,
+ * "8-bit shrinks by whole factors down strips (17705d1)").  strip_rows
+ * gives fewer where a launch would leave compute units idle. */
+#define STRIP_ROWS_MAX 32
 
 /* The work-groups per compute unit below which a launch of the strip or
- * sweep kernel makes fewer rows a group (at 128 registers a work-item,
- * 8 groups of 64 fit on an H100's SM).  H100, 8-bit cubic sweep, a band
- * of 32 MiB a launch: to 4096x4096 (7.8 groups a unit at 32 rows) 0.384
- * ms, at 16 rows (15.5) 0.416; to 2048x2048 (1.9 a unit at 32 rows)
- * 0.816, at 16 (3.9) 0.533, at 8 (7.8) 0.422 (docs/PERFORMANCE.md). */
-#define STRIP_FILL 6
+ * sweep kernel makes fewer rows a group.  At the sweep kernel's 128
+ * registers a work-item, 8 groups of 64 fit on an H100's SM; the strip
+ * kernel takes fewer registers, so more of its groups fit, and OpenCL
+ * does not tell a kernel's register count: 6 keeps both kernels near
+ * their best rows (docs/notebook/performance-2026.md, "Rows a strip
+ * work-group makes, from the launch's size (6557684)"). */
+#define STRIP_GROUPS_PER_UNIT 6
 
 /* Result rows a work-group makes for a launch of dw x dh results: the
- * most, down to 8, that give every compute unit STRIP_FILL groups. */
+ * most, down to 8, that give every compute unit STRIP_GROUPS_PER_UNIT
+ * groups. */
 static int
 strip_rows (const ClfxDeviceInfo *dev, int dw, int dh)
 {
-  long cols = (dw + 63) / 64, want = (long) STRIP_FILL * dev->compute_units;
-  int  rows = STRIP_ROWS;
+  long cols = (dw + 63) / 64;
+  long want = (long) STRIP_GROUPS_PER_UNIT * dev->compute_units;
+  int  rows = STRIP_ROWS_MAX;
 
   while (rows > 8 && cols * ((dh + rows - 1) / rows) < want)
     rows /= 2;
@@ -1080,58 +479,63 @@ strip_rows (const ClfxDeviceInfo *dev, int dw, int dh)
 }
 
 /* Source rows a turn of the sweep kernel (SWEEP_R): a work-group's 64
- * work-items sweep 8 rows, each 8 result columns of one (measured with
- * the sliding window, before sweep_phases; H100, 8192x8192
- * to 4096x4096 8-bit sRGB, ms: cubic 0.468-0.472 with 8, 0.515-0.518
- * with 16, 0.852-0.854 with 32, 0.538 with 4; lanczos3 0.541-0.546,
- * 0.538-0.543, 0.934-0.935, 0.598).  Fewer rows a turn leave more
- * work-groups on each SM (less local memory each); more columns a row
- * decode fewer texels twice. */
+ * work-items sweep 8 rows, each 8 result columns of one.  Fewer rows a
+ * turn leave more work-groups on each SM (less local memory each); more
+ * columns a row decode fewer texels twice.  8 was the fastest of 4 to 32
+ * (docs/notebook/performance-2026.md, "The rows pass in registers: the
+ * sweep kernel (5bb7e81)"). */
 #define SWEEP_ROWS 8
 
-/* How the sweep kernel's rows pass reads a piece of row (SWEEP_PHASES):
- * 1, all its texels before it decodes and filters any, so that their
- * reads wait for the texture unit once; 2, half the columns' texels at a
- * time; 0, a window that slides a column at a time, waiting once a
- * column.  The texels read at once are float4 registers, and a launch of
- * one band of rows puts about 8 work-groups on each of an H100's SMs: at
- * 128 registers a work-item all 8 fit.  So a phase may hold what fits
- * beside the sums and the weights, about 4 * A + NTX + NTY registers, A
- * the result rows in flight.  H100, 8192x8192 to 4096x4096 8-bit sRGB,
- * the same bytes each way: cubic, all 22 texels at once, 128 registers,
- * 0.387-0.390 ms against the window's 0.487-0.492; lanczos3 in two
- * halves of 18, 128 registers, 0.482-0.487 against 0.558-0.564 (its 26
- * at once took 167 registers and 0.628 ms). */
-static int
-sweep_phases (int nx, int ny, int fx, int fy)
+/* How the sweep kernel's rows pass reads a piece of row, its
+ * SWEEP_PHASES (kernels/resize.cl): a phase's texels are all read before
+ * any is decoded, so that their reads wait for the texture unit once; a
+ * sliding window waits once a column. */
+typedef enum
+{
+  SWEEP_SLIDING_WINDOW = 0, /* a column's new texels at a time */
+  SWEEP_ONE_PHASE = 1,      /* all the piece's texels at once */
+  SWEEP_TWO_PHASES = 2      /* half the columns' texels at a time */
+} SweepPhases;
+
+/* The registers of a sweep kernel's work-item that its rows pass's sums,
+ * weights and texels may take: a launch of one band puts about 8
+ * work-groups of 64 on each of an H100's SMs, and all 8 fit at 128
+ * registers a work-item; 8 of them are left for its indices and
+ * addresses (an allowance, not a count). */
+#define SWEEP_REGISTERS 120
+
+/* The fewest phases whose texels (float4, 4 registers each) fit in
+ * SWEEP_REGISTERS beside the sums of the A result rows in flight (4 * A)
+ * and the weights (NTX + NTY), else the window: texels held at once cost
+ * registers, and at more than 128 the groups no longer all fit
+ * (docs/notebook/performance-2026.md, "The sweep kernel's time, and its
+ * texels read at once (e9184f6)"). */
+static SweepPhases
+choose_sweep_phases (int nx, int ny, int fx, int fy)
 {
   int a = (ny + fy - 1) / fy;
-  int texels = (120 - 4 * a - nx - ny) / 4;
-  int cols = 64 / (64 / SWEEP_ROWS);
+  int texels = (SWEEP_REGISTERS - 4 * a - nx - ny) / 4;
+  int cols = 64 / (64 / SWEEP_ROWS); /* a piece's result columns */
 
-  return fx * (cols - 1) + nx <= texels       ? 1
-         : fx * (cols / 2 - 1) + nx <= texels ? 2
-                                               : 0;
+  return fx * (cols - 1) + nx <= texels       ? SWEEP_ONE_PHASE
+         : fx * (cols / 2 - 1) + nx <= texels ? SWEEP_TWO_PHASES
+                                               : SWEEP_SLIDING_WINDOW;
 }
 
 /* Shrinks of 8-bit sRGB data by whole factors down strips
  * (kernels/resize.cl says why), where the tap counts are built in: the
  * sweep kernel where every result pixel of both axes has the same
  * weights (the power-of-two sizes among others) and its turn holds whole
- * groups of FY rows, else the strip kernel.  H100, 8192x8192 to 4096x4096, ms
- * (docs/PERFORMANCE.md): cubic 0.389 (0.468-0.472 before the texels were
- * read at once) against 0.572-0.581 (the tiled kernel 0.730-0.731), lanczos3
- * 0.482-0.487 (0.541-0.546) against 0.766-0.774 (0.985-0.988).  The sweep
- * kernel with each column's weights from local memory (and the sliding
- * window) came within 5% of the strip kernel (0.589 and 0.734 ms), so other
- * sizes keep that one.  Other depths keep the tiled kernel, faster there
- * (cubic float 1.027 ms, strip 1.501, sweep 2.155; 16-bit 1.115, 1.986,
- * 3.714; half 0.699, 0.835, 1.024).  CLFX_RESIZE_STRIP=all sends every
- * depth's such shrinks down strips, =sweep down the sweep kernel (each
- * column's weights where they differ), =off none (the tiled kernel): to
- * compare in one build.  *ran says whether it applied. */
+ * groups of FY rows, else the strip kernel.  The sweep kernel with each
+ * column's weights from local memory came within 5% of the strip kernel,
+ * so other sizes keep that one; other depths keep the tiled kernel,
+ * faster there (docs/notebook/performance-2026.md, "The rows pass in
+ * registers: the sweep kernel (5bb7e81)").  CLFX_DEV resize-strip=all sends
+ * every depth's such shrinks down strips, =sweep down the sweep kernel
+ * (each column's weights where they differ), =off none (the tiled
+ * kernel): to compare in one build.  *ran says whether it applied. */
 static bool
-launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
+launch_strip (ClfxGraph *g, const ResizeState *st, const Tables *tb, int dw,
               int dh, bool *ran, ClfxError *error)
 {
   const ClfxTile       *t = clfx_graph_tile (g);
@@ -1164,7 +568,7 @@ launch_strip (ClfxGraph *g, const State *st, const Tables *tb, int dw,
     snprintf (opts, sizeof opts,
               "-DRESIZE_NTX=%d -DRESIZE_NTY=%d -DSWEEP_FX=%d -DSWEEP_FY=%d "
               "-DSWEEP_R=%d -DSWEEP_PHASES=%d%s", nx, ny, fx, fy, SWEEP_ROWS,
-              sweep_phases (nx, ny, fx, fy),
+              (int) choose_sweep_phases (nx, ny, fx, fy),
               same ? " -DSWEEP_SAME_WEIGHTS" : "");
   else
     snprintf (opts, sizeof opts,
@@ -1188,7 +592,7 @@ static bool
 resize_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
   const ClfxResizeParams *rp = CLFX_PARAMS_OF (p, ClfxResizeParams);
-  const State            *st = clfx_graph_plan (g)->state;
+  const ResizeState      *st = clfx_graph_plan (g)->state;
   Tables                  tb;
   size_t                  local_bytes = 0;
   int                     bands;
@@ -1198,8 +602,7 @@ resize_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
    * images (the sampler, or four reads through the texture cache); on
    * devices that read sources as buffers (CPU devices) it runs as a
    * separable filter through the tap tables, which reuses each row's
-   * horizontal pass for every result row that needs it (measured on
-   * PoCL: docs/PERFORMANCE.md). */
+   * horizontal pass for every result row that needs it. */
   if (st->filter == CLFX_RESAMPLE_NEAREST
       || (st->filter == CLFX_RESAMPLE_LINEAR
           && ! clfx_graph_source_is_buffer (g)))
@@ -1209,10 +612,10 @@ resize_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   /* CPU devices: two passes through a buffer, band by band, for every
    * filter and scale.  The tiled kernel's local-memory tile and barriers
    * are only copies and loop splits there, and one kernel per result
-   * pixel reads each texel once per result row that needs it.  4096x4096
-   * RGBA float on PoCL (docs/PERFORMANCE.md): to half, linear 20 ms (one
-   * kernel per pixel: 30 ms), cubic 39 ms (the tiled kernel: 284 ms);
-   * to double, linear 118 ms and cubic 222 ms (tiled: 382 and 434 ms). */
+   * pixel reads each texel once per result row that needs it; both
+   * linear and cubic ran faster so (docs/notebook/performance-2026.md,
+   * "PoCL on the development machine: clfx against OpenCV's
+   * cv2.resize"). */
   if (clfx_graph_source_is_buffer (g))
     return launch_filter_bands (g, st, &tb, rp->width, rp->height, error);
   /* Images: 8-bit shrinks by whole factors down strips, else tiles where
@@ -1224,104 +627,6 @@ resize_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   if ((bands = tile_bands (g, st, rp->width, rp->height, &local_bytes)))
     return launch_tile (g, st, &tb, rp->width, rp->height, bands, error);
   return launch_filter (g, st, &tb, rp->width, rp->height, error);
-}
-
-/* ---- tolerance ----------------------------------------------------------- */
-
-/* Largest |value| and the value range of the source in linear light,
- * over its channels. */
-static void
-value_range (const ClfxImage *img, bool decode, double *max_abs,
-             double *range)
-{
-  double lo = INFINITY, hi = -INFINITY, m = 0.0;
-
-  for (int y = 0; y < img->height; y++)
-    for (int x = 0; x < img->width; x++)
-      for (int c = 0; c < img->channels; c++)
-        {
-          double v = decode ? clfx_image_get_linear (img, x, y, c)
-                            : clfx_image_get (img, x, y, c);
-          if (! isfinite (v))
-            continue;
-          lo = v < lo ? v : lo;
-          hi = v > hi ? v : hi;
-          m = fabs (v) > m ? fabs (v) : m;
-        }
-  /* The CLAMP border (0) is a texel value too. */
-  lo = lo < 0.0 ? lo : 0.0;
-  hi = hi > 0.0 ? hi : 0.0;
-  *max_abs = m;
-  *range = hi - lo;
-}
-
-static void
-resize_tolerance (const ClfxParams *p, const ClfxPlan *plan,
-                  const ClfxDeviceInfo *dev, const ClfxImage *src,
-                  const ClfxImage *dst, ClfxTolerance *tol)
-{
-  const State *st = plan->state;
-  double       max_abs, range;
-
-  (void) p;
-  (void) dev;
-  value_range (src, st->decode, &max_abs, &range);
-  clfx_tol_init (tol);
-  /* Every term below grows with the values read (source_rect's texels). */
-  clfx_tol_magnitude (tol, max_abs, range);
-  switch (st->filter)
-    {
-    case CLFX_RESAMPLE_NEAREST:
-      /* Nearest picks a texel; only the read conversion differs, and
-       * either texel within 2^-8 texel of a boundary (resize_bounds). */
-      clfx_tol_clause (tol, "nearest: either texel within 2^-8 texel of a "
-                       "boundary (coordinate precision)");
-      clfx_tol_read (tol, max_abs);
-      break;
-    case CLFX_RESAMPLE_LINEAR:
-      if (plan->use_sampler)
-        clfx_tol_sampler_linear (tol, range);
-      else
-        {
-          int n = st->x.nsub * st->y.nsub;
-          clfx_tol_clause (tol, "linear in the kernel: the spec's "
-                           "CLK_FILTER_LINEAR formula on fetched texels, "
-                           "direct or as a separable filter");
-          clfx_tol_sum (tol, "bilinear", 4, 1.0, max_abs);
-          /* The separable form sums each axis's taps, then the rows. */
-          clfx_tol_sum (tol, "separable passes",
-                        2 * (st->x.ntaps + st->y.ntaps + 3),
-                        st->x.weight_abs_sum * st->y.weight_abs_sum,
-                        max_abs);
-          if (n > 1)
-            clfx_tol_sum (tol, "supersamples", n, 1.0, max_abs);
-          if (st->addressing == CLFX_ADDR_REPEAT
-              || st->addressing == CLFX_ADDR_MIRRORED)
-            {
-              /* The spec wraps the coordinate before it finds the weights,
-               * the kernel after: the weights differ by a few ulp of the
-               * coordinate in texels. */
-              double n_tex = src->width > src->height ? src->width
-                                                      : src->height;
-              clfx_tol_ranged (tol, 8.0 * n_tex * CLFX_FLOAT_EPS * range);
-              clfx_tol_clause (tol, "weights of a wrapped coordinate: 8 x "
-                               "size x u x texel range");
-            }
-          clfx_tol_read (tol, max_abs);
-        }
-      break;
-    default:
-      {
-        /* n-term float sums in two passes, plus the read conversion. */
-        int nx = st->x.ntaps, ny = st->y.ntaps;
-        clfx_tol_sum (tol, "cubic/lanczos3 two passes", 2 * (nx + ny + 3),
-                      st->x.weight_abs_sum * st->y.weight_abs_sum, max_abs);
-      }
-      break;
-    }
-  if (st->decode)
-    clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
-  clfx_tol_store (tol, dst->depth, st->filter == CLFX_RESAMPLE_NEAREST);
 }
 
 static const char *

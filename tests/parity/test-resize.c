@@ -8,7 +8,7 @@
  * filter x depth (u8, u16, half, float) x sizes (1x1, odd, prime, not a
  * multiple of the 16x16 work-group, 3000x17) x zoom below and above 1,
  * plus gray and gray+alpha, sRGB-encoded data, straight alpha.  Each
- * tolerance comes from the variant (engine/ops/resize.c), which states its
+ * tolerance comes from the variant (engine/ops/resize-ref.c), which states its
  * basis; it is printed with every failure.  The rows of the matrix come
  * from the family table (its choices), so a new choice is swept too. */
 #define _POSIX_C_SOURCE 200809L
