@@ -42,8 +42,7 @@
  * weights once, and each work-item reads its window there (median_nv,
  * CPU devices' network: four results per work-item). */
 #include "clfx-io.h"
-
-#define MEDIAN_T 16
+#include "median-shapes.h"
 
 /* Which lanes are colour and which alpha in the canonical layout. */
 #if CLFX_CHANNELS == 2
@@ -468,8 +467,6 @@ median_nb (__global const uint4 *keys, __global const uint *wts, int4 rect,
  * four at a time as well.  The rest, and the results past the last
  * column, one at a time by MEDIAN_NET.  An order statistic is exact
  * whichever way: the same bytes. */
-#define MEDIAN_V 4
-
 #define MEDIAN_CS16(a, b) MEDIAN_CS_T (uint16, a, b)
 #define MEDIAN_CSW16(a, b) MEDIAN_CSW_T (uint16, int16, a, b)
 
@@ -787,10 +784,10 @@ median_uniform_rank (uint n, uint w, ulong pm, int ps)
  * bm[i MEDIAN_WALKERS + w], so that the walkers of a warp read different
  * banks whatever their words. */
 #define MEDIAN_WALKERS (4 * MEDIAN_T)
-/* The group: MEDIAN_T x MEDIAN_GY work-items (the host's choice, built
- * in: 8 rows, so 128 sorters of 8 slots and 64 walkers) for MEDIAN_T x
- * MEDIAN_T results; the loops below take any MEDIAN_GY. */
-#define MEDIAN_WG (MEDIAN_T * MEDIAN_GY)
+/* The group: MEDIAN_T x MEDIAN_RANK_GY work-items (median-shapes.h: 8
+ * rows, so 128 sorters of 8 slots and 64 walkers) for MEDIAN_T x MEDIAN_T
+ * results; the loops below take any MEDIAN_RANK_GY. */
+#define MEDIAN_WG (MEDIAN_T * MEDIAN_RANK_GY)
 #define MEDIAN_RW ((MEDIAN_RS2 + 31) / 32)
 /* The sorters, MEDIAN_E slots each; slot i lies at MEDIAN_PAD (i), one
  * slot left free every MEDIAN_E so that the sorters of a round with slots
@@ -863,7 +860,8 @@ median_key_at (CLFX_SRC_ARGS (src), int x0, int y0, int i, int c)
   return c == 0 ? k.x : c == 1 ? k.y : c == 2 ? k.z : k.w;
 }
 
-__kernel __attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_GY, 1))) void
+__kernel
+__attribute__ ((reqd_work_group_size (MEDIAN_T, MEDIAN_RANK_GY, 1))) void
 median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
 {
   /* rk: texel i's rank in channel c at rk[4 i + c]; od: the texel of
@@ -1057,12 +1055,13 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
 
 #ifdef MEDIAN_CPU_R
 /* CPU devices, every window past the network's (built for radius
- * MEDIAN_CPU_R and a tile of MEDIAN_CW x MEDIAN_CH results): the ranks of
- * median_rl, in the form a CPU runs well.  A group is one work-item, so
- * there are no barriers (PoCL splits a kernel's loops at each one) and
- * the tile can be large: its (MEDIAN_CW + 2r) x (MEDIAN_CH + 2r) texels
- * are sorted once per channel by a radix sort on the keys' bytes (a pass
- * per byte in which the tile's keys differ: one for 8-bit data), a few
+ * MEDIAN_CPU_R and a tile of MEDIAN_CPU_W x MEDIAN_CPU_H results): the
+ * ranks of median_rl, in the form a CPU runs well.  A group is one
+ * work-item, so there are no barriers (PoCL splits a kernel's loops at
+ * each one) and the tile can be large: its (MEDIAN_CPU_W + 2r) x
+ * (MEDIAN_CPU_H + 2r) texels are sorted once per channel by a radix sort
+ * on the keys' bytes (a pass per byte in which the tile's keys differ:
+ * one for 8-bit data), a few
  * operations per result where median_rl's bitonic sort of a 16 x 16
  * results' tile took some hundred.  Then each column of results walks
  * down as median_rl's walkers do, a channel at a time.  Where every
@@ -1070,8 +1069,8 @@ median_rl (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
  * opaque tile) the order statistic is the k-th rank of the window, found
  * by counting the bitmap's bits a word at a time (popcount); where the
  * weights differ, the pointer moves rank by rank with their sums. */
-#define MEDIAN_CSX (MEDIAN_CW + 2 * MEDIAN_CPU_R)
-#define MEDIAN_CS2 (MEDIAN_CSX * (MEDIAN_CH + 2 * MEDIAN_CPU_R))
+#define MEDIAN_CSX (MEDIAN_CPU_W + 2 * MEDIAN_CPU_R)
+#define MEDIAN_CS2 (MEDIAN_CSX * (MEDIAN_CPU_H + 2 * MEDIAN_CPU_R))
 #define MEDIAN_CWW ((MEDIAN_CS2 + 31) / 32)
 
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1))) void
@@ -1088,19 +1087,19 @@ median_rc (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
   __local ushort wt[MEDIAN_CS2];
   __local uint   hist[256];
   __local uint   bm[MEDIAN_CWW];
-  __local float  res[4 * MEDIAN_CW * MEDIAN_CH];
-  int            ox = get_group_id (0) * MEDIAN_CW;
-  int            oy = get_group_id (1) * MEDIAN_CH;
+  __local float  res[4 * MEDIAN_CPU_W * MEDIAN_CPU_H];
+  int            ox = get_group_id (0) * MEDIAN_CPU_W;
+  int            oy = get_group_id (1) * MEDIAN_CPU_H;
   int            x0 = dst_rect.x + ox - MEDIAN_CPU_R;
   int            y0 = dst_rect.y + oy - MEDIAN_CPU_R;
-  int            cols = min (MEDIAN_CW, dst_rect.z - ox);
-  int            rows = min (MEDIAN_CH, dst_rect.w - oy);
+  int            cols = min (MEDIAN_CPU_W, dst_rect.z - ox);
+  int            rows = min (MEDIAN_CPU_H, dst_rect.w - oy);
   uint4          k0 = median_key (clfx_fetch (CLFX_SRC (src), x0, y0));
   uint4          d = (uint4) (0u);
   uint           wmin = 0xffffffffu, wmax = 0u;
   uint           n = median_window_size (hw, MEDIAN_CPU_R);
 
-  for (int j = 0, i = 0; j < MEDIAN_CH + 2 * MEDIAN_CPU_R; j++)
+  for (int j = 0, i = 0; j < MEDIAN_CPU_H + 2 * MEDIAN_CPU_R; j++)
     for (int x = 0; x < MEDIAN_CSX; x++, i++)
       {
         float4 v = clfx_fetch (CLFX_SRC (src), x0 + x, y0 + j);
@@ -1128,7 +1127,7 @@ median_rc (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
 
       if (c >= CLFX_CHANNELS)
         {
-          for (int o = 0; o < MEDIAN_CW * MEDIAN_CH; o++)
+          for (int o = 0; o < MEDIAN_CPU_W * MEDIAN_CPU_H; o++)
             res[o * 4 + c] = 0.0f;
           continue;
         }
@@ -1140,7 +1139,7 @@ median_rc (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
       if (counting && ! dc)
         {
           float val = kfix ? median_value ((uint4) (key[0])).x : 0.0f;
-          for (int o = 0; o < MEDIAN_CW * MEDIAN_CH; o++)
+          for (int o = 0; o < MEDIAN_CPU_W * MEDIAN_CPU_H; o++)
             res[o * 4 + c] = val;
           continue;
         }
@@ -1239,7 +1238,7 @@ median_rc (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
                   val = median_value ((uint4) (key[od[max (p, 0)]])).x;
                 }
               /* A window of no weight: colour 0 (GEGL's). */
-              res[(row * MEDIAN_CW + cx) * 4 + c] = val;
+              res[(row * MEDIAN_CPU_W + cx) * 4 + c] = val;
             }
 #undef MEDIAN_CWT
         }
@@ -1247,6 +1246,6 @@ median_rc (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, MEDIAN_ARGS)
   for (int row = 0; row < rows; row++)
     for (int cx = 0; cx < cols; cx++)
       CLFX_STORE (CLFX_DST_X (ox + cx), CLFX_DST_Y (oy + row),
-                  vload4 (row * MEDIAN_CW + cx, res));
+                  vload4 (row * MEDIAN_CPU_W + cx, res));
 }
 #endif

@@ -34,6 +34,7 @@
 
 #include "../../kernels/clfx-common.h"
 #include "../../kernels/median-networks.h"
+#include "../../kernels/median-shapes.h"
 #include "../clfx-sampler-ref.h"
 #include "../clfx-tolerance.h"
 #include "clfx-params.h"
@@ -41,25 +42,10 @@
 
 /* The largest radius: GEGL's own (its property's range is 0 to 100). */
 #define MEDIAN_MAX_RADIUS 100
-/* GPU work-groups: MEDIAN_T x MEDIAN_T results (median.cl). */
-#define MEDIAN_T 16
-/* CPU devices' network: MEDIAN_V results per work-item (median.cl). */
-#define MEDIAN_V 4
 /* The largest radius median_rl takes: its tile of (16 + 2r)^2 texels
  * costs 18 bytes a texel, 9 a sort slot and 4 KiB the results (radius 8:
  * 31 KiB). */
 #define MEDIAN_RANK_MAX 8
-/* median_rl's groups: MEDIAN_T x MEDIAN_RANK_GY work-items for MEDIAN_T x
- * MEDIAN_T results (8: its 64 walkers and 128 sorters; on the H200 16
- * rows took 35% longer at radius 8 and 4 rows 11%: fewer groups fitted
- * each multiprocessor, or fewer work-items sorted). */
-#define MEDIAN_RANK_GY 8
-/* median_rc (CPU devices, every window past the network): a work-item
- * makes MEDIAN_CPU_W x MEDIAN_CPU_H results from a tile of (W + 2r) x
- * (H + 2r) texels, 30 bytes a texel of local memory and 16 a result
- * (radius 8: 148 KiB; radius 100: 1.8 MiB, the ranks still 16-bit). */
-#define MEDIAN_CPU_W 32
-#define MEDIAN_CPU_H 64
 
 typedef struct
 {
@@ -189,8 +175,7 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
       st->rank_local = 18 * s2 + 8 * (pw + pw / 8)
                        + 16 * MEDIAN_T * MEDIAN_T + 4;
       snprintf (st->rank_options, sizeof st->rank_options,
-                "-DMEDIAN_RANK_R=%d -DMEDIAN_RANK_P=%zu -DMEDIAN_GY=%d", r,
-                pw, MEDIAN_RANK_GY);
+                "-DMEDIAN_RANK_R=%d -DMEDIAN_RANK_P=%zu", r, pw);
     }
   if (! st->net)
     {
@@ -198,9 +183,8 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                   * (size_t) (MEDIAN_CPU_H + 2 * r);
       st->cpu_local = 30 * s2 + 4 * ((s2 + 31) / 32) + 1024
                       + 16 * MEDIAN_CPU_W * MEDIAN_CPU_H;
-      snprintf (st->cpu_options, sizeof st->cpu_options,
-                "-DMEDIAN_CPU_R=%d -DMEDIAN_CW=%d -DMEDIAN_CH=%d", r,
-                MEDIAN_CPU_W, MEDIAN_CPU_H);
+      snprintf (st->cpu_options, sizeof st->cpu_options, "-DMEDIAN_CPU_R=%d",
+                r);
     }
   plan->width = src->width;
   plan->height = src->height;
