@@ -25,8 +25,9 @@
  * column (GPUs: radius 4 to 8; CPU devices: from radius 4 while a
  * work-item's tile of 32 x 64 results fits local memory, radius 40 on
  * PoCL), and selects by radix on the values' bits elsewhere
- * (kernels/median.cl).  Each picks a value of the window, so the result
- * is exact. */
+ * (kernels/median-network.cl, median-network-cpu.cl, median-rank.cl,
+ * median-rank-cpu.cl, median-radix.cl: a program each).  Each picks a
+ * value of the window, so the result is exact. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,7 @@
 
 #include "../../kernels/clfx-common.h"
 #include "../../kernels/median-networks.h"
+#include "../../kernels/median-shapes.h"
 #include "../clfx-sampler-ref.h"
 #include "../clfx-tolerance.h"
 #include "clfx-params.h"
@@ -41,25 +43,10 @@
 
 /* The largest radius: GEGL's own (its property's range is 0 to 100). */
 #define MEDIAN_MAX_RADIUS 100
-/* GPU work-groups: MEDIAN_T x MEDIAN_T results (median.cl). */
-#define MEDIAN_T 16
-/* CPU devices' network: MEDIAN_V results per work-item (median.cl). */
-#define MEDIAN_V 4
-/* The largest radius median_rl takes: its tile of (16 + 2r)^2 texels
- * costs 18 bytes a texel, 9 a sort slot and 4 KiB the results (radius 8:
- * 31 KiB). */
+/* The largest radius median_rank_tile takes: its tile of (16 + 2r)^2
+ * texels costs 18 bytes a texel, 9 a sort slot and 4 KiB the results
+ * (radius 8: 31 KiB). */
 #define MEDIAN_RANK_MAX 8
-/* median_rl's groups: MEDIAN_T x MEDIAN_RANK_GY work-items for MEDIAN_T x
- * MEDIAN_T results (8: its 64 walkers and 128 sorters; on the H200 16
- * rows took 35% longer at radius 8 and 4 rows 11%: fewer groups fitted
- * each multiprocessor, or fewer work-items sorted). */
-#define MEDIAN_RANK_GY 8
-/* median_rc (CPU devices, every window past the network): a work-item
- * makes MEDIAN_CPU_W x MEDIAN_CPU_H results from a tile of (W + 2r) x
- * (H + 2r) texels, 30 bytes a texel of local memory and 16 a result
- * (radius 8: 148 KiB; radius 100: 1.8 MiB, the ranks still 16-bit). */
-#define MEDIAN_CPU_W 32
-#define MEDIAN_CPU_H 64
 
 typedef struct
 {
@@ -74,15 +61,15 @@ typedef struct
   int      ps;
   /* Windows of a size kernels/median-networks.h has a network for (up
    * to 49 texels): the network's kernels, built for this window and its
-   * ranks where every texel weighs the same (median.cl). */
+   * ranks where every texel weighs the same (median-network.cl). */
   bool     net;
   char     options[160];
   /* Radius up to MEDIAN_RANK_MAX past the network: the tile's ranks
-   * and a window sliding down each column (median_rl), its local
+   * and a window sliding down each column (median_rank_tile), its local
    * memory. */
   size_t   rank_local;
   char     rank_options[96];
-  /* Past the network on CPU devices: median_rc's local memory. */
+  /* Past the network on CPU devices: median_rank_cpu's local memory. */
   size_t   cpu_local;
   char     cpu_options[96];
 } State;
@@ -189,8 +176,7 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
       st->rank_local = 18 * s2 + 8 * (pw + pw / 8)
                        + 16 * MEDIAN_T * MEDIAN_T + 4;
       snprintf (st->rank_options, sizeof st->rank_options,
-                "-DMEDIAN_RANK_R=%d -DMEDIAN_RANK_P=%zu -DMEDIAN_GY=%d", r,
-                pw, MEDIAN_RANK_GY);
+                "-DMEDIAN_RANK_R=%d -DMEDIAN_RANK_P=%zu", r, pw);
     }
   if (! st->net)
     {
@@ -198,9 +184,8 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                   * (size_t) (MEDIAN_CPU_H + 2 * r);
       st->cpu_local = 30 * s2 + 4 * ((s2 + 31) / 32) + 1024
                       + 16 * MEDIAN_CPU_W * MEDIAN_CPU_H;
-      snprintf (st->cpu_options, sizeof st->cpu_options,
-                "-DMEDIAN_CPU_R=%d -DMEDIAN_CW=%d -DMEDIAN_CH=%d", r,
-                MEDIAN_CPU_W, MEDIAN_CPU_H);
+      snprintf (st->cpu_options, sizeof st->cpu_options, "-DMEDIAN_CPU_R=%d",
+                r);
     }
   plan->width = src->width;
   plan->height = src->height;
@@ -225,14 +210,17 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
 
 /* ---- OpenCL ---------------------------------------------------------------- */
 
-/* Past the networks on CPU devices (sources from buffers): median_rc,
- * while its tile fits local memory.  Radius 4 to 8 past the networks
- * elsewhere: median_rl.  GPUs, other windows: the local-memory form while
- * the group's tile of keys and weights fits (20 bytes a texel: radius up
- * to 16 with 48 KiB).  CPU devices, and larger windows: the source's keys
- * and weights into buffers once (median_keys), then a result per
- * work-item from there.  Each with the sorting network for windows up to
- * MEDIAN_NET_MAX texels. */
+/* Past the networks on CPU devices (sources from buffers):
+ * median_rank_cpu, while its tile fits local memory.  Radius 4 to 8 past
+ * the networks elsewhere: median_rank_tile.  GPUs, other windows: the
+ * tile forms (median_network_tile, median_radix_tile) while the group's
+ * tile of keys and weights fits (20 bytes a texel: radius up to 16 with
+ * 48 KiB).  CPU devices, and larger windows: the source's keys and
+ * weights into buffers once (median_keys), then a result per work-item
+ * from there (median_network_cpu: four).  The sorting network for
+ * windows up to 49 texels, the radix selection past them.  Each
+ * algorithm is a program of its own, so a run builds only the one it
+ * launches. */
 static bool
 median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
@@ -248,12 +236,13 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                                 && dev->max_work_group
                                      >= MEDIAN_T * MEDIAN_T;
   bool                  cpu = ! strcmp (dev->type, "cpu");
-  /* CPU devices past the network (sources from buffers): median_rc. */
+  /* CPU devices past the network (sources from buffers). */
   bool                  cpu_rank = cpu && st->cpu_local
                                    && clfx_graph_source_is_buffer (g)
                                    && st->cpu_local + 1024
                                         <= dev->local_mem;
-  ClfxLaunch            lc = { "median_rc", st->cpu_options, NULL, 2,
+  ClfxLaunch            lc = { "median_rank_cpu", st->cpu_options,
+                               "median-rank-cpu", 2,
                                { (size_t) ((w + MEDIAN_CPU_W - 1)
                                            / MEDIAN_CPU_W),
                                  (size_t) ((h + MEDIAN_CPU_H - 1)
@@ -271,7 +260,7 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
    * 1.34-1.46 s).  Each walker owns its words, so either is safe; a CPU
    * device told CLFX_SOURCE=image runs (and tests) the GPUs' form. */
   char                  rank_opt[sizeof st->rank_options + 32];
-  ClfxLaunch            lr = { "median_rl", rank_opt, NULL, 2,
+  ClfxLaunch            lr = { "median_rank_tile", rank_opt, "median-rank", 2,
                                { (size_t) w,
                                  (size_t) ((h + MEDIAN_T - 1) / MEDIAN_T)
                                    * MEDIAN_RANK_GY },
@@ -280,17 +269,24 @@ median_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                                    t->in.height } };
   /* CPU devices' network: MEDIAN_V results per work-item. */
   bool                  lanes = ! local && st->net && cpu;
-  ClfxLaunch            l = { local   ? (st->net ? "median_nl" : "median_l")
-                              : lanes ? "median_nv"
-                                      : (st->net ? "median_nb" : "median_b"),
+  /* The program of the algorithm and form (median_keys is in each that
+   * reads buffers). */
+  const char           *prog = ! st->net ? "median-radix"
+                                : lanes  ? "median-network-cpu"
+                                         : "median-network";
+  ClfxLaunch            l = { local   ? (st->net ? "median_network_tile"
+                                                 : "median_radix_tile")
+                              : lanes ? "median_network_cpu"
+                              : st->net ? "median_network_buffers"
+                                        : "median_radix_buffers",
                               opt,
-                              NULL,
+                              prog,
                               2,
                               { lanes ? ((size_t) w + MEDIAN_V - 1) / MEDIAN_V
                                       : (size_t) w,
                                 (size_t) h },
                               { local ? MEDIAN_T : 0, local ? MEDIAN_T : 0 } };
-  ClfxLaunch            lk_ = { "median_keys", opt, NULL, 2,
+  ClfxLaunch            lk_ = { "median_keys", opt, prog, 2,
                                 { (size_t) t->in.width,
                                   (size_t) t->in.height },
                                 { 0, 0 } };
@@ -453,7 +449,7 @@ static const char *const uses_median[] = { "filter", "radius", "percentile",
 
 const ClfxVariant clfx_variant_median
   = { "median",
-      "median",
+      "median-network",
       CLFX_N_ ("Median blur (GEGL's median-blur, high precision: the exact "
                "percentile per channel, colour weighted by alpha)"),
       uses_median,

@@ -947,7 +947,8 @@ medians (ClfxContext **ctx)
     { "median square 3, percentile 70, opaque",
       { "filter", "median", "radius", "3", "neighborhood", "square",
         "percentile", "70", NULL } },
-    /* Past the networks: the sliding ranks (median_rl, median_rc). */
+    /* Past the networks: the sliding ranks (median_rank_tile,
+     * median_rank_cpu). */
     { "median diamond 6, percentile 75, opaque",
       { "filter", "median", "radius", "6", "neighborhood", "diamond",
         "percentile", "75", NULL } },
