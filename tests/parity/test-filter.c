@@ -513,14 +513,15 @@ ran_kernel (const ClfxTimings *t, const char *name)
  * four lines a work-item, and one where four lines' forward values do
  * not fit in local memory: a device that reports 40 KiB of it takes the
  * one-line kernel, and both give the same bytes (the same arithmetic per
- * line); the gaussian's and unsharp's.  Devices that never run the band
+ * line); the gaussian's and unsharp's (the gaussian block's kernels,
+ * unsharp's build mixing as it stores).  Devices that never run the band
  * rows have nothing to show. */
 static void
 band_rows_forms (ClfxContext *ctx)
 {
   static const char *const runs[][6] = {
-    { "gaussian", "std-dev-x", "6", "std-dev-y", "4", "filter_iir" },
-    { "unsharp", "std-dev", "3", "amount", "0.7", "unsharp_iir" },
+    { "gaussian", "std-dev-x", "6", "std-dev-y", "4", "gauss_iir" },
+    { "unsharp", "std-dev", "3", "amount", "0.7", "gauss_iir" },
   };
   ClfxDeviceInfo small = ctx->device;
   ClfxContext   *other;
