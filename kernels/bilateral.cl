@@ -37,7 +37,7 @@
  * bilateral_v for CPU devices up to radius BIL_VR, BIL_V results of a row
  * per work-item as vectors; and bilateral_d (larger windows on CPU
  * devices, windows too large for local memory elsewhere), which reads the
- * source directly, a result per work-item.  As in filter.cl, the local
+ * source directly, a result per work-item.  As in filter-fir.cl, the local
  * form has one unconditional barrier and no early return (PoCL 6.0
  * corrupted its heap when work-items returned after a barrier, and summed
  * wrongly with a barrier under a kernel argument's condition). */

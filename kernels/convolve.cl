@@ -79,7 +79,7 @@
 /* A 16 x 16 group and its (16 + n - 1)^2 texels (n up to 7) in local
  * memory: every texel is read once per group, where a read per tap made
  * the kernel fetch-bound.  No early return and no barrier under a
- * condition (PoCL; see filter.cl). */
+ * condition (PoCL; see filter-fir.cl). */
 #define CONV_T 16
 #define CONV_MAX_S (CONV_T + 6)
 

@@ -1,8 +1,14 @@
-/* filter-common.h: what the filter family's variants share (filter.c). */
+/* filter-common.h: what the filter family's variants share
+ * (filter-common.c): the checks of the edge handling and the sampler
+ * filter, the report's name, the source's largest value; and what the
+ * separable blurs (gaussian, box) share: their plan's edge handling and
+ * tap pairs, both axes FIR from the source to the result
+ * (kernels/filter-fir.cl, filter-fir-linear.cl), the reference's source
+ * with its halo and its store, and their error bound. */
 #ifndef CLFX_FILTER_COMMON_H
 #define CLFX_FILTER_COMMON_H
 
-#include "../blocks/clfx-blocks.h"
+#include "../blocks/gauss.h"
 
 /* Every edge handling but none (taps left out); the refusal names the
  * variant. */
@@ -18,5 +24,62 @@ bool   clfx_filter_nearest_ok (int sampler_filter, const char *variant,
  * included) and, when min_alpha is not NULL, its smallest alpha (1
  * without alpha). */
 double clfx_filter_max_abs (const ClfxImage *src, double *min_alpha);
+
+/* ---- the separable blurs ---------------------------------------------------- */
+
+/* A separable blur: its axes (the gaussian's FIR or IIR, the box's equal
+ * taps) and how it reads the source. */
+typedef struct
+{
+  ClfxGaussAxis x, y;
+  bool          renorm;  /* edge handling none: outside taps left out (read
+                          * as 0 and the weights of those inside
+                          * renormalised) */
+  bool          linear;  /* sampler-filter linear: tap pairs through the
+                          * sampler */
+  cl_float2    *px, *py; /* linear: each axis's (offset, weight) pairs */
+  int           mx, my;
+} ClfxFilterBlur;
+
+/* Once the axes are made: the plan's part the blurs share (the result's
+ * size, the edge handling, linear light on premultiplied alpha, the
+ * axes' halos, the memory) and the tap pairs of sampler-filter linear. */
+bool clfx_filter_blur_plan (ClfxFilterBlur *b, int addressing,
+                            int sampler_filter, const ClfxImage *src,
+                            ClfxPlan *plan, ClfxError *error);
+void clfx_filter_blur_clear (ClfxFilterBlur *b);
+
+/* Both axes FIR, from the source to the result: tap pairs through the
+ * sampler (b->linear), else two passes through a float4 buffer. */
+bool clfx_filter_fir (ClfxGraph *g, const ClfxFilterBlur *b,
+                      ClfxError *error);
+/* Whether clfx_filter_fir's passes take the GPUs' form on this graph
+ * (the taps' texels through local memory). */
+bool clfx_filter_fir_local (ClfxGraph *g, const ClfxFilterBlur *b);
+
+/* The reference's source with the axes' halos, as a float RGBA image,
+ * fetched as the device fetches it; and the same as doubles (*dw x *dh
+ * RGBA, NULL with *error set when out of memory). */
+bool    clfx_filter_ref_source (const ClfxPlan *plan,
+                                const ClfxFilterBlur *b,
+                                const ClfxImage *src, ClfxImage *img,
+                                ClfxError *error);
+double *clfx_filter_ref_doubles (const ClfxImage *img, int *dw, int *dh,
+                                 ClfxError *error);
+/* The reference's float RGBA result `out` (the doubles d of dw x dh
+ * first, where d is not NULL) into dst: edge handling none's
+ * renormalisation, then the store. */
+bool    clfx_filter_ref_store (const ClfxPlan *plan, const ClfxFilterBlur *b,
+                               const double *d, int dw, int dh,
+                               ClfxImage *out, ClfxImage *dst,
+                               ClfxError *error);
+
+/* The blurs' tolerance: the axes' float error (clfx_gauss_tolerance),
+ * over the smallest weight inside with edge handling none, and the
+ * sampler's weights with linear. */
+void clfx_filter_blur_tolerance (const ClfxPlan *plan,
+                                 const ClfxFilterBlur *b,
+                                 const ClfxImage *src, const ClfxImage *dst,
+                                 ClfxTolerance *tol);
 
 #endif

@@ -1,8 +1,8 @@
 /* test-filter.c: the filter family on the device against its CPU
- * references (engine/ops/filter.c): every variant and method, every edge
- * handling the variant accepts, every depth and layout, odd sizes, with a
- * guard band around the result; tiles and bands bit for bit one piece;
- * the refusals say what is wrong.  GEGL itself is the other side in
+ * references (each variant's engine/ops file): every variant and method,
+ * every edge handling the variant accepts, every depth and layout, odd
+ * sizes, with a guard band around the result; tiles and bands bit for bit
+ * one piece; the refusals say what is wrong.  GEGL itself is the other side in
  * tests/gegl/test-gegl.py. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -103,7 +103,7 @@ static const Case cases[] = {
                                              NULL } },
 };
 
-/* The box whose CPU form runs sums (filter.c's BOX_RUNS_FROM): last. */
+/* The box whose CPU form runs sums (box.c's BOX_RUNS_FROM): last. */
 #define BOX_RUNS_CASE (&cases[sizeof cases / sizeof cases[0] - 1])
 
 /* The test device: a run that fails frees the context it ran on (it is
