@@ -42,8 +42,7 @@
  * corrupted its heap when work-items returned after a barrier, and summed
  * wrongly with a barrier under a kernel argument's condition). */
 #include "clfx-io.h"
-
-#define BIL_T 16
+#include "bilateral-shapes.h"
 
 /* Texel (i, j) of the source as RGBA; outside it NaN where `none`. */
 #define BIL_LOAD(none, i, j)                                                 \
@@ -160,8 +159,6 @@ bilateral_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
  * column read that column's texels and are not stored), so a result has
  * the same bytes whichever lane it takes: tiles and bands give the bytes
  * of one piece. */
-#define BIL_V  8
-#define BIL_VR 8
 
 __kernel void
 bilateral_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,

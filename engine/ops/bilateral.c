@@ -23,17 +23,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/bilateral-shapes.h"
 #include "../../kernels/clfx-common.h"
 #include "../clfx-tolerance.h"
 #include "../clfx-sampler-ref.h"
 #include "clfx-params.h"
 #include "filter-common.h"
 
-/* The GPU form's work-group side, and the CPU form's results per
- * work-item and largest radius (bilateral.cl). */
-#define BIL_T  16
-#define BIL_V  8
-#define BIL_VR 8
 
 typedef struct
 {

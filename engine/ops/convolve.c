@@ -25,14 +25,13 @@
 #include <string.h>
 
 #include "../../kernels/clfx-common.h"
+#include "../../kernels/convolve-shapes.h"
 #include "../clfx-sampler-ref.h"
 #include "../clfx-tolerance.h"
 #include "clfx-params.h"
 #include "filter-common.h"
 
 #define MAX_N 7
-/* convolve_v's results per work-item (convolve.cl). */
-#define CONV_V 8
 
 typedef struct
 {
@@ -184,8 +183,8 @@ convolve_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   const State    *st = clfx_graph_plan (g)->state;
   const ClfxTile *t = clfx_graph_tile (g);
   size_t          w = (size_t) t->out.width, h = (size_t) t->out.height;
-  /* GPUs through local memory (16 x 16 groups); CPU devices (and any
-   * device reading a buffer) CONV_V results of a row per work-item,
+  /* GPUs through local memory (CONV_T x CONV_T groups); CPU devices (and
+   * any device reading a buffer) CONV_V results of a row per work-item,
    * straight from the source. */
   bool            local = ! clfx_graph_source_is_buffer (g)
                           && clfx_graph_device (g)->max_work_group >= 256;
@@ -196,9 +195,10 @@ convolve_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                         NULL,
                         NULL,
                         2,
-                        { local ? round_up (w, 16) : (w + CONV_V - 1) / CONV_V,
-                          local ? round_up (h, 16) : h },
-                        { local ? 16 : 0, local ? 16 : 0 } };
+                        { local ? round_up (w, CONV_T)
+                                : (w + CONV_V - 1) / CONV_V,
+                          local ? round_up (h, CONV_T) : h },
+                        { local ? CONV_T : 0, local ? CONV_T : 0 } };
 
   (void) p;
   return (k = clfx_graph_table (g, "matrix", st->k,
