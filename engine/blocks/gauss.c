@@ -23,7 +23,7 @@
 #include "../../kernels/clfx-common.h"
 #include "../../kernels/gauss-shapes.h"
 #include "../clfx-tolerance.h"
-#include "../ops/clfx-params.h"
+#include "../ops/gaussian.h"
 
 /* The block's programs: both axes IIR, and the IIR along one axis of a
  * float image. */

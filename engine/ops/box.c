@@ -13,6 +13,7 @@
 #include "../../kernels/box-shapes.h"
 #include "../../kernels/clfx-common.h"
 #include "clfx-params.h"
+#include "box.h"
 #include "filter-common.h"
 
 /* From radius BOX_RUNS_FROM the running sums: below it PoCL sums the

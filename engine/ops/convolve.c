@@ -29,6 +29,7 @@
 #include "../clfx-sampler-ref.h"
 #include "../clfx-tolerance.h"
 #include "clfx-params.h"
+#include "convolve.h"
 #include "filter-common.h"
 
 #define MAX_N 7
@@ -109,15 +110,15 @@ convolve_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
   double                  m[MAX_N * MAX_N];
   int                     side = 0, cut = 0;
-  float                   divisor = (float) fp->divisor;
-  float                   offset = (float) fp->offset;
+  float                   divisor = (float) fp->convolve.divisor;
+  float                   offset = (float) fp->convolve.offset;
   State                  *st;
 
   if (! clfx_filter_edges_ok (fp->addressing, "convolve", error))
     return false;
   if (! clfx_filter_nearest_ok (fp->sampler_filter, "convolve", error))
     return false;
-  if (! parse_matrix (fp->matrix, m, &side, error))
+  if (! parse_matrix (fp->convolve.matrix, m, &side, error))
     return false;
   /* Zero rings: the sums stay the same without them. */
   for (;;)
@@ -139,7 +140,7 @@ convolve_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   for (int r = 0; r < st->n; r++)
     for (int c = 0; c < st->n; c++)
       st->k[r * st->n + c] = (float) m[(r + cut) * side + c + cut];
-  if (fp->normalize)
+  if (fp->convolve.normalize)
     {
       /* GEGL's normalisation, its float sum. */
       float sum = 0.0f;
@@ -155,8 +156,8 @@ convolve_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
       st->abs_sum += fabsf (st->k[i]);
       st->abs_rows[i / st->n % 2] += fabsf (st->k[i]);
     }
-  st->alpha_weight = fp->alpha_weight;
-  st->copy = fp->divisor == 0.0;
+  st->alpha_weight = fp->convolve.alpha_weight;
+  st->copy = fp->convolve.divisor == 0.0;
   plan->width = src->width;
   plan->height = src->height;
   plan->addressing = fp->addressing;

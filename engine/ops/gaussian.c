@@ -21,6 +21,7 @@
 #include "../../kernels/clfx-common.h"
 #include "clfx-params.h"
 #include "filter-common.h"
+#include "gaussian.h"
 
 typedef struct
 {
@@ -52,8 +53,8 @@ gaussian_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   st->edge_zero = fp->addressing == CLFX_ADDR_CLAMP;
   x = &st->blur.x;
   y = &st->blur.y;
-  if (! clfx_gauss_axis (x, fp->std_dev_x, fp->method, error)
-      || ! clfx_gauss_axis (y, fp->std_dev_y, fp->method, error))
+  if (! clfx_gauss_axis (x, fp->gaussian.std_dev_x, fp->gaussian.method, error)
+      || ! clfx_gauss_axis (y, fp->gaussian.std_dev_y, fp->gaussian.method, error))
     return false;
   if ((x->iir || y->iir) && fp->addressing != CLFX_ADDR_CLAMP_TO_EDGE
       && fp->addressing != CLFX_ADDR_CLAMP)

@@ -14,6 +14,7 @@
 #include "../clfx-tolerance.h"
 #include "clfx-params.h"
 #include "filter-common.h"
+#include "sobel.h"
 
 typedef struct
 {
@@ -38,8 +39,8 @@ sobel_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;
   plan->free_state = free;
-  st->mode = (fp->horizontal ? 1 : 0) | (fp->vertical ? 2 : 0)
-             | (fp->keep_sign ? 4 : 0);
+  st->mode = (fp->sobel.horizontal ? 1 : 0) | (fp->sobel.vertical ? 2 : 0)
+             | (fp->sobel.keep_sign ? 4 : 0);
   if (! clfx_filter_nearest_ok (fp->sampler_filter, "sobel", error))
     return false;
   plan->width = src->width;

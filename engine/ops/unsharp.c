@@ -26,6 +26,8 @@
 #include "clfx-params.h"
 #include "../blocks/gauss.h"
 #include "filter-common.h"
+#include "gaussian.h"
+#include "unsharp.h"
 
 typedef struct
 {
@@ -63,11 +65,11 @@ unsharp_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->state = st;
   plan->free_state = state_free;
   st->edge_zero = fp->addressing == CLFX_ADDR_CLAMP;
-  st->use_mask = fp->threshold > 0.0001;
-  st->amount = (float) fp->amount;
-  st->threshold = (float) fp->threshold;
-  if (! clfx_gauss_axis (&st->x, fp->std_dev, CLFX_GAUSS_AUTO, error)
-      || ! clfx_gauss_axis (&st->y, fp->std_dev, CLFX_GAUSS_AUTO, error)
+  st->use_mask = fp->unsharp.threshold > 0.0001;
+  st->amount = (float) fp->unsharp.amount;
+  st->threshold = (float) fp->unsharp.threshold;
+  if (! clfx_gauss_axis (&st->x, fp->unsharp.std_dev, CLFX_GAUSS_AUTO, error)
+      || ! clfx_gauss_axis (&st->y, fp->unsharp.std_dev, CLFX_GAUSS_AUTO, error)
       || ! clfx_gauss_axis (&st->mask, 1.0, CLFX_GAUSS_AUTO, error))
     return false;
   if (st->x.iir && fp->addressing != CLFX_ADDR_CLAMP_TO_EDGE

@@ -132,34 +132,37 @@ static bool
 iir_case (const ClfxParams *p)
 {
   const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+  const ClfxVariant      *v = clfx_params_variant (p);
 
-  if (fp->filter == CLFX_FILTER_UNSHARP)
-    return fp->std_dev >= 1.0 || fp->threshold > 0.0001;
-  return fp->filter == CLFX_FILTER_GAUSSIAN
-         && ((fp->method == CLFX_GAUSS_IIR
-              && (fp->std_dev_x > 1e-5 || fp->std_dev_y > 1e-5))
-             || (fp->method == CLFX_GAUSS_AUTO
-                 && (fp->std_dev_x >= 1.0 || fp->std_dev_y >= 1.0)));
+  if (v == &clfx_variant_unsharp)
+    return fp->unsharp.std_dev >= 1.0 || fp->unsharp.threshold > 0.0001;
+  return v == &clfx_variant_gaussian
+         && ((fp->gaussian.method == CLFX_GAUSS_IIR
+              && (fp->gaussian.std_dev_x > 1e-5
+                  || fp->gaussian.std_dev_y > 1e-5))
+             || (fp->gaussian.method == CLFX_GAUSS_AUTO
+                 && (fp->gaussian.std_dev_x >= 1.0
+                     || fp->gaussian.std_dev_y >= 1.0)));
 }
 
 /* Variants that take edge handling none (the FIR blurs, the bilateral). */
 static bool
 none_case (const ClfxParams *p)
 {
-  const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+  const ClfxVariant *v = clfx_params_variant (p);
 
-  return fp->filter == CLFX_FILTER_BOX || fp->filter == CLFX_FILTER_BILATERAL
-         || (fp->filter == CLFX_FILTER_GAUSSIAN && ! iir_case (p));
+  return v == &clfx_variant_box || v == &clfx_variant_bilateral
+         || (v == &clfx_variant_gaussian && ! iir_case (p));
 }
 
 /* Variants that take sampler-filter linear (the FIR blurs). */
 static bool
 linear_case (const ClfxParams *p)
 {
-  const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+  const ClfxVariant *v = clfx_params_variant (p);
 
-  return fp->filter == CLFX_FILTER_BOX
-         || (fp->filter == CLFX_FILTER_GAUSSIAN && ! iir_case (p));
+  return v == &clfx_variant_box
+         || (v == &clfx_variant_gaussian && ! iir_case (p));
 }
 
 /* sampler-filter linear against nearest on the same device, on noise
