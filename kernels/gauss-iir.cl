@@ -7,11 +7,12 @@
  * backward pass has gain 1).  Devices without cl_khr_fp64 get no kernels;
  * the host says why.
  *
- * Two forms, by the source's form (the host picks the same way): sources
- * in buffers (CPU devices) run a work-item per line, or four lines as one
- * line of float16, and the columns in bands where the result cannot hold
- * the rows; sources in images (GPUs) run the lines in segments side by
- * side.  A run builds only its form.
+ * Three forms, each built alone (a run launches one): sources in buffers
+ * (CPU devices) run a work-item per line, or four lines as one line of
+ * float16, the rows first; with GAUSS_IIR_BANDS (the host's option where
+ * the result cannot hold the rows) the columns go first, in bands;
+ * sources in images (GPUs) run the lines in segments side by side.  The
+ * host picks by the source's form, as the build does.
  *
  * Each result pixel goes out through GAUSS_IIR_STORE (x, y, v): the
  * blurred value v of pixel (x, y) of the one-piece run, stored as it is
@@ -30,10 +31,12 @@
 
 #include "iir.h"
 
-#if CLFX_SRC_BUFFER
+#if CLFX_SRC_BUFFER && ! GAUSS_IIR_BANDS
 
-/* The double4 forms (four channels at once) first, then the double16
- * forms (four lines at once). */
+/* Float RGBA results (and devices without local forward values): the
+ * rows into `rows`, then the columns to the result, four a work-item
+ * where they fit.  The double4 forms (four channels at once) first, then
+ * the double16 ones (four lines at once). */
 #define IIR_D double4
 #define IIR_F float4
 #define IIR_TO_D convert_double4
@@ -65,7 +68,6 @@ gauss_iir_rows (CLFX_SRC_ARGS (src), __global float4 *rows,
 #undef READ_SRC
 #undef WRITE_ROW
 }
-
 /* The columns where four do not fit in local memory: a work-item per
  * column. */
 __kernel void
@@ -89,33 +91,6 @@ gauss_iir_cols (__global const float4 *rows, __global float4 *forward,
 #undef FWD_PUT
 #undef READ_COL
 #undef WRITE_DST
-}
-
-/* Results that cannot hold the rows (not float RGBA): the rows of one
- * band of the columns pass (gauss_iir_cols4_band), band row r of `rows`
- * to result row y0 + r; a work-group per row, its forward values in local
- * memory, as gauss_iir_rows'. */
-__kernel void
-gauss_iir_rows_band (__global const float4 *rows, int width, int y0,
-                     int nrows, CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
-                     double4 coef, __global const double *m, int edge_zero,
-                     __local float4 *lfwd, float amount)
-{
-  int r = get_global_id (0), len = width;
-
-  if (r >= nrows)
-    return;
-
-  __global const float4 *in = rows + (long) r * width;
-#define READ_BAND(i) in[i]
-#define WRITE_ROW_DST(i, v) GAUSS_IIR_STORE ((i), y0 + r, convert_float4 (v))
-#define FWD(i) lfwd[i]
-#define FWD_PUT(i, v) (lfwd[i] = (v))
-  IIR_LINE (READ_BAND, WRITE_ROW_DST);
-#undef FWD
-#undef FWD_PUT
-#undef READ_BAND
-#undef WRITE_ROW_DST
 }
 
 /* The columns four a work-item, as one line of float16 (each column's
@@ -166,6 +141,51 @@ gauss_iir_cols4 (__global const float4 *rows, int width, int height,
 #undef READ_COL4
 #undef WRITE_DST4
 }
+
+#elif CLFX_SRC_BUFFER
+
+/* The host asks for GAUSS_IIR_BANDS where the result cannot hold the
+ * rows: the columns in bands, then each band's rows into the result. */
+#define IIR_D double4
+#define IIR_F float4
+#define IIR_TO_D convert_double4
+#define IIR_TO_F convert_float4
+
+/* Results that cannot hold the rows (not float RGBA): the rows of one
+ * band of the columns pass (gauss_iir_cols4_band), band row r of `rows`
+ * to result row y0 + r; a work-group per row, its forward values in local
+ * memory, as gauss_iir_rows'. */
+__kernel void
+gauss_iir_rows_band (__global const float4 *rows, int width, int y0,
+                     int nrows, CLFX_SRC_ARGS (src), CLFX_DST_ARGS,
+                     double4 coef, __global const double *m, int edge_zero,
+                     __local float4 *lfwd, float amount)
+{
+  int r = get_global_id (0), len = width;
+
+  if (r >= nrows)
+    return;
+
+  __global const float4 *in = rows + (long) r * width;
+#define READ_BAND(i) in[i]
+#define WRITE_ROW_DST(i, v) GAUSS_IIR_STORE ((i), y0 + r, convert_float4 (v))
+#define FWD(i) lfwd[i]
+#define FWD_PUT(i, v) (lfwd[i] = (v))
+  IIR_LINE (READ_BAND, WRITE_ROW_DST);
+#undef FWD
+#undef FWD_PUT
+#undef READ_BAND
+#undef WRITE_ROW_DST
+}
+
+#undef IIR_D
+#undef IIR_F
+#undef IIR_TO_D
+#undef IIR_TO_F
+#define IIR_D double16
+#define IIR_F float16
+#define IIR_TO_D convert_double16
+#define IIR_TO_F convert_float16
 
 /* The rows of a band four at a time (gauss_iir_rows_band's), where the
  * line's forward values fit in local memory four times over: the four

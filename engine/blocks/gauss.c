@@ -502,9 +502,14 @@ clfx_gauss_iir_both (ClfxGraph *g, const ClfxGaussAxis *x,
 
   iir_form (g, b.w, b.h, &f);
   /* Float RGBA results keep the rows first, as GPUs run them (in the
-   * result itself where it is one piece without a guard band). */
+   * result itself where it is one piece without a guard band); the bands
+   * are a build of their own (local forward values: a CPU device, no
+   * IIR_CHUNK). */
   if (f.local && ! clfx_graph_result_is_float4 (g))
-    return iir_bands (g, &b, error);
+    {
+      b.options = "-DGAUSS_IIR_BANDS=1";
+      return iir_bands (g, &b, error);
+    }
   lc.local[0] = f.local ? 1 : 0;
   if (! iir_rows (g, &b, &f, clfx_graph_result_float4 (g, b.w, b.h), &rows,
                   &fwd, error))
