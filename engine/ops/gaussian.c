@@ -53,8 +53,10 @@ gaussian_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   st->edge_zero = fp->addressing == CLFX_ADDR_CLAMP;
   x = &st->blur.x;
   y = &st->blur.y;
-  if (! clfx_gauss_axis (x, fp->gaussian.std_dev_x, fp->gaussian.method, error)
-      || ! clfx_gauss_axis (y, fp->gaussian.std_dev_y, fp->gaussian.method, error))
+  if (! clfx_gauss_axis (x, fp->gaussian.std_dev_x, fp->gaussian.method,
+                         error)
+      || ! clfx_gauss_axis (y, fp->gaussian.std_dev_y, fp->gaussian.method,
+                            error))
     return false;
   if ((x->iir || y->iir) && fp->addressing != CLFX_ADDR_CLAMP_TO_EDGE
       && fp->addressing != CLFX_ADDR_CLAMP)

@@ -68,8 +68,10 @@ unsharp_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   st->use_mask = fp->unsharp.threshold > 0.0001;
   st->amount = (float) fp->unsharp.amount;
   st->threshold = (float) fp->unsharp.threshold;
-  if (! clfx_gauss_axis (&st->x, fp->unsharp.std_dev, CLFX_GAUSS_AUTO, error)
-      || ! clfx_gauss_axis (&st->y, fp->unsharp.std_dev, CLFX_GAUSS_AUTO, error)
+  if (! clfx_gauss_axis (&st->x, fp->unsharp.std_dev, CLFX_GAUSS_AUTO,
+                         error)
+      || ! clfx_gauss_axis (&st->y, fp->unsharp.std_dev, CLFX_GAUSS_AUTO,
+                            error)
       || ! clfx_gauss_axis (&st->mask, 1.0, CLFX_GAUSS_AUTO, error))
     return false;
   if (st->x.iir && fp->addressing != CLFX_ADDR_CLAMP_TO_EDGE
