@@ -37,13 +37,12 @@
  * bilateral_v for CPU devices up to radius BIL_VR, BIL_V results of a row
  * per work-item as vectors; and bilateral_d (larger windows on CPU
  * devices, windows too large for local memory elsewhere), which reads the
- * source directly, a result per work-item.  As in filter.cl, the local
+ * source directly, a result per work-item.  As in filter-fir.cl, the local
  * form has one unconditional barrier and no early return (PoCL 6.0
  * corrupted its heap when work-items returned after a barrier, and summed
  * wrongly with a barrier under a kernel argument's condition). */
 #include "clfx-io.h"
-
-#define BIL_T 16
+#include "bilateral-shapes.h"
 
 /* Texel (i, j) of the source as RGBA; outside it NaN where `none`. */
 #define BIL_LOAD(none, i, j)                                                 \
@@ -160,8 +159,6 @@ bilateral_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
  * column read that column's texels and are not stored), so a result has
  * the same bytes whichever lane it takes: tiles and bands give the bytes
  * of one piece. */
-#define BIL_V  8
-#define BIL_VR 8
 
 __kernel void
 bilateral_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,

@@ -13,6 +13,7 @@
  * directly.  Gray images are worked as GEGL works them, as RGBA (gray,
  * gray, gray, alpha). */
 #include "clfx-io.h"
+#include "convolve-shapes.h"
 
 /* p: the window's parameters: divisor's inverse, offset, sum |k| and
  * sum |k| as an opaque window's sum |k a| adds it up (convolve_v).  With
@@ -79,8 +80,7 @@
 /* A 16 x 16 group and its (16 + n - 1)^2 texels (n up to 7) in local
  * memory: every texel is read once per group, where a read per tap made
  * the kernel fetch-bound.  No early return and no barrier under a
- * condition (PoCL; see filter.cl). */
-#define CONV_T 16
+ * condition (PoCL; see filter-fir.cl). */
 #define CONV_MAX_S (CONV_T + 6)
 
 __kernel __attribute__ ((reqd_work_group_size (CONV_T, CONV_T, 1))) void
@@ -126,7 +126,6 @@ convolve_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
  * windows leave the source (the addressing applied there), or that reach
  * past the result's last column, make their results one at a time
  * through CONV_PIXEL: the same bytes. */
-#define CONV_V 8
 
 #if CLFX_SRC_BUFFER && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT \
   && CLFX_CHANNELS == 4 && ! CLFX_SRGB && ! CLFX_PREMUL

@@ -1,13 +1,13 @@
 /* iir.h: GEGL's IIR gaussian along one line (Young and van Vliet's
  * recursion forwards, Triggs and Sdika's right boundary, the same
- * recursion backwards), as the kernels that run it write it out: the
- * gaussian's (filter.cl) and unsharp's, whose columns pass mixes the
- * blurred value with the source as it stores (unsharp.cl).  Included
- * where cl_khr_fp64 is enabled; the includer defines IIR_D, IIR_F,
- * IIR_TO_D and IIR_TO_F (the recursion's double type, its float, the
- * conversions). */
+ * recursion backwards), as the gaussian block's kernels write it out
+ * (gauss-iir.cl, gauss-iir-image.cl).  Included where cl_khr_fp64 is
+ * enabled; the includer defines IIR_D, IIR_F, IIR_TO_D and IIR_TO_F (the
+ * recursion's double type, its float, the conversions). */
 #ifndef CLFX_IIR_H
 #define CLFX_IIR_H
+
+#include "gauss-shapes.h"
 
 /* One line of len texels through the recursion: READ(i) gives texel i
  * (float4), WRITE(i, v) takes result i (double4); FWD(i) reads the line's
@@ -134,15 +134,13 @@ iir_band4 (__global const float4 *buf, int width, int nrows, int r0, int i)
                     buf[(long) min (r0 + 3, nrows - 1) * width + i]);
 }
 
-/* Lines in segments on GPUs (filter.cl's filter_iir_seg_stats says how):
+/* Lines in segments on GPUs (gauss-iir.cl's gauss_iir_seg_stats says how):
  * a work-item per channel of a line (`lanes` of them) and segment k of
  * `seg` texels (global id 1), len texels a line, nseg segments.  `aux`
  * holds, per segment and lane gl, six doubles: the forward state where
  * the segment starts (slots 0-2) and the backward state where it ends
  * (3-5); after the last segment's, the line's first and last texels. */
-#define IIR_SEG_LANES 32
 #define IIR_SEG_AUX(k, j) aux[((long) (k) * 6 + (j)) * lanes + gl]
-#define IIR_SEG_TAB_R 36
 
 /* The forward recursion over the n texels of the segment from i0,
  * texel i0 + p read by READ as IIR_LINE reads ahead; p counts up from its
@@ -198,7 +196,7 @@ iir_band4 (__global const float4 *buf, int width, int nrows, int r0, int i)
     }                                                                        \
   while (0)
 
-/* Segment k from its true states (after filter_iir_seg_scan): the
+/* Segment k from its true states (after gauss_iir_seg_scan): the
  * forward recursion over its texels READ (i) into lf (as float, one
  * rounding, as IIR_LINE's forward values: FWD_PUT must be IIR_SEG_PUT),
  * then the backward one from its end over them, WRITE (i, v) taking

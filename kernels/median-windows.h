@@ -9,7 +9,7 @@
  * fetch and one key conversion per texel, median_tile), then every pass
  * reads them from there (KW_L): a texture fetch per value and pass would
  * make the passes fetch-bound.  One unconditional barrier, no return
- * before or after it (PoCL 6.0: see filter.cl).
+ * before or after it (PoCL 6.0: see filter-fir.cl).
  *
  * The radix selection (MEDIAN_SELECT), exact for any size and weights:
  * one pass per bit from the highest bit in which the window's smallest and

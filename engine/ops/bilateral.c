@@ -23,17 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/bilateral-shapes.h"
 #include "../../kernels/clfx-common.h"
 #include "../clfx-tolerance.h"
 #include "../clfx-sampler-ref.h"
 #include "clfx-params.h"
+#include "bilateral.h"
 #include "filter-common.h"
 
-/* The GPU form's work-group side, and the CPU form's results per
- * work-item and largest radius (bilateral.cl). */
-#define BIL_T  16
-#define BIL_V  8
-#define BIL_VR 8
 
 typedef struct
 {
@@ -67,8 +64,8 @@ bilateral_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   plan->state = st;
   plan->free_state = state_free;
-  st->r = fp->blur_radius;
-  st->p = fp->edge_preservation;
+  st->r = fp->bilateral.blur_radius;
+  st->p = fp->bilateral.edge_preservation;
   st->R = st->r < 1.0 ? 0 : (int) floor (st->r);
   n = 2 * st->R + 1;
   if (! (st->ws = malloc ((size_t) n * sizeof *st->ws)))

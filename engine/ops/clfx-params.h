@@ -6,9 +6,16 @@
 #include <stdbool.h>
 
 #include "../clfx-graph.h"
+#include "bilateral.h"
+#include "box.h"
+#include "convolve.h"
 #include "durand02.h"
 #include "fattal02.h"
+#include "gaussian.h"
+#include "median.h"
+#include "sobel.h"
 #include "tonemap-global.h"
+#include "unsharp.h"
 
 /* resize: one variant. */
 typedef struct
@@ -21,56 +28,27 @@ typedef struct
   int    target;      /* plug-in only: 0 the selected layers, 1 the image */
 } ClfxResizeParams;
 
-/* filter: the variant is a choice (CLFX_FILTER_*, the order of the
- * family's variants); each variant reads its own fields. */
-enum
-{
-  CLFX_FILTER_GAUSSIAN,
-  CLFX_FILTER_BOX,
-  CLFX_FILTER_UNSHARP,
-  CLFX_FILTER_MEDIAN,
-  CLFX_FILTER_BILATERAL,
-  CLFX_FILTER_SOBEL,
-  CLFX_FILTER_CONVOLVE,
-  CLFX_N_FILTER
-};
-/* gaussian's method per axis, GEGL's: auto = FIR below sigma 1, IIR from 1. */
-enum
-{
-  CLFX_GAUSS_AUTO,
-  CLFX_GAUSS_FIR,
-  CLFX_GAUSS_IIR
-};
-/* median's window, GEGL's neighborhood (in its order). */
-enum
-{
-  CLFX_MEDIAN_SQUARE,
-  CLFX_MEDIAN_CIRCLE,
-  CLFX_MEDIAN_DIAMOND
-};
+/* filter: the variant is a choice; each variant owns its parameters
+ * (its header), the family's struct holds them as members named after
+ * the variant, and the fields several variants read.  The variants, in
+ * choice order (the choice list, the variants array and the help text
+ * come from this list, families.c). */
+#define CLFX_FILTER_VARIANTS(X)                                              \
+  X (gaussian, GAUSSIAN) X (box, BOX) X (unsharp, UNSHARP)                   \
+  X (median, MEDIAN) X (bilateral, BILATERAL) X (sobel, SOBEL)               \
+  X (convolve, CONVOLVE)
 
 typedef struct
 {
-  int    filter;     /* CLFX_FILTER_* */
-  double std_dev_x;  /* gaussian */
-  double std_dev_y;
-  int    method;     /* gaussian: CLFX_GAUSS_* */
-  int    radius;     /* box, median */
-  bool   horizontal; /* sobel */
-  bool   vertical;
-  bool   keep_sign;
-  double std_dev;    /* unsharp: the blur's sigma */
-  double amount;     /* unsharp: GEGL's scale */
-  double threshold;  /* unsharp */
-  char   matrix[640]; /* convolve: 9, 25 or 49 numbers, row by row */
-  double divisor;    /* convolve */
-  double offset;
-  bool   normalize;
-  bool   alpha_weight;
-  double blur_radius; /* bilateral */
-  double edge_preservation;
-  double percentile;   /* median: 0-100 */
-  int    neighborhood; /* median: CLFX_MEDIAN_* */
+  int                 filter;    /* the variant, in CLFX_FILTER_VARIANTS
+                                  * order */
+  ClfxGaussianParams  gaussian;
+  int                 radius;    /* box, median */
+  ClfxSobelParams     sobel;
+  ClfxUnsharpParams   unsharp;
+  ClfxConvolveParams  convolve;
+  ClfxBilateralParams bilateral;
+  ClfxMedianParams    median;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */
@@ -117,13 +95,6 @@ typedef struct
 
 extern const ClfxVariant clfx_variant_resize;
 extern const ClfxVariant clfx_variant_copy;
-extern const ClfxVariant clfx_variant_gaussian;
-extern const ClfxVariant clfx_variant_box;
-extern const ClfxVariant clfx_variant_sobel;
-extern const ClfxVariant clfx_variant_unsharp;
-extern const ClfxVariant clfx_variant_convolve;
-extern const ClfxVariant clfx_variant_bilateral;
-extern const ClfxVariant clfx_variant_median;
 
 /* The addressing modes, in CLFX_ADDR_* order (resize's sampler choice, and
  * the edge handling of the families to come). */

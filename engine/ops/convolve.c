@@ -25,14 +25,14 @@
 #include <string.h>
 
 #include "../../kernels/clfx-common.h"
+#include "../../kernels/convolve-shapes.h"
 #include "../clfx-sampler-ref.h"
 #include "../clfx-tolerance.h"
 #include "clfx-params.h"
+#include "convolve.h"
 #include "filter-common.h"
 
 #define MAX_N 7
-/* convolve_v's results per work-item (convolve.cl). */
-#define CONV_V 8
 
 typedef struct
 {
@@ -110,15 +110,15 @@ convolve_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
   double                  m[MAX_N * MAX_N];
   int                     side = 0, cut = 0;
-  float                   divisor = (float) fp->divisor;
-  float                   offset = (float) fp->offset;
+  float                   divisor = (float) fp->convolve.divisor;
+  float                   offset = (float) fp->convolve.offset;
   State                  *st;
 
   if (! clfx_filter_edges_ok (fp->addressing, "convolve", error))
     return false;
   if (! clfx_filter_nearest_ok (fp->sampler_filter, "convolve", error))
     return false;
-  if (! parse_matrix (fp->matrix, m, &side, error))
+  if (! parse_matrix (fp->convolve.matrix, m, &side, error))
     return false;
   /* Zero rings: the sums stay the same without them. */
   for (;;)
@@ -140,7 +140,7 @@ convolve_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   for (int r = 0; r < st->n; r++)
     for (int c = 0; c < st->n; c++)
       st->k[r * st->n + c] = (float) m[(r + cut) * side + c + cut];
-  if (fp->normalize)
+  if (fp->convolve.normalize)
     {
       /* GEGL's normalisation, its float sum. */
       float sum = 0.0f;
@@ -156,8 +156,8 @@ convolve_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
       st->abs_sum += fabsf (st->k[i]);
       st->abs_rows[i / st->n % 2] += fabsf (st->k[i]);
     }
-  st->alpha_weight = fp->alpha_weight;
-  st->copy = fp->divisor == 0.0;
+  st->alpha_weight = fp->convolve.alpha_weight;
+  st->copy = fp->convolve.divisor == 0.0;
   plan->width = src->width;
   plan->height = src->height;
   plan->addressing = fp->addressing;
@@ -184,8 +184,8 @@ convolve_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   const State    *st = clfx_graph_plan (g)->state;
   const ClfxTile *t = clfx_graph_tile (g);
   size_t          w = (size_t) t->out.width, h = (size_t) t->out.height;
-  /* GPUs through local memory (16 x 16 groups); CPU devices (and any
-   * device reading a buffer) CONV_V results of a row per work-item,
+  /* GPUs through local memory (CONV_T x CONV_T groups); CPU devices (and
+   * any device reading a buffer) CONV_V results of a row per work-item,
    * straight from the source. */
   bool            local = ! clfx_graph_source_is_buffer (g)
                           && clfx_graph_device (g)->max_work_group >= 256;
@@ -196,9 +196,10 @@ convolve_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                         NULL,
                         NULL,
                         2,
-                        { local ? round_up (w, 16) : (w + CONV_V - 1) / CONV_V,
-                          local ? round_up (h, 16) : h },
-                        { local ? 16 : 0, local ? 16 : 0 } };
+                        { local ? round_up (w, CONV_T)
+                                : (w + CONV_V - 1) / CONV_V,
+                          local ? round_up (h, CONV_T) : h },
+                        { local ? CONV_T : 0, local ? CONV_T : 0 } };
 
   (void) p;
   return (k = clfx_graph_table (g, "matrix", st->k,

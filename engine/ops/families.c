@@ -157,41 +157,14 @@ const ClfxFamily clfx_family_resize = {
 
 /* ---- filter --------------------------------------------------------------- */
 
+/* The choice list, the variants and the help text from the variants'
+ * list (clfx-params.h) and their headers. */
+#define FILTER_CHOICE_(v, V) { #v, CLFX_##V##_LABEL },
 static const ClfxChoice filter_choices[] = {
-  { "gaussian", CLFX_N_ ("Gaussian blur") },
-  { "box", CLFX_N_ ("Box blur") },
-  { "unsharp", CLFX_N_ ("Unsharp mask (sharpen)") },
-  { "median", CLFX_N_ ("Median blur") },
-  { "bilateral", CLFX_N_ ("Bilateral filter") },
-  { "sobel", CLFX_N_ ("Sobel edges") },
-  { "convolve", CLFX_N_ ("Convolution matrix") },
+  CLFX_FILTER_VARIANTS (FILTER_CHOICE_)
   { NULL, NULL }
 };
-_Static_assert (CLFX_FILTER_GAUSSIAN == 0 && CLFX_FILTER_BOX == 1
-                  && CLFX_FILTER_UNSHARP == 2 && CLFX_FILTER_MEDIAN == 3
-                  && CLFX_FILTER_BILATERAL == 4 && CLFX_FILTER_SOBEL == 5
-                  && CLFX_FILTER_CONVOLVE == 6 && CLFX_N_FILTER == 7,
-                "filter_choices follows CLFX_FILTER_*");
-
-static const ClfxChoice method_choices[] = {
-  { "auto", CLFX_N_ ("Auto (FIR below sigma 1, IIR from 1)") },
-  { "fir", CLFX_N_ ("FIR (sampled Gaussian)") },
-  { "iir", CLFX_N_ ("IIR (recursive)") },
-  { NULL, NULL }
-};
-_Static_assert (CLFX_GAUSS_AUTO == 0 && CLFX_GAUSS_FIR == 1
-                  && CLFX_GAUSS_IIR == 2,
-                "method_choices follows CLFX_GAUSS_*");
-
-static const ClfxChoice neighborhood_choices[] = {
-  { "square", CLFX_N_ ("Square") },
-  { "circle", CLFX_N_ ("Circle") },
-  { "diamond", CLFX_N_ ("Diamond") },
-  { NULL, NULL }
-};
-_Static_assert (CLFX_MEDIAN_SQUARE == 0 && CLFX_MEDIAN_CIRCLE == 1
-                  && CLFX_MEDIAN_DIAMOND == 2,
-                "neighborhood_choices follows CLFX_MEDIAN_*");
+#undef FILTER_CHOICE_
 
 enum { F_FILTER, F_EDGES, F_GIMP };
 static const ClfxParamGroup filter_groups[] = {
@@ -210,102 +183,18 @@ static const ClfxChoice sampler_filter_choices[] = {
 static const ClfxParamSpec filter_params[] = {
   CLFX_PARAM_CHOICE_ROW (F, filter, "filter", CLFX_N_ ("_Filter"),
                          CLFX_N_ ("Which filter"), filter_choices,
-                         CLFX_FILTER_GAUSSIAN, F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, std_dev_x, "std-dev-x", CLFX_N_ ("Size _X"),
-                         CLFX_N_ ("Standard deviation of the horizontal "
-                                  "blur in pixels (GEGL's std-dev-x)"),
-                         0, 1500, 1.5, 0.24, 100, 2, CLFX_UNIT_DISTANCE,
-                         F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, std_dev_y, "std-dev-y", CLFX_N_ ("Size _Y"),
-                         CLFX_N_ ("Standard deviation of the vertical blur "
-                                  "in pixels (GEGL's std-dev-y)"),
-                         0, 1500, 1.5, 0.24, 100, 2, CLFX_UNIT_DISTANCE,
-                         F_FILTER),
-  CLFX_PARAM_CHOICE_ROW (F, method, "method", CLFX_N_ ("_Method"),
-                         CLFX_N_ ("How the Gaussian is computed, per axis, "
-                                  "as GEGL's filter property"),
-                         method_choices, CLFX_GAUSS_AUTO, F_FILTER),
+                         0 /* gaussian */, F_FILTER),
+  CLFX_GAUSSIAN_ROWS (F, F_FILTER),
   CLFX_PARAM_INT_ROW (F, radius, "radius", CLFX_N_ ("Radius"),
                       CLFX_N_ ("Box: half the window's side, the mean of "
                                "(2 radius + 1)^2 pixels; median: the "
                                "neighborhood's radius (up to 100)"),
                       0, 1000, 4, 0, 100, CLFX_UNIT_DISTANCE, F_FILTER),
-  CLFX_PARAM_BOOL_ROW (F, horizontal, "horizontal", CLFX_N_ ("_Horizontal"),
-                       CLFX_N_ ("Sobel: the horizontal gradient"), 1,
-                       F_FILTER),
-  CLFX_PARAM_BOOL_ROW (F, vertical, "vertical", CLFX_N_ ("Vertical"),
-                       CLFX_N_ ("Sobel: the vertical gradient"), 1, F_FILTER),
-  CLFX_PARAM_BOOL_ROW (F, keep_sign, "keep-sign", CLFX_N_ ("_Keep sign"),
-                       CLFX_N_ ("Sobel, one direction: keep negative "
-                                "gradients (0.5 + G / 8) rather than their "
-                                "magnitude (|G| / 4)"),
-                       1, F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, std_dev, "std-dev", CLFX_N_ ("Ra_dius"),
-                         CLFX_N_ ("Unsharp: standard deviation of the blur "
-                                  "in pixels (GEGL's std-dev, its "
-                                  "\"Radius\")"),
-                         0, 1500, 3, 0, 40, 2, CLFX_UNIT_DISTANCE, F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, amount, "amount", CLFX_N_ ("_Amount"),
-                         CLFX_N_ ("Unsharp: strength, out = in + amount "
-                                  "(in - blur) (GEGL's scale)"),
-                         0, 300, 0.5, 0, 10, 3, CLFX_UNIT_NONE, F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, threshold, "threshold", CLFX_N_ ("_Threshold"),
-                         CLFX_N_ ("Unsharp: sharpen only where the "
-                                  "difference's luminance is at least this "
-                                  "(GEGL's threshold mask)"),
-                         0, 1, 0, 0, 1, 3, CLFX_UNIT_NONE, F_FILTER),
-  CLFX_PARAM_STRING_ROW (F, matrix, "matrix", CLFX_N_ ("Matrix"),
-                         CLFX_N_ ("Convolve: 9, 25 or 49 numbers (3x3, 5x5 "
-                                  "or 7x7), row by row; the number in row "
-                                  "r, column c weighs the pixel c - n/2 "
-                                  "across, r - n/2 down (not flipped, as "
-                                  "GIMP's Convolution Matrix)"),
-                         "0 0 0  0 1 0  0 0 0", F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, divisor, "divisor", CLFX_N_ ("Divisor"),
-                         CLFX_N_ ("Convolve: the sum is divided by it "
-                                  "(unless normalize); 0 copies the image, "
-                                  "as GIMP's does"),
-                         -1000, 1000, 1, -1000, 1000, 3, CLFX_UNIT_NONE,
-                         F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, offset, "offset", CLFX_N_ ("Offset"),
-                         CLFX_N_ ("Convolve: added after dividing (unless "
-                                  "normalize), alpha included"),
-                         -1, 1, 0, -1, 1, 3, CLFX_UNIT_NONE, F_FILTER),
-  CLFX_PARAM_BOOL_ROW (F, normalize, "normalize", CLFX_N_ ("Normali_ze"),
-                       CLFX_N_ ("Convolve: divide by the matrix's sum (by "
-                                "minus it, offset 1, when negative; offset "
-                                "0.5 when 0)"),
-                       1, F_FILTER),
-  CLFX_PARAM_BOOL_ROW (F, alpha_weight, "alpha-weight",
-                       CLFX_N_ ("Alpha-_weighting"),
-                       CLFX_N_ ("Convolve: weigh colour by alpha, so "
-                                "transparent pixels do not bleed in"),
-                       1, F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, blur_radius, "blur-radius",
-                         CLFX_N_ ("_Blur radius"),
-                         CLFX_N_ ("Bilateral: the window is (2 floor (r) + "
-                                  "1)^2 pixels, the spatial weight "
-                                  "exp (-d^2 / 2r) (GEGL's blur-radius; "
-                                  "below 1 a copy)"),
-                         0, 1000, 4, 0, 100, 2, CLFX_UNIT_DISTANCE,
-                         F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, edge_preservation, "edge-preservation",
-                         CLFX_N_ ("Ed_ge preservation"),
-                         CLFX_N_ ("Bilateral: the colour weight "
-                                  "exp (-|dRGB|^2 p) (GEGL's "
-                                  "edge-preservation)"),
-                         0, 100, 8, 0, 100, 2, CLFX_UNIT_NONE, F_FILTER),
-  CLFX_PARAM_DOUBLE_ROW (F, percentile, "percentile",
-                         CLFX_N_ ("_Percentile"),
-                         CLFX_N_ ("Median: the neighborhood's colour "
-                                  "percentile (50: the median; GEGL's "
-                                  "percentile)"),
-                         0, 100, 50, 0, 100, 1, CLFX_UNIT_NONE, F_FILTER),
-  CLFX_PARAM_CHOICE_ROW (F, neighborhood, "neighborhood",
-                         CLFX_N_ ("_Neighborhood"),
-                         CLFX_N_ ("Median: the window's shape (GEGL's "
-                                  "neighborhood)"),
-                         neighborhood_choices, CLFX_MEDIAN_CIRCLE, F_FILTER),
+  CLFX_SOBEL_ROWS (F, F_FILTER),
+  CLFX_UNSHARP_ROWS (F, F_FILTER),
+  CLFX_CONVOLVE_ROWS (F, F_FILTER),
+  CLFX_BILATERAL_ROWS (F, F_FILTER),
+  CLFX_MEDIAN_ROWS (F, F_FILTER),
   CLFX_PARAM_CHOICE_ROW (F, addressing, "addressing",
                          CLFX_N_ ("_Edge handling"),
                          CLFX_N_ ("Pixels outside the image: clamp-to-edge "
@@ -327,11 +216,11 @@ static const ClfxParamSpec filter_params[] = {
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
                 "ClfxFilterParams fits ClfxParams");
 
+#define FILTER_VARIANT_(v, V) &clfx_variant_##v,
 static const ClfxVariant *const filter_variants[] = {
-  &clfx_variant_gaussian, &clfx_variant_box,       &clfx_variant_unsharp,
-  &clfx_variant_median,   &clfx_variant_bilateral, &clfx_variant_sobel,
-  &clfx_variant_convolve
+  CLFX_FILTER_VARIANTS (FILTER_VARIANT_)
 };
+#undef FILTER_VARIANT_
 static const char *const filter_sweep[] = { "filter", "addressing", NULL };
 
 /* Small windows keep the self-test quick; sigma 2 runs the IIR, a
@@ -341,21 +230,24 @@ filter_sweep_case (ClfxParams *p, int k)
 {
   ClfxFilterParams *fp = CLFX_PARAMS_OF_MUT (p, ClfxFilterParams);
 
-  fp->std_dev_x = k % 2 ? 2.0 : 0.8;
-  fp->std_dev_y = k % 2 ? 0.7 : 2.0;
+  fp->gaussian.std_dev_x = k % 2 ? 2.0 : 0.8;
+  fp->gaussian.std_dev_y = k % 2 ? 0.7 : 2.0;
   fp->radius = 2;
-  fp->blur_radius = k % 2 ? 2.0 : 1.5;
-  fp->horizontal = true;
-  fp->vertical = k % 3 != 0;
-  fp->std_dev = k % 2 ? 2.0 : 0.6;
-  fp->amount = 1.5;
-  fp->threshold = k % 4 == 1 ? 0.05 : 0.0;
-  snprintf (fp->matrix, sizeof fp->matrix, "%s",
+  fp->bilateral.blur_radius = k % 2 ? 2.0 : 1.5;
+  fp->sobel.horizontal = true;
+  fp->sobel.vertical = k % 3 != 0;
+  fp->unsharp.std_dev = k % 2 ? 2.0 : 0.6;
+  fp->unsharp.amount = 1.5;
+  fp->unsharp.threshold = k % 4 == 1 ? 0.05 : 0.0;
+  snprintf (fp->convolve.matrix, sizeof fp->convolve.matrix, "%s",
             k % 2 ? "0 -1 0  -1 5 -1  0 -1 0"
                   : "1 0 0 0 0  0 2 0 0 0  0 0 1 0 0  0 0 0 -2 0  0 0 0 0 "
                     "-1");
 }
 static const char *const filter_menus[] = { "<Image>/Filters/OpenCL", NULL };
+
+/* Each variant's part of the help text, in choice order. */
+#define FILTER_HELP_(v, V) CLFX_##V##_HELP ", "
 
 const ClfxFamily clfx_family_filter = {
   "filter",
@@ -366,21 +258,12 @@ const ClfxFamily clfx_family_filter = {
            "kernels, as GIMP's own filters do"),
   CLFX_N_ ("Filters the selected layers (within the selection) with GEGL's "
            "definitions, in linear light (the blurs on premultiplied "
-           "alpha): gaussian (std-dev-x, std-dev-y, method auto/fir/iir as "
-           "gegl:gaussian-blur), box (radius), unsharp (std-dev, amount, "
-           "threshold as gegl:unsharp-mask), median (radius, percentile, "
-           "neighborhood as gegl:median-blur in high precision, on the "
-           "stored values), bilateral (blur-radius, edge-preservation as "
-           "gegl:bilateral-filter, centred, on straight colour), sobel "
-           "(horizontal, vertical, keep-sign as gegl:edge-sobel, centred) "
-           "and convolve (matrix, divisor, offset, normalize, alpha-weight "
-           "as GIMP's Convolution Matrix, 3x3 to 7x7).  addressing is the "
-           "edge handling, sampler-filter linear reads two taps a fetch "
-           "(FIR gaussian, box).  With device auto a missing OpenCL falls "
-           "back "
-           "to the CPU reference; "
-           "validate compares with that reference.  Returns a JSON report "
-           "(device, build logs, timings, validation)."),
+           "alpha): " CLFX_FILTER_VARIANTS (FILTER_HELP_) "all with "
+           "addressing as the edge handling.  sampler-filter linear reads "
+           "two taps a fetch (FIR gaussian, box).  With device auto a "
+           "missing OpenCL falls back to the CPU reference; validate "
+           "compares with that reference.  Returns a JSON report (device, "
+           "build logs, timings, validation)."),
   filter_menus,
   CLFX_APPLY_SHADOW,
   filter_params,
@@ -394,6 +277,7 @@ const ClfxFamily clfx_family_filter = {
   filter_sweep,
   filter_sweep_case,
 };
+#undef FILTER_HELP_
 
 /* ---- tonemap ---------------------------------------------------------------- */
 

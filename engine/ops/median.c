@@ -40,6 +40,7 @@
 #include "../clfx-tolerance.h"
 #include "clfx-params.h"
 #include "filter-common.h"
+#include "median.h"
 
 /* The largest radius: GEGL's own (its property's range is 0 to 100). */
 #define MEDIAN_MAX_RADIUS 100
@@ -132,16 +133,16 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   for (int i = -r; i <= r; i++)
     {
       int a = abs (i), h;
-      if (fp->neighborhood == CLFX_MEDIAN_CIRCLE)
+      if (fp->median.neighborhood == CLFX_MEDIAN_CIRCLE)
         h = (int) sqrt ((r + 0.5) * (r + 0.5) - (double) (a * a));
-      else if (fp->neighborhood == CLFX_MEDIAN_DIAMOND)
+      else if (fp->median.neighborhood == CLFX_MEDIAN_DIAMOND)
         h = r - a;
       else
         h = r;
       st->hw[i + r] = h;
       st->n += 2 * h + 1;
     }
-  st->p = fp->percentile / 100.0;
+  st->p = fp->median.percentile / 100.0;
   st->weighted = src->straight_alpha
                  && (src->channels == 2 || src->channels == 4);
   st->wscale = src->depth == CLFX_DEPTH_U8 ? 255.0f : 1024.0f;
@@ -165,7 +166,7 @@ median_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     snprintf (st->options, sizeof st->options,
               "-DMEDIAN_N=%d -DMEDIAN_R=%d -DMEDIAN_SHAPE=%d -DMEDIAN_RC=%u "
               "-DMEDIAN_RA=%u -DMEDIAN_WFULL=%uu",
-              st->n, r, fp->neighborhood, rc, st->ta, wfull);
+              st->n, r, fp->median.neighborhood, rc, st->ta, wfull);
   }
   if (! st->net && r <= MEDIAN_RANK_MAX)
     {

@@ -9,8 +9,9 @@
  *
  * where Y' is the sRGB-encoded luminance (babl's Y) and M is blurred with
  * its alpha premultiplied (GEGL's "YaA float") then made straight.
- * Nothing is clipped.  The blur is the gaussian variant's
- * (filter-common.h), premultiplied; the point operations are unsharp.cl.
+ * Nothing is clipped.  The blur is the gaussian block's
+ * (engine/blocks/gauss.h), premultiplied; the point operations are
+ * unsharp.cl, or unsharp-iir.cl's store where both axes are IIR.
  * With an IIR (std-dev from 1, or any threshold: its blur has sigma 1)
  * the run is one piece.  The threshold's blur handles edges as the main
  * blur with clamp (transparent outside), else as GEGL's (clamp-to-edge).
@@ -23,7 +24,10 @@
 
 #include "../../kernels/clfx-common.h"
 #include "clfx-params.h"
+#include "../blocks/gauss.h"
 #include "filter-common.h"
+#include "gaussian.h"
+#include "unsharp.h"
 
 typedef struct
 {
@@ -61,11 +65,13 @@ unsharp_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->state = st;
   plan->free_state = state_free;
   st->edge_zero = fp->addressing == CLFX_ADDR_CLAMP;
-  st->use_mask = fp->threshold > 0.0001;
-  st->amount = (float) fp->amount;
-  st->threshold = (float) fp->threshold;
-  if (! clfx_gauss_axis (&st->x, fp->std_dev, CLFX_GAUSS_AUTO, error)
-      || ! clfx_gauss_axis (&st->y, fp->std_dev, CLFX_GAUSS_AUTO, error)
+  st->use_mask = fp->unsharp.threshold > 0.0001;
+  st->amount = (float) fp->unsharp.amount;
+  st->threshold = (float) fp->unsharp.threshold;
+  if (! clfx_gauss_axis (&st->x, fp->unsharp.std_dev, CLFX_GAUSS_AUTO,
+                         error)
+      || ! clfx_gauss_axis (&st->y, fp->unsharp.std_dev, CLFX_GAUSS_AUTO,
+                            error)
       || ! clfx_gauss_axis (&st->mask, 1.0, CLFX_GAUSS_AUTO, error))
     return false;
   if (st->x.iir && fp->addressing != CLFX_ADDR_CLAMP_TO_EDGE
@@ -98,88 +104,6 @@ unsharp_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   return true;
 }
 
-/* Both axes IIR and no threshold: the gaussian's rows pass from the
- * source, then the columns.  GPUs run the columns in segments and mix in
- * their store (clfx_gauss_iir_seg_cols, unsharp_iir_seg_cols), CPU
- * devices mix in the columns' store too (unsharp_iir_cols4); CPU devices
- * whose columns are too tall for their local memory store the blurred
- * columns and mix in a pass of their own (unsharp_iir_cols,
- * unsharp_mix_b).  Either way no loaded
- * source and no float images, and the rows may live in a float RGBA
- * result (clfx_graph_result_float4): the columns read all of their rows
- * before they store into them, and the mix pass reads only the source
- * and the blurred columns. */
-static bool
-unsharp_iir (ClfxGraph *g, const State *st, const ClfxIirForm *f, int w,
-             int h, ClfxError *error)
-{
-  cl_double4 cy = { { st->y.coef[0], st->y.coef[1], st->y.coef[2],
-                      st->y.coef[3] } };
-  cl_mem     rows, fwd, my, blur;
-  ClfxLaunch lc = { "unsharp_iir_cols", f->options, NULL, 1,
-                    { (size_t) w, 0 }, { 0, 0 } };
-  ClfxLaunch l4 = { "unsharp_iir_cols4", f->options, NULL, 1,
-                    { ((size_t) w + 3) / 4, 0 }, { 1, 0 } };
-  ClfxLaunch lm = { "unsharp_mix_b", NULL, NULL, 2,
-                    { (size_t) w, (size_t) h }, { 0, 0 } };
-
-  if (! clfx_gauss_iir_rows (g, &st->x, st->edge_zero, f, w, h,
-                             clfx_graph_result_float4 (g, w, h), &rows, &fwd,
-                             error))
-    return false;
-  if (f->interleaved)
-    return clfx_gauss_iir_seg_cols (g, &st->y, st->edge_zero, w, h, rows,
-                                    "unsharp_iir_seg_cols", NULL,
-                                    st->amount, error);
-  if (! (my = clfx_graph_table (g, "iir matrix y", st->y.m, sizeof st->y.m,
-                                error)))
-    return false;
-  if (f->four)
-    return CLFX_LAUNCH (g, &l4, error, CLFX_ARG (rows), CLFX_INT (w),
-                        CLFX_INT (h), CLFX_SRC, CLFX_DST, CLFX_ARG (cy),
-                        CLFX_ARG (my), CLFX_INT (st->edge_zero),
-                        CLFX_LOCAL ((size_t) h * 64),
-                        CLFX_FLOAT (st->amount));
-  return (blur = clfx_graph_buffer (g, "blurred",
-                                    (size_t) w * (size_t) h * 16, error))
-         && CLFX_LAUNCH (g, &lc, error, CLFX_ARG (rows), CLFX_ARG (fwd),
-                         CLFX_INT (w), CLFX_INT (h), CLFX_ARG (blur),
-                         CLFX_ARG (cy), CLFX_ARG (my),
-                         CLFX_INT (st->edge_zero))
-         && CLFX_LAUNCH (g, &lm, error, CLFX_SRC, CLFX_ARG (blur),
-                         CLFX_FLOAT (st->amount), CLFX_DST);
-}
-
-/* CPU devices, results other than float RGBA: the blur's columns in
- * bands (clfx_gauss_iir_bands), each band's rows mixed with the source as
- * they are stored (unsharp_iir_rows_band, or four rows a work-item
- * where they fit: unsharp_iir_rows4_band), so that no image-sized float
- * intermediate is made. */
-static bool
-unsharp_band_rows (ClfxGraph *g, const void *data, cl_mem rows, int y0,
-                   int n, ClfxError *error)
-{
-  const State *st = data;
-  int          w = clfx_graph_tile (g)->out.width;
-  int          lines = clfx_iir_band_lines (g, w);
-  cl_double4   cx = { { st->x.coef[0], st->x.coef[1], st->x.coef[2],
-                        st->x.coef[3] } };
-  cl_mem       mx;
-  ClfxLaunch   lr = { lines == 4 ? "unsharp_iir_rows4_band"
-                                 : "unsharp_iir_rows_band",
-                      NULL, NULL, 1,
-                      { ((size_t) n + lines - 1) / lines, 0 }, { 1, 0 } };
-
-  return (mx = clfx_graph_table (g, "iir matrix x", st->x.m, sizeof st->x.m,
-                                 error))
-         && CLFX_LAUNCH (g, &lr, error, CLFX_ARG (rows), CLFX_INT (w),
-                         CLFX_INT (y0), CLFX_INT (n), CLFX_SRC, CLFX_DST,
-                         CLFX_ARG (cx), CLFX_ARG (mx),
-                         CLFX_INT (st->edge_zero),
-                         CLFX_LOCAL ((size_t) w * 16 * lines),
-                         CLFX_FLOAT (st->amount));
-}
-
 static bool
 unsharp_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
@@ -195,19 +119,13 @@ unsharp_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                          { (size_t) w, (size_t) h }, { 0, 0 } };
 
   (void) p;
+  /* Both axes IIR and no threshold: the block's blur from the source,
+   * each pixel mixed as it is stored (unsharp-iir.cl), with no loaded
+   * source and no float images; the rows may live in a float RGBA result
+   * (the columns read all of their rows before they store into them). */
   if (st->x.iir && st->y.iir && ! st->use_mask)
-    {
-      ClfxIirForm f;
-      clfx_iir_form (g, w, h, &f);
-      if (f.local && ! clfx_graph_result_is_float4 (g))
-        return clfx_gauss_iir_bands (g, &st->y, st->edge_zero, &f, w, h,
-                                     unsharp_band_rows, st, error);
-      /* CPU devices with columns too tall for four in local memory: the
-       * GPUs' columns, the forward values of both passes in a buffer. */
-      if (! f.four)
-        f.local = 0;
-      return unsharp_iir (g, st, &f, w, h, error);
-    }
+    return clfx_gauss_iir_both (g, &st->x, &st->y, st->edge_zero,
+                                "unsharp-iir", st->amount, error);
   if (! (in = clfx_block_load (g, "source", &t->in, error))
       || ! (b = clfx_gauss_blur (g, "blurred", &st->x, &st->y, in, w, h,
                                  st->edge_zero, error)))

@@ -1,8 +1,8 @@
 /* test-filter.c: the filter family on the device against its CPU
- * references (engine/ops/filter.c): every variant and method, every edge
- * handling the variant accepts, every depth and layout, odd sizes, with a
- * guard band around the result; tiles and bands bit for bit one piece;
- * the refusals say what is wrong.  GEGL itself is the other side in
+ * references (each variant's engine/ops file): every variant and method,
+ * every edge handling the variant accepts, every depth and layout, odd
+ * sizes, with a guard band around the result; tiles and bands bit for bit
+ * one piece; the refusals say what is wrong.  GEGL itself is the other side in
  * tests/gegl/test-gegl.py. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -103,7 +103,7 @@ static const Case cases[] = {
                                              NULL } },
 };
 
-/* The box whose CPU form runs sums (filter.c's BOX_RUNS_FROM): last. */
+/* The box whose CPU form runs sums (box.c's BOX_RUNS_FROM): last. */
 #define BOX_RUNS_CASE (&cases[sizeof cases / sizeof cases[0] - 1])
 
 /* The test device: a run that fails frees the context it ran on (it is
@@ -132,34 +132,37 @@ static bool
 iir_case (const ClfxParams *p)
 {
   const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+  const ClfxVariant      *v = clfx_params_variant (p);
 
-  if (fp->filter == CLFX_FILTER_UNSHARP)
-    return fp->std_dev >= 1.0 || fp->threshold > 0.0001;
-  return fp->filter == CLFX_FILTER_GAUSSIAN
-         && ((fp->method == CLFX_GAUSS_IIR
-              && (fp->std_dev_x > 1e-5 || fp->std_dev_y > 1e-5))
-             || (fp->method == CLFX_GAUSS_AUTO
-                 && (fp->std_dev_x >= 1.0 || fp->std_dev_y >= 1.0)));
+  if (v == &clfx_variant_unsharp)
+    return fp->unsharp.std_dev >= 1.0 || fp->unsharp.threshold > 0.0001;
+  return v == &clfx_variant_gaussian
+         && ((fp->gaussian.method == CLFX_GAUSS_IIR
+              && (fp->gaussian.std_dev_x > 1e-5
+                  || fp->gaussian.std_dev_y > 1e-5))
+             || (fp->gaussian.method == CLFX_GAUSS_AUTO
+                 && (fp->gaussian.std_dev_x >= 1.0
+                     || fp->gaussian.std_dev_y >= 1.0)));
 }
 
 /* Variants that take edge handling none (the FIR blurs, the bilateral). */
 static bool
 none_case (const ClfxParams *p)
 {
-  const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+  const ClfxVariant *v = clfx_params_variant (p);
 
-  return fp->filter == CLFX_FILTER_BOX || fp->filter == CLFX_FILTER_BILATERAL
-         || (fp->filter == CLFX_FILTER_GAUSSIAN && ! iir_case (p));
+  return v == &clfx_variant_box || v == &clfx_variant_bilateral
+         || (v == &clfx_variant_gaussian && ! iir_case (p));
 }
 
 /* Variants that take sampler-filter linear (the FIR blurs). */
 static bool
 linear_case (const ClfxParams *p)
 {
-  const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
+  const ClfxVariant *v = clfx_params_variant (p);
 
-  return fp->filter == CLFX_FILTER_BOX
-         || (fp->filter == CLFX_FILTER_GAUSSIAN && ! iir_case (p));
+  return v == &clfx_variant_box
+         || (v == &clfx_variant_gaussian && ! iir_case (p));
 }
 
 /* sampler-filter linear against nearest on the same device, on noise
@@ -513,14 +516,15 @@ ran_kernel (const ClfxTimings *t, const char *name)
  * four lines a work-item, and one where four lines' forward values do
  * not fit in local memory: a device that reports 40 KiB of it takes the
  * one-line kernel, and both give the same bytes (the same arithmetic per
- * line); the gaussian's and unsharp's.  Devices that never run the band
+ * line); the gaussian's and unsharp's (the gaussian block's kernels,
+ * unsharp's build mixing as it stores).  Devices that never run the band
  * rows have nothing to show. */
 static void
 band_rows_forms (ClfxContext *ctx)
 {
   static const char *const runs[][6] = {
-    { "gaussian", "std-dev-x", "6", "std-dev-y", "4", "filter_iir" },
-    { "unsharp", "std-dev", "3", "amount", "0.7", "unsharp_iir" },
+    { "gaussian", "std-dev-x", "6", "std-dev-y", "4", "gauss_iir" },
+    { "unsharp", "std-dev", "3", "amount", "0.7", "gauss_iir" },
   };
   ClfxDeviceInfo small = ctx->device;
   ClfxContext   *other;

@@ -1,0 +1,14 @@
+/* box.h: the filter family's box variant (box.c): its choice label and
+ * its part of the family's help text.  Its one parameter, radius, is the
+ * family's (the median reads it too). */
+#ifndef CLFX_BOX_H
+#define CLFX_BOX_H
+
+#include "../clfx-family.h"
+
+#define CLFX_BOX_LABEL CLFX_N_ ("Box blur")
+#define CLFX_BOX_HELP "box (radius)"
+
+extern const ClfxVariant clfx_variant_box;
+
+#endif
