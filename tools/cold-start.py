@@ -4,9 +4,12 @@ kernel caches (clfx's and the driver's), beside the copy operator's in the
 same run: the whole process's wall time and each program's build time.
 The cases take turns, each ROUNDS times; the table gives medians.
 
-usage: tools/cold-start.py CLFX_BENCH DEVICE [ROUNDS] [CASE ...]
+usage: tools/cold-start.py [--before OLD_BENCH] CLFX_BENCH DEVICE [ROUNDS]
+                           [CASE ...]
   DEVICE  pocl, NVIDIA, ...: clfx-bench's --device
   CASE    a case's name (copy, gaussian, reinhard05, ...); default: all
+  --before  another build (an earlier commit's clfx-bench): each case runs
+            with it too, the two taking turns, in a table of its own
 
 Each run gets new folders for XDG_CACHE_HOME (clfx's default cache
 folder) and POCL_CACHE_DIR, and CUDA_CACHE_DISABLE=1 (NVIDIA's JIT
@@ -76,25 +79,9 @@ def run(bench, device, name):
     return wall, builds
 
 
-def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    bench, device = sys.argv[1], sys.argv[2]
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-    names = sys.argv[4:] or list(CASES)
-    if "copy" not in names:
-        names.insert(0, "copy")
-    walls = {n: [] for n in names}
-    builds = {n: {} for n in names}
-    for _ in range(rounds):
-        for n in names:
-            w, b = run(bench, device, n)
-            walls[n].append(w)
-            for k, ms in b.items():
-                builds[n].setdefault(k, []).append(ms)
+def table(title, names, walls, builds):
     copy = statistics.median(walls["copy"])
-    print("cold first use on %s, %s, %d rounds (median; min-max), "
-          "fresh caches each run" % (device, SIZE, rounds))
+    print(title)
     print("| operator | process wall (ms) | x copy | programs built (median ms) |")
     print("|---|---:|---:|---|")
     for n in names:
@@ -103,6 +90,35 @@ def main():
                           for k, v in sorted(builds[n].items()))
         print("| %s | %.0f (%.0f-%.0f) | %.2f | %s |"
               % (n, w, min(walls[n]), max(walls[n]), w / copy, progs))
+
+
+def main():
+    args = sys.argv[1:]
+    benches = []
+    if args[:1] == ["--before"] and len(args) > 1:
+        benches.append(("before", args[1]))
+        args = args[2:]
+    if len(args) < 2:
+        sys.exit(__doc__)
+    benches.append(("this build", args[0]))
+    device = args[1]
+    rounds = int(args[2]) if len(args) > 2 else 3
+    names = args[3:] or list(CASES)
+    if "copy" not in names:
+        names.insert(0, "copy")
+    walls = {b: {n: [] for n in names} for b, _ in benches}
+    builds = {b: {n: {} for n in names} for b, _ in benches}
+    for _ in range(rounds):
+        for n in names:
+            for b, bench in benches:
+                w, made = run(bench, device, n)
+                walls[b][n].append(w)
+                for k, ms in made.items():
+                    builds[b][n].setdefault(k, []).append(ms)
+    for b, bench in benches:
+        table("cold first use on %s, %s, %d rounds (median; min-max), fresh "
+              "caches each run: %s (%s)" % (device, SIZE, rounds, b, bench),
+              names, walls[b], builds[b])
 
 
 if __name__ == "__main__":

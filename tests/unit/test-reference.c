@@ -5,6 +5,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../tap.h"
@@ -17,6 +18,7 @@
 #include "clfx-json.h"
 #include "clfx-validate.h"
 #include "clfx-graph.h"
+#include "clfx-program.h"
 
 static ClfxImage row4;  /* 4x1 gray float: 10 20 30 40 */
 static ClfxImage quad;  /* 2x2 RGBA u8 */
@@ -893,6 +895,39 @@ test_independent_reference (void)
       }
 }
 
+/* Each family's variants against its table: every parameter a variant
+ * says it reads is a row of the family, the variant choice lists the
+ * variants in order by name, and each variant's program is a kernel file
+ * the build embeds. */
+static void
+test_variants_own_rows (void)
+{
+  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
+    for (int v = 0; v < (*f)->n_variants; v++)
+      {
+        const ClfxVariant *var = (*f)->variants[v];
+        const char        *missing = NULL;
+        char              *source;
+        ClfxError          e = { 0 };
+        bool               named = (*f)->variant_param < 0
+                                   || ! strcmp ((*f)->params[(*f)->variant_param]
+                                                  .choices[v].nick,
+                                                var->name);
+
+        for (int u = 0; var->uses && var->uses[u] && ! missing; u++)
+          if (! clfx_family_param (*f, var->uses[u]))
+            missing = var->uses[u];
+        source = clfx_program_source (var->program, &e);
+        tap_ok (! missing && named && source,
+                "%s %s: its %s, its choice and its program '%s' are the "
+                "family's%s%s%s", (*f)->name, var->name,
+                var->uses ? "parameters" : "(all) parameters", var->program,
+                missing ? "; no row " : "", missing ? missing : "",
+                source ? "" : e.message);
+        free (source);
+      }
+}
+
 int
 main (void)
 {
@@ -921,6 +956,7 @@ main (void)
   test_address ();
   test_linear_light ();
   test_families ();
+  test_variants_own_rows ();
   test_tolerance_helpers ();
   test_independent_reference ();
 
