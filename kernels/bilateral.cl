@@ -152,7 +152,8 @@ bilateral_d (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
  * form evaluates exp for a single pixel per call; here one exp call
  * serves BIL_V results, and each texel of a window row is read and
  * decoded once for the BIL_V windows that hold it instead of once per
- * window (2048x2048 float, radius 4, PoCL: 1679 -> 258 ms).
+ * window (six times faster on PoCL: docs/notebook/performance-2026.md,
+ * "PoCL on the development machine: filters against GEGL and OpenCV").
  * Each lane's sums run in the one-result form's order (rows, then
  * columns).  Every result goes through the lanes, near the edges too
  * (the texels then through the addressing; lanes past the result's last

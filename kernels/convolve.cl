@@ -23,8 +23,8 @@
  * any order), and the same arithmetic as convolve_v's lanes, so that a
  * result has the same bytes whichever form makes it.  The sums are named
  * variables, rows taken in pairs: an array indexed by the row's parity
- * went to private memory on the H200 (5x5, 8192x8192 float: 1.89 ->
- * 4.14 ms). */
+ * went to private memory on the H200, twice as slow (the notebook's "PoCL
+ * on the development machine: filters against GEGL and OpenCV"). */
 #define CONV_PIXEL_ROW(READ, r_, S, AS)                                      \
   for (int c_ = 0; c_ < n; c_++)                                             \
     {                                                                        \

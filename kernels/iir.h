@@ -94,8 +94,9 @@
 /* CPU devices, where the line's forward values fit in local memory (a
  * work-group per line): there, where they stay in the core's cache, rather
  * than in a buffer of the image's size that each run writes and reads
- * back (4096x4096 float, PoCL: the rows pass 867 -> 55 ms, with the
- * context's host blocks under `rows`).  lfwd is unused otherwise. */
+ * back (the rows pass about 16 times faster on PoCL: the notebook's
+ * appendix, "Figures moved out of code comments").  lfwd is unused
+ * otherwise. */
 #define IIR_FWD_AT(i) (local_fwd ? lfwd[i] : IIR_FWD (i))
 #define IIR_FWD_PUT_AT(i, v)                                                 \
   do                                                                         \
