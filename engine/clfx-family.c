@@ -437,3 +437,43 @@ clfx_family_sweep_case (const ClfxFamily *f, int k, ClfxParams *p)
     f->sweep_case (p, k);
   return true;
 }
+
+static const char *
+as_is (const char *s)
+{
+  return s;
+}
+
+char *
+clfx_family_help (const ClfxFamily *f, const char *(*translate) (const char *))
+{
+  const char *sep = f->help_separator ? f->help_separator : "";
+  size_t      n = 1;
+  char       *text;
+
+  /* A translation is used where it is made: a translate function may
+   * hand back a buffer its next call reuses. */
+  if (! translate)
+    translate = as_is;
+  if (f->help)
+    n += strlen (translate (f->help));
+  for (int i = 0; f->help_variants && f->help_variants[i]; i++)
+    n += strlen (translate (f->help_variants[i]))
+         + (i > 0 ? strlen (translate (sep)) : 0);
+  if (f->help_end)
+    n += strlen (translate (f->help_end));
+  if (! (text = malloc (n)))
+    return NULL;
+  text[0] = '\0';
+  if (f->help)
+    strcat (text, translate (f->help));
+  for (int i = 0; f->help_variants && f->help_variants[i]; i++)
+    {
+      if (i > 0)
+        strcat (text, translate (sep));
+      strcat (text, translate (f->help_variants[i]));
+    }
+  if (f->help_end)
+    strcat (text, translate (f->help_end));
+  return text;
+}

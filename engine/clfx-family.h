@@ -147,7 +147,12 @@ struct ClfxFamily
   const char            *menu_label; /* "_Resize (OpenCL)..." */
   const char            *title;      /* the dialog's title */
   const char            *blurb;      /* one line */
-  const char            *help;       /* the procedure's help text */
+  /* The procedure's help text: help, then each variant's part
+   * (help_variants, in choice order) with help_separator between two,
+   * then help_end; each a translatable piece of its own, so that a
+   * variant's part lives in its own header (clfx_family_help joins
+   * them). */
+  const char            *help;
   const char *const     *menu_paths; /* NULL-terminated */
   ClfxApplyKind          apply;
   const ClfxParamSpec   *params;
@@ -168,7 +173,16 @@ struct ClfxFamily
   /* Optional: sets the other parameters of sweep case k (resize alternates
    * enlarging with zoom below 1 and shrinking by more than 2x). */
   void (*sweep_case) (ClfxParams *p, int k);
+  /* The rest of the help text (see help); NULL: none. */
+  const char *const     *help_variants;
+  const char            *help_separator;
+  const char            *help_end;
 };
+
+/* The whole help text of f, each piece passed through translate (NULL:
+ * as it is); free() it. */
+char *clfx_family_help (const ClfxFamily *f,
+                        const char *(*translate) (const char *));
 
 /* Sweep case k of family f into p (defaults, then the crossed values,
  * then sweep_case); false when k is past the last case.  Cases whose

@@ -4,6 +4,7 @@
  * rows in the engine's family table (name, range, default, choice
  * nicks), so the PDB, the dialog, clfx-bench and the engine's checks
  * cannot disagree. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "clfx-args.h"
@@ -134,9 +135,15 @@ clfx_procedure_new_family (GimpPlugIn       *plug_in,
       for (gint i = 0; family->menu_paths && family->menu_paths[i]; i++)
         gimp_procedure_add_menu_path (procedure, family->menu_paths[i]);
     }
-  gimp_procedure_set_documentation (procedure, clfx_translate (family->blurb),
-                                    clfx_translate (family->help),
-                                    family->procedure);
+  {
+    /* The help's pieces are translated one by one (each variant's
+     * sentence lives in its own header). */
+    gchar *help = clfx_family_help (family, clfx_translate);
+    gimp_procedure_set_documentation (procedure,
+                                      clfx_translate (family->blurb), help,
+                                      family->procedure);
+    free (help);
+  }
   gimp_procedure_set_attribution (procedure, CLFX_AUTHORS, CLFX_COPYRIGHT,
                                   CLFX_DATE);
   /* In the table's order, plug-in-only rows included: positional

@@ -658,4 +658,7 @@ const ClfxFamily clfx_family_blocks = {
   4,
   NULL,
   NULL,
+  NULL,
+  NULL,
+  NULL,
 };

@@ -16,8 +16,8 @@ typedef struct
 
 #define CLFX_BILATERAL_LABEL CLFX_N_ ("Bilateral filter")
 #define CLFX_BILATERAL_HELP                                                  \
-  "bilateral (blur-radius, edge-preservation as gegl:bilateral-filter, "     \
-  "centred, on straight colour)"
+  CLFX_N_ ("bilateral (blur-radius, edge-preservation as "                   \
+           "gegl:bilateral-filter, centred, on straight colour)")
 
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_BILATERAL_ROWS(F, G)                                            \

@@ -7,7 +7,7 @@
 #include "../clfx-family.h"
 
 #define CLFX_BOX_LABEL CLFX_N_ ("Box blur")
-#define CLFX_BOX_HELP "box (radius)"
+#define CLFX_BOX_HELP CLFX_N_ ("box (radius)")
 
 extern const ClfxVariant clfx_variant_box;
 

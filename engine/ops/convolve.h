@@ -21,8 +21,8 @@ typedef struct
 
 #define CLFX_CONVOLVE_LABEL CLFX_N_ ("Convolution matrix")
 #define CLFX_CONVOLVE_HELP                                                   \
-  "convolve (matrix, divisor, offset, normalize, alpha-weight as GIMP's "    \
-  "Convolution Matrix, 3x3 to 7x7)"
+  CLFX_N_ ("convolve (matrix, divisor, offset, normalize, alpha-weight "     \
+           "as GIMP's Convolution Matrix, 3x3 to 7x7)")
 
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_CONVOLVE_ROWS(F, G)                                             \

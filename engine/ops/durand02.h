@@ -25,8 +25,9 @@ extern const ClfxChoice clfx_durand02_filter_choices[];
 
 #define CLFX_DURAND02_LABEL CLFX_N_ ("Durand 2002 (bilateral, local)")
 #define CLFX_DURAND02_HELP                                                   \
-  "durand02 (contrast, detail, spatial-sigma, range-sigma): base and "       \
-  "detail through a bilateral grid sliced by the sampler-filter."
+  CLFX_N_ ("durand02 (contrast, detail, spatial-sigma, range-sigma): "       \
+           "base and detail through a bilateral grid sliced by the "         \
+           "sampler-filter.")
 #define CLFX_DURAND02_ROWS(F, G, G_SAMPLER)                                  \
   CLFX_PARAM_DOUBLE_ROW (F, durand02.contrast, "contrast",                   \
                          CLFX_N_ ("Co_ntrast"),                              \

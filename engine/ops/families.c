@@ -153,6 +153,9 @@ const ClfxFamily clfx_family_resize = {
   1,
   resize_sweep,
   resize_sweep_case,
+  NULL,
+  NULL,
+  NULL,
 };
 
 /* ---- filter --------------------------------------------------------------- */
@@ -247,7 +250,12 @@ filter_sweep_case (ClfxParams *p, int k)
 static const char *const filter_menus[] = { "<Image>/Filters/OpenCL", NULL };
 
 /* Each variant's part of the help text, in choice order. */
-#define FILTER_HELP_(v, V) CLFX_##V##_HELP ", "
+static const char *const filter_help[] = {
+#define FILTER_HELP_(v, V) CLFX_##V##_HELP,
+  CLFX_FILTER_VARIANTS (FILTER_HELP_)
+#undef FILTER_HELP_
+  NULL
+};
 
 const ClfxFamily clfx_family_filter = {
   "filter",
@@ -258,12 +266,7 @@ const ClfxFamily clfx_family_filter = {
            "kernels, as GIMP's own filters do"),
   CLFX_N_ ("Filters the selected layers (within the selection) with GEGL's "
            "definitions, in linear light (the blurs on premultiplied "
-           "alpha): " CLFX_FILTER_VARIANTS (FILTER_HELP_) "all with "
-           "addressing as the edge handling.  sampler-filter linear reads "
-           "two taps a fetch (FIR gaussian, box).  With device auto a "
-           "missing OpenCL falls back to the CPU reference; validate "
-           "compares with that reference.  Returns a JSON report (device, "
-           "build logs, timings, validation)."),
+           "alpha): "),
   filter_menus,
   CLFX_APPLY_SHADOW,
   filter_params,
@@ -276,8 +279,15 @@ const ClfxFamily clfx_family_filter = {
   (int) (sizeof filter_variants / sizeof filter_variants[0]),
   filter_sweep,
   filter_sweep_case,
+  filter_help,
+  /* TRANSLATORS: between the filters' parts of the procedure's help. */
+  CLFX_N_ (", "),
+  CLFX_N_ (", all with addressing as the edge handling.  sampler-filter "
+           "linear reads two taps a fetch (FIR gaussian, box).  With device "
+           "auto a missing OpenCL falls back to the CPU reference; validate "
+           "compares with that reference.  Returns a JSON report (device, "
+           "build logs, timings, validation)."),
 };
-#undef FILTER_HELP_
 
 /* ---- tonemap ---------------------------------------------------------------- */
 
@@ -347,8 +357,13 @@ tonemap_sweep_case (ClfxParams *p, int k)
   tp->fattal02.noise = k % 2 ? 0.05 : 0.0;
 }
 
-/* A variant's sentence of the help text. */
-#define TM_HELP(v, V) CLFX_##V##_HELP "  "
+/* Each operator's sentence of the help text, in choice order. */
+static const char *const tonemap_help[] = {
+#define TM_HELP(v, V) CLFX_##V##_HELP,
+  CLFX_TONEMAP_VARIANTS (TM_HELP)
+#undef TM_HELP
+  NULL
+};
 static const char *const tonemap_menus[] = { "<Image>/Colors/Tone Mapping",
                                              "<Image>/Filters/OpenCL", NULL };
 
@@ -360,16 +375,7 @@ const ClfxFamily clfx_family_tonemap = {
   CLFX_N_ ("Map high dynamic range colour into the displayable range with "
            "OpenCL kernels"),
   CLFX_N_ ("Tone-maps the selected layers (within the selection) in linear "
-           "light, alpha kept, with one of these operators.  "
-           CLFX_TONEMAP_VARIANTS (TM_HELP)
-           "exposure (EV) is applied first.  NaN and negative colour become "
-           "0, +Inf the image's largest finite value; the report counts "
-           "each.  The statistics (log-average, min, max, means) are "
-           "reductions on the device, shown and validated on their own.  "
-           "With device auto a "
-           "missing OpenCL falls back to the CPU reference; validate "
-           "compares with that reference.  Returns a JSON report (device, "
-           "build logs, timings, statistics, validation)."),
+           "light, alpha kept, with one of these operators.  "),
   tonemap_menus,
   CLFX_APPLY_SHADOW,
   tonemap_params,
@@ -382,6 +388,18 @@ const ClfxFamily clfx_family_tonemap = {
   (int) (sizeof tonemap_variants / sizeof tonemap_variants[0]),
   tonemap_sweep,
   tonemap_sweep_case,
+  tonemap_help,
+  /* TRANSLATORS: between the tone mappers' sentences of the procedure's
+   * help. */
+  CLFX_N_ ("  "),
+  CLFX_N_ ("  exposure (EV) is applied first.  NaN and negative colour become "
+           "0, +Inf the image's largest finite value; the report counts "
+           "each.  The statistics (log-average, min, max, means) are "
+           "reductions on the device, shown and validated on their own.  "
+           "With device auto a missing OpenCL falls back to the CPU "
+           "reference; validate compares with that reference.  Returns a "
+           "JSON report (device, build logs, timings, statistics, "
+           "validation)."),
 };
 
 /* ---- copy (internal) ------------------------------------------------------ */
@@ -405,6 +423,9 @@ const ClfxFamily clfx_family_copy = {
   -1,
   copy_variants,
   1,
+  NULL,
+  NULL,
+  NULL,
   NULL,
   NULL,
 };

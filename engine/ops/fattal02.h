@@ -18,8 +18,9 @@ typedef struct
 
 #define CLFX_FATTAL02_LABEL CLFX_N_ ("Fattal 2002 (gradient domain, local)")
 #define CLFX_FATTAL02_HELP                                                   \
-  "fattal02 (alpha, beta, saturation, noise): as gegl:fattal02, gradients "  \
-  "attenuated, a Poisson equation solved by multigrid on the device."
+  CLFX_N_ ("fattal02 (alpha, beta, saturation, noise): as "                  \
+           "gegl:fattal02, gradients attenuated, a Poisson equation "        \
+           "solved by multigrid on the device.")
 #define CLFX_FATTAL02_ROWS(F, G)                                             \
   CLFX_PARAM_DOUBLE_ROW (F, fattal02.alpha, "alpha", CLFX_N_ ("Al_pha"),     \
                          CLFX_N_ ("Fattal 2002: the gradient threshold, "    \

@@ -25,8 +25,8 @@ typedef struct
 
 #define CLFX_GAUSSIAN_LABEL CLFX_N_ ("Gaussian blur")
 #define CLFX_GAUSSIAN_HELP                                                   \
-  "gaussian (std-dev-x, std-dev-y, method auto/fir/iir as "                  \
-  "gegl:gaussian-blur)"
+  CLFX_N_ ("gaussian (std-dev-x, std-dev-y, method auto/fir/iir as "         \
+           "gegl:gaussian-blur)")
 
 /* The method's choices, in CLFX_GAUSS_* order. */
 #define CLFX_GAUSS_METHOD_CHOICES                                            \

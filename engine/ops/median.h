@@ -24,8 +24,8 @@ typedef struct
 
 #define CLFX_MEDIAN_LABEL CLFX_N_ ("Median blur")
 #define CLFX_MEDIAN_HELP                                                     \
-  "median (radius, percentile, neighborhood as gegl:median-blur in high "    \
-  "precision, on the stored values)"
+  CLFX_N_ ("median (radius, percentile, neighborhood as "                    \
+           "gegl:median-blur in high precision, on the stored values)")
 
 /* The neighborhood's choices, in CLFX_MEDIAN_* order. */
 #define CLFX_MEDIAN_NEIGHBORHOOD_CHOICES                                     \

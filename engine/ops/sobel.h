@@ -18,7 +18,8 @@ typedef struct
 
 #define CLFX_SOBEL_LABEL CLFX_N_ ("Sobel edges")
 #define CLFX_SOBEL_HELP                                                      \
-  "sobel (horizontal, vertical, keep-sign as gegl:edge-sobel, centred)"
+  CLFX_N_ ("sobel (horizontal, vertical, keep-sign as gegl:edge-sobel, "     \
+           "centred)")
 
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_SOBEL_ROWS(F, G)                                                \

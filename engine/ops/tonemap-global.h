@@ -28,7 +28,7 @@ typedef struct
 
 #define CLFX_REINHARD02_LABEL CLFX_N_ ("Reinhard 2002 (photographic)")
 #define CLFX_REINHARD02_HELP                                                 \
-  "reinhard02 (key, white-point): pfstmo's photographic operator."
+  CLFX_N_ ("reinhard02 (key, white-point): pfstmo's photographic operator.")
 #define CLFX_REINHARD02_ROWS(F, G)                                           \
   CLFX_PARAM_DOUBLE_ROW (F, reinhard02.key, "key", CLFX_N_ ("_Key"),         \
                          CLFX_N_ ("Reinhard 2002: the key, the luminance "   \
@@ -43,7 +43,7 @@ typedef struct
 
 #define CLFX_REINHARD05_LABEL CLFX_N_ ("Reinhard 2005")
 #define CLFX_REINHARD05_HELP                                                 \
-  "reinhard05 (brightness, chromatic, light): as gegl:reinhard05."
+  CLFX_N_ ("reinhard05 (brightness, chromatic, light): as gegl:reinhard05.")
 #define CLFX_REINHARD05_ROWS(F, G)                                           \
   CLFX_PARAM_DOUBLE_ROW (F, reinhard05.brightness, "brightness",             \
                          CLFX_N_ ("_Brightness"),                            \
@@ -62,7 +62,7 @@ typedef struct
                          0, 1, 1, 0, 1, 3, CLFX_UNIT_NONE, G)
 
 #define CLFX_DRAGO03_LABEL CLFX_N_ ("Drago 2003 (adaptive logarithmic)")
-#define CLFX_DRAGO03_HELP "drago03 (bias): as pfstmo's."
+#define CLFX_DRAGO03_HELP CLFX_N_ ("drago03 (bias): as pfstmo's.")
 #define CLFX_DRAGO03_ROWS(F, G)                                              \
   CLFX_PARAM_DOUBLE_ROW (F, drago03.bias, "bias", CLFX_N_ ("Bias"),          \
                          CLFX_N_ ("Drago 2003: contrast in the darks "       \
@@ -71,7 +71,7 @@ typedef struct
 
 /* aces has no parameters of its own. */
 #define CLFX_ACES_LABEL CLFX_N_ ("ACES filmic")
-#define CLFX_ACES_HELP "aces: Hill's fit of the ACES filmic curve."
+#define CLFX_ACES_HELP CLFX_N_ ("aces: Hill's fit of the ACES filmic curve.")
 
 extern const ClfxVariant clfx_variant_reinhard02;
 extern const ClfxVariant clfx_variant_reinhard05;

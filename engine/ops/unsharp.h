@@ -17,7 +17,7 @@ typedef struct
 
 #define CLFX_UNSHARP_LABEL CLFX_N_ ("Unsharp mask (sharpen)")
 #define CLFX_UNSHARP_HELP                                                    \
-  "unsharp (std-dev, amount, threshold as gegl:unsharp-mask)"
+  CLFX_N_ ("unsharp (std-dev, amount, threshold as gegl:unsharp-mask)")
 
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_UNSHARP_ROWS(F, G)                                              \

@@ -268,7 +268,7 @@ static const ClfxVariant *const bad_variants[] = { &bad_variant };
 static const ClfxFamily bad_family = {
   "bad", NULL, NULL, NULL, "test family", NULL, NULL, CLFX_APPLY_SHADOW,
   bad_rows, 1, bad_groups, 1, sizeof (BadParams), -1, bad_variants, 1,
-  NULL, NULL,
+  NULL, NULL, NULL, NULL, NULL,
 };
 
 static void

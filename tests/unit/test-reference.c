@@ -928,6 +928,51 @@ test_variants_own_rows (void)
       }
 }
 
+/* The help text: the family's opening, each variant's part in choice
+ * order with the separator between two, the end; every piece through
+ * the translation. */
+static const char *
+bracket (const char *s)
+{
+  static char buf[16][1024];
+  static int  at;
+
+  at = (at + 1) % 16;
+  snprintf (buf[at], sizeof buf[at], "[%s]", s);
+  return buf[at];
+}
+
+static void
+test_family_help (void)
+{
+  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
+    {
+      char       *plain, *marked;
+      const char *at;
+      bool        ok;
+      int         n = 0;
+
+      if (! (*f)->help_variants)
+        continue;
+      plain = clfx_family_help (*f, NULL);
+      marked = clfx_family_help (*f, bracket);
+      ok = plain && marked && ! strstr (plain, "[");
+      at = marked;
+      for (int v = 0; ok && v < (*f)->n_variants; v++, n++)
+        {
+          char want[64];
+          snprintf (want, sizeof want, "[%s", (*f)->variants[v]->name);
+          ok = (at = strstr (at, want)) != NULL;
+        }
+      ok = ok && (*f)->help_variants[(*f)->n_variants] == NULL
+           && at && strstr (at, bracket ((*f)->help_end));
+      tap_ok (ok, "%s: the help text has its %d variants' parts in order, "
+              "each piece translated", (*f)->name, n);
+      free (plain);
+      free (marked);
+    }
+}
+
 int
 main (void)
 {
@@ -957,6 +1002,7 @@ main (void)
   test_linear_light ();
   test_families ();
   test_variants_own_rows ();
+  test_family_help ();
   test_tolerance_helpers ();
   test_independent_reference ();
 
