@@ -791,3 +791,47 @@ clfx_report_json (const ClfxParams *p, const ClfxImage *src,
   clfx_json_end_object (&j);
   return clfx_json_take (&j);
 }
+
+const char *
+clfx_run_result_failure (const ClfxRunResult *r, char *buf, size_t n)
+{
+  const ClfxValidation *v = &r->validation;
+  size_t                len = 0;
+
+  if (n)
+    buf[0] = '\0';
+  if (! r->validated || v->passed || n == 0)
+    return buf;
+  if (v->mismatches)
+    len += (size_t) snprintf (buf, n, "%zu of %zu values beyond the "
+                              "tolerance (the worst at %d,%d channel %d: "
+                              "%g where the reference has %g, the bound "
+                              "there %g)", v->mismatches, v->samples,
+                              v->worst.x, v->worst.y, v->worst.channel,
+                              v->worst.actual, v->worst.expected,
+                              v->worst.tol);
+  for (int i = 0; i < r->probes.n && len < n; i++)
+    {
+      const ClfxProbe *p = &r->probes.probes[i];
+      int              k = p->worst;
+
+      if (p->passed)
+        continue;
+      if (p->device && p->reference && k >= 0 && k < p->n_device
+          && k < p->n_reference)
+        len += (size_t) snprintf (buf + len, n - len, "%sthe %s probe: %g "
+                                  "where the reference has %g (value %d of "
+                                  "%d, %zu beyond the tolerance)",
+                                  len ? "; " : "", p->name, p->device[k],
+                                  p->reference[k], k, p->n_device,
+                                  p->mismatches);
+      else
+        len += (size_t) snprintf (buf + len, n - len, "%sthe %s probe: %d "
+                                  "values on the device, %d in the "
+                                  "reference", len ? "; " : "", p->name,
+                                  p->n_device, p->n_reference);
+    }
+  if (! buf[0])
+    snprintf (buf, n, "validation failed");
+  return buf;
+}

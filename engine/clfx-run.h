@@ -134,6 +134,14 @@ bool clfx_run_validate (const ClfxParams *p, const ClfxImage *src,
 
 void clfx_run_result_clear (ClfxRunResult *result);
 
+/* What a failed validation failed on, in words, into buf: the values
+ * outside the tolerance (how many, the worst with its expected and
+ * actual values and the bound there) and each probe that failed (its
+ * worst value on the device and in the reference).  Empty when the
+ * result was not validated or passed.  Returns buf. */
+const char *clfx_run_result_failure (const ClfxRunResult *result, char *buf,
+                                     size_t n);
+
 /* The report of design.md.  extra: further "parameters" members as (name,
  * JSON-ready string value) pairs, NULL-terminated (the plug-in's); may be
  * NULL.  Caller frees. */

@@ -406,8 +406,11 @@ clfx_op_process (GeglOperation       *operation,
       t2 = g_get_monotonic_time ();
     }
   if (ok && r.validated && ! r.validation.passed)
-    g_warning ("%s: the result differs from the CPU reference beyond the "
-               "tolerance (%zu pixels)", name, r.validation.mismatches);
+    {
+      char why[1024];
+      g_warning ("%s: the result differs from the CPU reference: %s", name,
+                 clfx_run_result_failure (&r, why, sizeof why));
+    }
   if (ok)
     {
       SetArea sa = { output, result, o->pf.format, &dst,

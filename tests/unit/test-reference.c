@@ -973,6 +973,48 @@ test_family_help (void)
     }
 }
 
+/* A failed validation says what failed: a probe (with its values) when
+ * the pixels passed, the values beyond the tolerance when they did not,
+ * never "0 pixels". */
+static void
+test_failure_words (void)
+{
+  ClfxRunResult r;
+  ClfxProbe     probe;
+  double        dev[2] = { 1.0, 2.0 }, ref[2] = { 1.0, 3.0 };
+  char          buf[512];
+
+  memset (&r, 0, sizeof r);
+  memset (&probe, 0, sizeof probe);
+  snprintf (probe.name, sizeof probe.name, "stats");
+  probe.n_device = probe.n_reference = 2;
+  probe.device = dev;
+  probe.reference = ref;
+  probe.worst = 1;
+  probe.mismatches = 1;
+  r.validated = true;
+  r.probes.probes = &probe;
+  r.probes.n = 1;
+  clfx_run_result_failure (&r, buf, sizeof buf);
+  tap_ok (strstr (buf, "the stats probe: 2 where the reference has 3")
+            && ! strstr (buf, "values beyond"),
+          "a failed probe alone is named, with both values (%s)", buf);
+  probe.passed = true;
+  r.validation.mismatches = 3;
+  r.validation.samples = 40;
+  r.validation.worst.actual = 0.5;
+  r.validation.worst.expected = 0.25;
+  clfx_run_result_failure (&r, buf, sizeof buf);
+  tap_ok (strstr (buf, "3 of 40 values beyond the tolerance")
+            && strstr (buf, "0.5 where the reference has 0.25")
+            && ! strstr (buf, "probe"),
+          "values beyond the tolerance are counted, the worst shown (%s)",
+          buf);
+  r.validation.passed = true;
+  clfx_run_result_failure (&r, buf, sizeof buf);
+  tap_ok (! buf[0], "a passed validation has nothing to say");
+}
+
 int
 main (void)
 {
@@ -1003,6 +1045,7 @@ main (void)
   test_families ();
   test_variants_own_rows ();
   test_family_help ();
+  test_failure_words ();
   test_tolerance_helpers ();
   test_independent_reference ();
 
