@@ -763,6 +763,9 @@ report_validation (ClfxJson *j, const ClfxRunResult *r)
     report_probe (j, &r->probes.probes[i]);
   clfx_json_end_array (j);
   clfx_json_bool (j, "passed", v->passed);
+  /* Whose result the caller got: the device's, or after a failure the
+   * reference's (ClfxRunOptions.keep_reference). */
+  clfx_json_string (j, "result", r->reference_kept ? "reference" : "device");
   clfx_json_end_object (j);
 }
 
@@ -790,6 +793,31 @@ clfx_report_json (const ClfxParams *p, const ClfxImage *src,
   report_validation (&j, r);
   clfx_json_end_object (&j);
   return clfx_json_take (&j);
+}
+
+/* The reference's rows over dst's: their strides may differ (dst may be
+ * in pinned memory). */
+bool
+clfx_run_keep_reference (ClfxRunResult *r, ClfxImage *dst)
+{
+  const ClfxImage *ref = &r->reference;
+  size_t           row = (size_t) dst->width * clfx_image_pixel_size (dst);
+  char             why[900];
+
+  if (! r->validated || r->validation.passed || r->reference_kept
+      || ! ref->data || ! dst->data || ref->width != dst->width
+      || ref->height != dst->height || ref->channels != dst->channels
+      || ref->depth != dst->depth)
+    return false;
+  for (int y = 0; y < dst->height; y++)
+    memcpy ((unsigned char *) dst->data + (size_t) y * dst->stride,
+            (const unsigned char *) ref->data + (size_t) y * ref->stride,
+            row);
+  r->reference_kept = true;
+  snprintf (r->fallback, sizeof r->fallback, "the device's result failed "
+            "validation (%s); the CPU reference's result was kept",
+            clfx_run_result_failure (r, why, sizeof why));
+  return true;
 }
 
 const char *

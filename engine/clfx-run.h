@@ -81,6 +81,9 @@ typedef struct
   /* The result was made (or, after a failure, begun) over the source
    * (ClfxRunOptions.src_scratch). */
   bool             over_source;
+  /* dst holds the CPU reference's result: the device's failed validation
+   * (clfx_run_keep_reference). */
+  bool             reference_kept;
 } ClfxRunResult;
 
 /* Checks the parameters against src and sizes the result (the argument
@@ -96,6 +99,13 @@ bool clfx_run_check (const ClfxParams *p, const ClfxImage *src, int *width,
 bool clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
                const ClfxRunOptions *opt, ClfxRunResult *result,
                ClfxError *error);
+
+/* After a run whose device result failed validation: dst (that run's
+ * result) gets the CPU reference's result instead, since the device's is
+ * what failed, and result->reference_kept and result->fallback say so.
+ * Returns whether it did.  What GIMP applies; clfx-bench keeps the
+ * device's result (--keep-reference asks for this). */
+bool clfx_run_keep_reference (ClfxRunResult *result, ClfxImage *dst);
 
 /* A context on the device a request selects (list, select, create), as
  * clfx_run makes one; "all" makes one per usable GPU (or per CPU device

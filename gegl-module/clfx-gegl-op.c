@@ -408,8 +408,13 @@ clfx_op_process (GeglOperation       *operation,
   if (ok && r.validated && ! r.validation.passed)
     {
       char why[1024];
-      g_warning ("%s: the result differs from the CPU reference: %s", name,
-                 clfx_run_result_failure (&r, why, sizeof why));
+
+      /* The device's result is what failed: the reference's is applied. */
+      clfx_run_keep_reference (&r, &dst);
+      g_warning ("%s: the device's result differs from the CPU reference: "
+                 "%s; %s", name, clfx_run_result_failure (&r, why, sizeof why),
+                 r.reference_kept ? "the CPU reference's result is used"
+                                  : "the device's result is used");
     }
   if (ok)
     {

@@ -140,6 +140,10 @@ clfx_call_run_job (ClfxCall *call,
            gimp_item_get_name (GIMP_ITEM (job->drawable)), src.width,
            src.height, babl_get_name (job->format.format),
            (t1 - t0) / 1000.0, (g_get_monotonic_time () - t1) / 1000.0);
+  /* The device's result is what failed: the reference's is applied. */
+  if (ok && clfx_run_keep_reference (&r, &job->result))
+    g_message (_("'%s': %s"), gimp_item_get_name (GIMP_ITEM (job->drawable)),
+               r.fallback);
   if (! ok)
     clfx_set_gerror (error, &e);
   else if (! call->report)

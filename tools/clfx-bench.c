@@ -20,6 +20,7 @@ typedef struct
   const char *device;
   int         repeat, warmup;
   bool        validate, roofline, list, straight, opaque, pinned, timeline;
+  bool        keep_reference;
   const char *report, *input, *output, *synthetic, *transfer;
   int         channels;
   size_t      guard;
@@ -31,6 +32,7 @@ usage (FILE *f)
   fprintf (f,
     "usage: clfx-bench --list-devices\n"
     "       clfx-bench [--device D] [--repeat N] [--warmup N] [--validate]\n"
+    "                  [--keep-reference]\n"
     "                  [--report FILE] [--guard BYTES] [--no-roofline]\n"
     "                  [--pinned] [--timeline]\n"
     "                  (--input FILE | --synthetic WxH[:u8|u16|half|float])\n"
@@ -48,6 +50,9 @@ usage (FILE *f)
     "in linear light.\n"
     "--pinned: the images live in the device's pinned memory, as the\n"
     "plug-in's do, so transfers need no staging copy.\n"
+    "--keep-reference: with --validate, a result that fails validation is\n"
+    "replaced by the CPU reference's in --output, as GIMP applies it (the\n"
+    "exit status stays 2).\n"
     "--timeline: every upload, kernel and download of the last run on the\n"
     "device's clock, to see what waited for what.\n"
     "families and their options:\n");
@@ -647,6 +652,8 @@ run (const Options *o, const ClfxParams *p)
     goto out;
   if (r.validated)
     print_validation (&r);
+  if (o->keep_reference && clfx_run_keep_reference (&r, &dst))
+    printf ("result: %s\n", r.fallback);
   if (o->output && ! clfx_image_write (o->output, &dst, file_channels,
                                        &error))
     goto out;
@@ -735,6 +742,8 @@ parse_options (int argc, char **argv, Options *o, const ClfxFamily **fam)
         }
       else if (! strcmp (a, "--validate"))
         o->validate = true;
+      else if (! strcmp (a, "--keep-reference"))
+        o->keep_reference = true;
       else if (! strcmp (a, "--no-roofline"))
         o->roofline = false;
       else if (! strcmp (a, "--straight-alpha"))
@@ -791,8 +800,8 @@ int
 main (int argc, char **argv)
 {
   Options           o = { "auto", 10,   1,    false, true, false,
-                          false,  false, false, false, NULL, NULL,
-                          NULL,   NULL, NULL, 4,     0 };
+                          false,  false, false, false, false, NULL,
+                          NULL,   NULL,  NULL, NULL,  4,     0 };
   const ClfxFamily *fam = NULL;
   ClfxParams        p;
   ClfxError         error = { 0 };

@@ -159,11 +159,13 @@ def params_of(path):
 
 def child(args):
     """One run in a process of its own (the fault switch is read once per
-    process): op, input PNG, device, output raw bytes."""
-    op, inp, dev, out = args
+    process): op, input PNG, device, output raw bytes[, "validate"]."""
+    op, inp, dev, out = args[:4]
     data, w, h = gegl_file(inp, U8)
+    props = {"validate": "true"} if args[4:] == ["validate"] else {}
     with open(out, "wb") as f:
-        f.write(run_op(op, buffer_of(U8, w, h, data), w, h, U8, U8, {}, dev))
+        f.write(run_op(op, buffer_of(U8, w, h, data), w, h, U8, U8, props,
+                       dev))
 
 
 if len(sys.argv) > 1 and sys.argv[1] == "--child":
@@ -184,7 +186,7 @@ CHUNKS = (("median", {"radius": "3"}),
           # Runs of sums on CPU devices: a chunk restarts them where the
           # whole image does.
           ("box", {"radius": "9"}))
-print("1..%d" % (2 + len(VARIANTS) + 3 * len(CASES) + len(CHUNKS) + 6))
+print("1..%d" % (2 + len(VARIANTS) + 3 * len(CASES) + len(CHUNKS) + 7))
 
 # ---- registration ------------------------------------------------------------
 names = [o for o in Gegl.list_operations() if o.startswith("clfx:")]
@@ -439,6 +441,35 @@ ok(same and "CL_OUT_OF_RESOURCES" in q.stderr
    "a call failing midway through a run over the module's copy of the "
    "input: the CPU reference's result from the input read again (%s)"
    % (q.stderr.strip().splitlines() or ["no warning"])[-1])
+
+# A kernel whose every store adds 0.25 to red (kernels copied and changed,
+# CLFX_KERNEL_DIR): with validate on, the module warns which check failed
+# and applies the CPU reference's result, not the device's.
+broken = os.path.join(work, "kernels-broken")
+shutil.rmtree(broken, ignore_errors=True)
+shutil.copytree(os.environ["CLFX_KERNEL_SRC"], broken)
+io_h = os.path.join(broken, "clfx-io.h")
+text = open(io_h).read()
+store = "  v = clfx_unpremul (v);\n"
+assert text.count(store) == 1, "clfx_store changed: update the test"
+open(io_h, "w").write(text.replace(store, store + "  v.x += 0.25f;\n"))
+ref_out, dev_out = (os.path.join(work, n) for n in ("vref.raw", "vbad.raw"))
+p = subprocess.run([sys.executable, __file__, "--child", module_dir,
+                    "clfx:box", u8_png, "reference", ref_out],
+                   capture_output=True, text=True)
+q = subprocess.run([sys.executable, __file__, "--child", module_dir,
+                    "clfx:box", u8_png, device if device != "auto" else "pocl",
+                    dev_out, "validate"],
+                   env=dict(os.environ, CLFX_KERNEL_DIR=broken,
+                            CLFX_CACHE_DIR="off"),
+                   capture_output=True, text=True)
+same = (p.returncode == 0 and q.returncode == 0
+        and open(ref_out, "rb").read() == open(dev_out, "rb").read())
+ok(same and "values beyond the tolerance" in q.stderr
+   and "the CPU reference's result is used" in q.stderr,
+   "a device result that fails validation: a warning saying what failed, "
+   "the CPU reference's result applied (%s)"
+   % (q.stderr.strip().splitlines() or ["no warning"])[-1][:300])
 
 bad = run_op("clfx:convolve", u8_buf, W, H, U8, U8,
              {"matrix": "1 2 three"}, device)

@@ -1015,6 +1015,58 @@ test_failure_words (void)
   tap_ok (! buf[0], "a passed validation has nothing to say");
 }
 
+/* After a failed validation the reference's result replaces the device's
+ * row by row (dst with a wider stride, as pinned memory may have), and
+ * only then: a passed validation, or a reference of another size, leaves
+ * dst alone. */
+static void
+test_keep_reference (void)
+{
+  ClfxRunResult r;
+  ClfxImage     dst = { 0 }, other = { 0 };
+  ClfxError     e = { 0 };
+  bool          rows_ok = true;
+
+  memset (&r, 0, sizeof r);
+  clfx_host_image_alloc (&r.reference, 3, 2, 1, CLFX_DEPTH_FLOAT, &e);
+  dst.width = 3, dst.height = 2, dst.channels = 1;
+  dst.depth = CLFX_DEPTH_FLOAT, dst.stride = 5 * sizeof (float);
+  dst.data = calloc (2 * 5, sizeof (float));
+  for (int y = 0; y < 2; y++)
+    for (int x = 0; x < 3; x++)
+      {
+        clfx_image_set (&r.reference, x, y, 0, (float) (1 + x + 10 * y));
+        clfx_image_set (&dst, x, y, 0, -1.0f);
+      }
+  ((float *) dst.data)[3] = 99.0f; /* past row 0's pixels: untouched */
+  r.validated = true;
+  r.validation.passed = true;
+  tap_ok (! clfx_run_keep_reference (&r, &dst)
+            && clfx_image_get (&dst, 0, 0, 0) == -1.0f && ! r.reference_kept,
+          "a passed validation keeps the device's result");
+  r.validation.passed = false;
+  r.validation.mismatches = 6;
+  r.validation.samples = 6;
+  tap_ok (clfx_run_keep_reference (&r, &dst) && r.reference_kept
+            && strstr (r.fallback, "6 of 6 values beyond the tolerance")
+            && strstr (r.fallback, "reference's result was kept"),
+          "a failed one gives the reference's result, and says why (%s)",
+          r.fallback);
+  for (int y = 0; y < 2; y++)
+    for (int x = 0; x < 3; x++)
+      rows_ok = rows_ok
+                && clfx_image_get (&dst, x, y, 0) == (float) (1 + x + 10 * y);
+  tap_ok (rows_ok && ((float *) dst.data)[3] == 99.0f,
+          "every row copied, nothing past a row's pixels written");
+  r.reference_kept = false;
+  clfx_host_image_alloc (&other, 2, 2, 1, CLFX_DEPTH_FLOAT, &e);
+  tap_ok (! clfx_run_keep_reference (&r, &other),
+          "a result of another size is left alone");
+  clfx_host_image_free (&other);
+  free (dst.data);
+  clfx_host_image_free (&r.reference);
+}
+
 int
 main (void)
 {
@@ -1046,6 +1098,7 @@ main (void)
   test_variants_own_rows ();
   test_family_help ();
   test_failure_words ();
+  test_keep_reference ();
   test_tolerance_helpers ();
   test_independent_reference ();
 

@@ -152,4 +152,28 @@ for i, (name, args, *size) in enumerate(CASES):
     ok(rc == 2 and v and not v["passed"],
        "%s: ... and on the image without it" % name, out)
 
+# --keep-reference (what GIMP applies): the failed device result is
+# replaced by the CPU reference's, byte for byte, and the report says so;
+# a result that passes stays the device's.
+for name, args in (CASES[1], CASES[6]):
+    outlier, plain = images["small"]
+    kept, want = (os.path.join(work, n) for n in ("kept.pfm", "want.pfm"))
+    rc, out, r = run(bad, plain, ["--keep-reference", "--output", kept]
+                     + args, os.path.join(work, "kept.json"))
+    v = r and r.get("validation")
+    p = subprocess.run([bench, "--device", "reference", "--input", plain,
+                        "--output", want] + args, capture_output=True)
+    same = (p.returncode == 0 and os.path.exists(kept)
+            and open(kept, "rb").read() == open(want, "rb").read())
+    ok(rc == 2 and same and v and v.get("result") == "reference"
+       and "reference's result was kept" in (r.get("fallback") or ""),
+       "%s: --keep-reference writes the reference's result after a failed "
+       "validation" % name, out)
+    rc, out, r = run(good, plain, ["--keep-reference"] + args,
+                     os.path.join(work, "kept-good.json"))
+    v = r and r.get("validation")
+    ok(rc == 0 and v and v.get("result") == "device"
+       and r.get("fallback") is None,
+       "%s: ... and keeps the device's result when it passes" % name, out)
+
 taplib.done()
