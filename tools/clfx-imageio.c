@@ -734,7 +734,8 @@ clfx_image_read (const char *path, ClfxImage *img, int *file_channels,
         {
           /* OpenEXR's magic number: its library reads the file itself. */
 #ifdef CLFX_HAVE_OPENEXR
-          ok = clfx_exr_read (path, &c.img, &c.file_channels, error);
+          ok = clfx_exr_read (path, c.fp, c.size, &c.img, &c.file_channels,
+                              error);
 #else
           ok = clfx_error_set (error, CLFX_ERR_UNSUPPORTED,
                                "cannot read '%s': an OpenEXR file, and this "

@@ -5,6 +5,7 @@
 #define CLFX_IMAGEIO_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "clfx-error.h"
 #include "clfx-host-image.h"
@@ -71,8 +72,9 @@ bool clfx_imageio_check_declared (const char *path,
  *
  * The size a header declares passes clfx_imageio_check_declared before
  * the image is allocated: a PFM must hold exactly its pixels, a PNG at
- * least what deflate could pack them into (1/1032).  Input without a
- * size (a pipe) is read into memory first.  A bad CRC in any PNG chunk,
+ * least what deflate could pack them into (1/1032), an OpenEXR file
+ * what its compression could (clfx_exr_read).  Input without a size (a
+ * pipe) is read into memory first.  A bad CRC in any PNG chunk,
  * ancillary ones included, is an error.
  *
  * On success img holds an image from clfx_host_image_alloc (tight stride)
@@ -81,12 +83,18 @@ bool clfx_imageio_check_declared (const char *path,
 bool clfx_image_read (const char *path, ClfxImage *img, int *file_channels,
                       ClfxError *error);
 /* OpenEXR (clfx-exr.c, in builds with the OpenEXR library; files with
- * its magic number reach it through clfx_image_read): scanline images,
- * R, G, B, A or Y, A channels (a layer prefix allowed), any pixel type
- * decoded to float, linear light, colour divided by the file's
- * premultiplied alpha.  RGB -> 4 channels (alpha 1), Y -> 1, Y + A -> 2. */
-bool clfx_exr_read (const char *path, ClfxImage *img, int *file_channels,
-                    ClfxError *error);
+ * its magic number reach it through clfx_image_read, which passes the
+ * file open as fp, size bytes long, a pipe read into memory): scanline
+ * images, R, G, B, A or Y, A channels (a layer prefix allowed), any pixel
+ * type decoded to float, linear light, colour divided by the file's
+ * premultiplied alpha.  RGB -> 4 channels (alpha 1), Y -> 1, Y + A -> 2.
+ * Before the image is allocated the declared size passes
+ * clfx_imageio_check_declared (each chunk's offset, row and size at
+ * least, its data at the compression's best ratio) and every chunk's
+ * offset and size are read: inside the file, each big enough for its
+ * rows at that ratio. */
+bool clfx_exr_read (const char *path, FILE *fp, long long size,
+                    ClfxImage *img, int *file_channels, ClfxError *error);
 /* Whether this build reads OpenEXR. */
 bool clfx_imageio_has_openexr (void);
 
