@@ -287,13 +287,15 @@ decode_chunks (exr_context_t f, const char *path, const exr_attr_box2i_t *dw,
   size_t                padded = pixel + sizeof (float);
   size_t                row_stride = (size_t) img->width * padded;
   float                 sink[4];
-  uint8_t              *rows = calloc ((size_t) lines, row_stride);
+  /* A chunk's rows, no more than the image has. */
+  int                   n_rows = lines < img->height ? lines : img->height;
+  uint8_t              *rows = calloc ((size_t) n_rows, row_stride);
 
   if (! rows)
     return clfx_error_set (e, CLFX_ERR_NOMEM, "cannot read '%s': out of "
-                           "memory for %d rows", path, lines);
+                           "memory for %d rows", path, n_rows);
   if (img->channels == 4)
-    for (size_t i = 0; i < (size_t) lines * img->width; i++)
+    for (size_t i = 0; i < (size_t) n_rows * img->width; i++)
       {
         float one = 1.0f;
         memcpy (rows + i * padded + 3 * sizeof (float), &one, sizeof one);
@@ -322,10 +324,15 @@ decode_chunks (exr_context_t f, const char *path, const exr_attr_box2i_t *dw,
             != EXR_ERR_SUCCESS
           || (rv = exr_decoding_run (f, 0, &dec)) != EXR_ERR_SUCCESS)
         {
+          /* The library also says "out of memory" when a chunk's data
+           * unpacks to more than its rows hold. */
           ok = clfx_error_set (e, CLFX_ERR_IO,
                                "cannot decode '%s' at row %lld: %s", path,
                                (long long) y,
-                               exr_get_default_error_message (rv));
+                               rv == EXR_ERR_OUT_OF_MEMORY
+                                 ? "the chunk's data does not fit its rows "
+                                   "(a corrupt file), or memory ran out"
+                                 : exr_get_default_error_message (rv));
           break;
         }
       for (int r = 0; r < cinfo.height; r++)
