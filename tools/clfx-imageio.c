@@ -227,21 +227,6 @@ read_context_clear (ReadContext *c)
   clfx_host_image_free (&c->img);
 }
 
-static bool
-check_size (const char *path, long width, long height, ClfxError *error)
-{
-  if (width <= 0 || height <= 0)
-    return clfx_error_set (error, CLFX_ERR_IO,
-                           "cannot read '%s': invalid image size %ldx%ld",
-                           path, width, height);
-  if (width > CLFX_IMAGEIO_MAX_SIDE || height > CLFX_IMAGEIO_MAX_SIDE)
-    return clfx_error_set (error, CLFX_ERR_IO,
-                           "cannot read '%s': image size %ldx%ld exceeds "
-                           "the limit of %d pixels per side",
-                           path, width, height, CLFX_IMAGEIO_MAX_SIDE);
-  return true;
-}
-
 /* Turns a libpng failure into a message.  A short read is by far the
  * most common cause, and "Read Error" alone does not say so. */
 static bool
@@ -263,34 +248,32 @@ png_read_failed (ReadContext *c, ClfxError *error)
 /* Deflate, the only compression PNG has, turns one byte into at most
  * 1032: its longest match (258 bytes) costs at least two bits.  So the
  * file must hold at least 1/1032 of the image's filtered rows (one byte
- * of filter type per row, and interlaced rows are never fewer).  A header
- * that declares more than the file can hold is refused before anything
- * is allocated: a 68-byte file declaring 65536x65536 would otherwise cost
+ * of filter type per row, and interlaced rows are never fewer), besides
+ * the signature and the IHDR, IDAT and IEND chunks.  A header that
+ * declares more than the file can hold is refused before anything is
+ * allocated: a 68-byte file declaring 65536x65536 would otherwise cost
  * gigabytes of zeroed memory before libpng finds there is no data. */
 #define DEFLATE_MAX_RATIO 1032
+#define PNG_LEAST_CHUNKS (8 + 25 + 12 + 12)
 
 static bool
-png_check_data_size (ReadContext *c, png_uint_32 width, png_uint_32 height,
-                     int bit_depth, ClfxError *error)
+png_check_declared (ReadContext *c, png_uint_32 width, png_uint_32 height,
+                    int bit_depth, ClfxError *error)
 {
-  long long have = c->size;
-  uint64_t  bits = (uint64_t) png_get_channels (c->png, c->info)
-                   * (uint64_t) bit_depth;
-  uint64_t  raw = (uint64_t) width * height * bits / 8 + height;
+  ClfxDeclaredSize d = {
+    .format = "PNG",
+    .width = width,
+    .height = height,
+    .bits_per_pixel = (unsigned long long) png_get_channels (c->png, c->info)
+                      * (unsigned long long) bit_depth,
+    .row_extra = 1,
+    .best_ratio = DEFLATE_MAX_RATIO,
+    .ratio_owner = "deflate's",
+    .overhead = PNG_LEAST_CHUNKS,
+    .overhead_what = "signature and chunks",
+  };
 
-  if (raw <= (uint64_t) have * DEFLATE_MAX_RATIO)
-    return true;
-  return clfx_error_set (error, CLFX_ERR_IO,
-                         "cannot read '%s': the PNG header declares "
-                         "%lux%lu pixels (%llu bytes of rows), more than a "
-                         "file of %lld bytes can hold (at least %llu bytes "
-                         "at deflate's best ratio of %d:1); the file is "
-                         "truncated or corrupt", c->path,
-                         (unsigned long) width, (unsigned long) height,
-                         (unsigned long long) raw, have,
-                         (unsigned long long) ((raw + DEFLATE_MAX_RATIO - 1)
-                                               / DEFLATE_MAX_RATIO),
-                         DEFLATE_MAX_RATIO);
+  return clfx_imageio_check_declared (c->path, &d, c->size, error);
 }
 
 /* Reads the PNG whose 8 signature bytes have already been consumed. */
@@ -333,8 +316,7 @@ read_png (ReadContext *c, ClfxError *error)
                 &interlace, NULL, NULL);
   /* Check before any allocation: a corrupt header should not make us
    * ask for gigabytes. */
-  if (! check_size (c->path, (long) width, (long) height, error)
-      || ! png_check_data_size (c, width, height, bit_depth, error))
+  if (! png_check_declared (c, width, height, bit_depth, error))
     return false;
 
   {
@@ -573,8 +555,6 @@ read_pfm (ReadContext *c, bool color, ClfxError *error)
                            "cannot read '%s': image size %sx%s exceeds "
                            "the limit of %d pixels per side",
                            c->path, wtok, htok, CLFX_IMAGEIO_MAX_SIDE);
-  if (! check_size (c->path, width, height, error))
-    return false;
   sign = pfm_scale_sign (stok);
   if (sign == 0)
     return clfx_error_set (error, CLFX_ERR_IO,
@@ -587,24 +567,30 @@ read_pfm (ReadContext *c, bool color, ClfxError *error)
    * says before any allocation whether the data is all there (a 30-byte
    * file declaring 65536x65536 would otherwise cost 16 GiB). */
   {
-    long long size = c->size;
-    long long at = ftello (c->fp);
-    long long need = (long long) row_bytes * height;
+    long long        at = ftello (c->fp);
+    long long        need = (long long) row_bytes * height;
+    ClfxDeclaredSize d = {
+      .format = "PFM",
+      .width = width,
+      .height = height,
+      .bits_per_pixel = 32u * (unsigned) nc,
+      .best_ratio = 1,
+      .overhead = at > 0 ? (unsigned long long) at : 0,
+      .overhead_what = "header",
+    };
 
     if (at < 0)
       return clfx_error_set (error, CLFX_ERR_IO, "cannot read '%s': %s",
                              c->path, strerror (errno));
-    if (size - at != need)
+    if (! clfx_imageio_check_declared (c->path, &d, c->size, error))
+      return false;
+    if (c->size - at != need)
       return clfx_error_set (error, CLFX_ERR_IO,
-                             size - at < need
-                               ? "cannot read '%s': the PFM file is "
-                                 "truncated (%ldx%ld %s needs %lld bytes "
-                                 "of pixel data, the file has %lld)"
-                               : "cannot read '%s': the PFM file has data "
-                                 "after its pixels (%ldx%ld %s needs %lld "
-                                 "bytes of pixel data, the file has %lld)",
+                             "cannot read '%s': the PFM file has data "
+                             "after its pixels (%ldx%ld %s needs %lld "
+                             "bytes of pixel data, the file has %lld)",
                              c->path, width, height, color ? "RGB" : "gray",
-                             need, size - at);
+                             need, c->size - at);
   }
   clfx_error_clear (&inner);
   if (! clfx_host_image_alloc (&c->img, (int) width, (int) height,
@@ -748,7 +734,8 @@ clfx_image_read (const char *path, ClfxImage *img, int *file_channels,
         {
           /* OpenEXR's magic number: its library reads the file itself. */
 #ifdef CLFX_HAVE_OPENEXR
-          ok = clfx_exr_read (path, &c.img, &c.file_channels, error);
+          ok = clfx_exr_read (path, c.fp, c.size, &c.img, &c.file_channels,
+                              error);
 #else
           ok = clfx_error_set (error, CLFX_ERR_UNSUPPORTED,
                                "cannot read '%s': an OpenEXR file, and this "

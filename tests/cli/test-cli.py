@@ -145,6 +145,56 @@ with open(path, "rb") as f:
     expect_refused(BASE + ["--input", "/dev/stdin"] + RESIZE,
                    ["/dev/stdin", "truncated"],
                    "the same PFM through a pipe", data=f.read())
+
+
+def exr_header(width, height, size):
+    """An OpenEXR header by hand, float A, B, G, R, uncompressed, a data
+    window of width x height, then zeros up to size bytes: no offset
+    table, no chunks."""
+    def attr(name, kind, data):
+        return (name + b"\0" + kind + b"\0" + struct.pack("<i", len(data))
+                + data)
+    chlist = b"".join(c + b"\0" + struct.pack("<iB3xii", 2, 0, 1, 1)
+                      for c in [b"A", b"B", b"G", b"R"]) + b"\0"
+    box = struct.pack("<4i", 0, 0, width - 1, height - 1)
+    head = (b"\x76\x2f\x31\x01" + struct.pack("<i", 2)
+            + attr(b"channels", b"chlist", chlist)
+            + attr(b"compression", b"compression", b"\0")
+            + attr(b"dataWindow", b"box2i", box)
+            + attr(b"displayWindow", b"box2i", box)
+            + attr(b"lineOrder", b"lineOrder", b"\0")
+            + attr(b"pixelAspectRatio", b"float", struct.pack("<f", 1))
+            + attr(b"screenWindowCenter", b"v2f", struct.pack("<2f", 0, 0))
+            + attr(b"screenWindowWidth", b"float", struct.pack("<f", 1))
+            + b"\0")
+    return head + b"\0" * (size - len(head))
+
+
+# OpenEXR: 4 GiB of float RGBA declared in 1181 bytes (where the build
+# reads OpenEXR), from a file and through a pipe; a sound file through a
+# pipe (Blender's, where it is installed).
+path = put("bomb.exr", exr_header(16384, 16384, 1181))
+rc, err, secs = bench_run(BASE + ["--input", path] + RESIZE)
+if "no OpenEXR library" in err:
+    ok(isinstance(rc, int) and rc > 0,
+       "an OpenEXR file in a build without OpenEXR: refused, saying so", err)
+else:
+    expect_refused(BASE + ["--input", path] + RESIZE,
+                   [path, "16384x16384", "1181 bytes", "truncated or corrupt"],
+                   "a 1181-byte OpenEXR header declaring 16384x16384 float "
+                   "RGBA")
+    with open(path, "rb") as f:
+        expect_refused(BASE + ["--input", "/dev/stdin"] + RESIZE,
+                       ["/dev/stdin", "16384x16384", "1181 bytes"],
+                       "the same OpenEXR header through a pipe",
+                       data=f.read())
+    sound = "/usr/share/blender/datafiles/studiolights/world/courtyard.exr"
+    if os.path.exists(sound):
+        with open(sound, "rb") as f:
+            rc, err, secs = bench_run(BASE + ["--input", "/dev/stdin"]
+                                      + RESIZE, data=f.read())
+        ok(rc == 0, "courtyard.exr through a pipe: read (exit %s)" % rc, err)
+
 path = put("bomb-pipe.png", png(65536, 65536, 16, 6))
 with open(path, "rb") as f:
     expect_refused(BASE + ["--input", "/dev/stdin"] + RESIZE,
