@@ -61,7 +61,7 @@ durand_log (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
     return;
   L[(long) y * w + x]
     = tm_dlum (tm_luminance (tm_read (CLFX_SRC (src), x, y,
-                                      as_float (scan[0].w), scale)),
+                                      tm_largest (scan), scale)),
                p);
 }
 #else
@@ -77,7 +77,7 @@ durand_log_v (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
 
   if (n <= 0 || y >= h)
     return;
-  Y = tm_read_y8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale);
+  Y = tm_read_y8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale);
   tm_put8 (L, (long) y * w + x, n, log10 (fmax (Y, p[1])));
 }
 #endif
@@ -321,7 +321,7 @@ durand_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
   if (gx < dst_rect.z && gy < dst_rect.w)
     {
       int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-      float4 v = tm_read (CLFX_SRC (src), x, y, as_float (scan[0].w), scale);
+      float4 v = tm_read (CLFX_SRC (src), x, y, tm_largest (scan), scale);
       float  Y = tm_luminance (v);
 
       if (p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f))
@@ -455,7 +455,7 @@ durand_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
       int    n = min (8, dst_rect.z - gx);
       float8 r, g, b, a;
 
-      tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale, &r,
+      tm_read8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale, &r,
                 &g, &b, &a);
       tm_dmap8 (&r, &g, &b, x, y, n, L, w, grid, p);
       tm_map8_put (ph, dst, dst_offset, dst_pitch, dst_rect, x, y, n, r, g,

@@ -44,7 +44,7 @@ fat_h (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
     return;
   H[(long) y * w + x]
     = log (p[0] * tm_luminance (tm_read (CLFX_SRC (src), x, y,
-                                         as_float (scan[0].w), scale))
+                                         tm_largest (scan), scale))
            + 1e-4f);
 }
 #else
@@ -60,7 +60,7 @@ fat_h_v (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
 
   if (n <= 0 || y >= h)
     return;
-  Y = tm_read_y8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale);
+  Y = tm_read_y8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale);
   tm_put8 (H, (long) y * w + x, n, log (p[0] * Y + 1e-4f));
 }
 #endif
@@ -878,7 +878,7 @@ fat_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
   if (gx < dst_rect.z && gy < dst_rect.w)
     {
       int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-      float4 v = tm_read (CLFX_SRC (src), x, y, as_float (scan[0].w), scale);
+      float4 v = tm_read (CLFX_SRC (src), x, y, tm_largest (scan), scale);
       float  Y = tm_luminance (v);
 
       if (p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f))
@@ -947,7 +947,7 @@ fat_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
       int    n = min (8, dst_rect.z - gx);
       float8 r, g, b, a;
 
-      tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale, &r,
+      tm_read8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale, &r,
                 &g, &b, &a);
       fat_map8 (&r, &g, &b, x, y, n, U, w, p, f, saturation);
       tm_map8_put (ph, dst, dst_offset, dst_pitch, dst_rect, x, y, n, r, g,

@@ -215,7 +215,7 @@ tm_range (CLFX_SRC_ARGS (src), int4 rect, int nbx,
 {
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int    x = rect.x + bx * TM_BW + lx, y0 = rect.y + by * TM_BH;
-  float  m = as_float (scan[0].w);
+  float  m = tm_largest (scan);
   float2 r = (float2) (INFINITY, -INFINITY);
 
   if (x < rect.z)
@@ -257,7 +257,7 @@ tm_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
   if (gx < dst_rect.z && gy < dst_rect.w)
     {
       int   x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-      float m = as_float (scan[0].w);
+      float m = tm_largest (scan);
 
       tm_store (dst, dst_offset, dst_pitch, dst_rect, x, y,
                 tm_map1 (tm_read (CLFX_SRC (src), x, y, m, scale), op, p),
@@ -316,7 +316,7 @@ tm_range8 (CLFX_SRC_ARGS (src), int4 rect, int nbx,
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int    x = rect.x + bx * TM_BW + 8 * lx, y0 = rect.y + by * TM_BH;
   int    n = min (8, rect.z - x);
-  float  m = as_float (scan[0].w);
+  float  m = tm_largest (scan);
   float8 lo = (float8) (INFINITY), hi = (float8) (-INFINITY);
   int8   lane = (int8) (0, 1, 2, 3, 4, 5, 6, 7);
 
@@ -384,7 +384,7 @@ tm_map8 (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
 
       if (! kept)
         {
-          tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale,
+          tm_read8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale,
                     &r, &g, &b, &a);
           tm_mapc_8 (&r, &g, &b, tm_luminance8 (r, g, b), op, p);
         }

@@ -26,6 +26,27 @@
 #define TM_V        8
 #define TM_MAP_ROWS 16
 
+/* What the read makes of colour (tonemap-common.h's tm_read, the
+ * reference's tm_ref_read): stored values below TM_TINY (subnormals
+ * included) are 0, and so are values the exposure leaves below it, so
+ * that every term of a luminance is 0 or a normal float: devices that
+ * flush subnormals to zero and those that keep them (the reference) then
+ * compute the same thing.  After the exposure colour is capped at TM_CAP,
+ * so that no sum over an image (whose pixels an int width by an int
+ * height count, fewer than 2^62) nor any product the operators form
+ * overflows.  TM_TINY_BITS: TM_TINY's bits, for the scan's integer
+ * tests. */
+#define TM_TINY      0x1p-121f
+#define TM_TINY_BITS 0x03000000u
+#define TM_CAP       0x1p64f
+
+/* The scan's result (and each block's partial): 8 uints, the counts of
+ * NaN, negative, +Inf and tiny colour values (TM_SCAN_COUNTS), then the
+ * largest finite colour value's bits (tiny values left out). */
+#define TM_SCAN_N       8
+#define TM_SCAN_COUNTS  4
+#define TM_SCAN_LARGEST 4
+
 /* The parameter buffer every operator's constants kernel writes (16
  * floats).  Slots 0-7 hold the operator's own constants (see its
  * kernel); these are the family's: */
