@@ -62,10 +62,15 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
     }
   else if (op == TM_DRAGO03)
     {
+      /* log10 (Lmax' + 1) as pfstmo, but through log1p where Lmax' < 0.5
+       * (max Y below the log-average's offset, 1e-4): there 1 + Lmax'
+       * loses Lmax''s digits, all of them for max Y below about 1e-11
+       * (then 1 / 0). */
       float lmax = st.s6 / Lavg;
       p[0] = 1.0f / Lavg;
       p[1] = st.s6 > 0.0f ? 1.0f / st.s6 : 0.0f;
-      p[2] = 1.0f / log10 (lmax + 1.0f);
+      p[2] = lmax >= 0.5f ? 1.0f / log10 (lmax + 1.0f)
+                          : M_LN10_F / log1p (lmax);
       p[3] = log (a1) / log (0.5f);
     }
 }

@@ -555,23 +555,29 @@ static const GlobalOp reinhard05 = {
 
 /* ---- drago03 ------------------------------------------------------------------- */
 
+/* As tm_params: log10 (Lmax' + 1) through log1p where Lmax' < 0.5. */
 static void
 drago03_constants (const GlobalState *gs, TmRef *r)
 {
-  double  lavg = r->prm[TM_P_LAVG];
+  double  lavg = r->prm[TM_P_LAVG], lmax = r->max_y / lavg;
   double *p = r->prm;
 
   p[0] = 1.0 / lavg;
   p[1] = r->max_y > 0.0 ? 1.0 / r->max_y : 0.0;
-  p[2] = 1.0 / log10 (r->max_y / lavg + 1.0);
+  p[2] = lmax >= 0.5 ? 1.0 / log10 (lmax + 1.0) : log (10.0) / log1p (lmax);
   p[3] = log (gs->a1) / log (0.5);
 }
 
 static void
 drago03_map (const double *p, const double v[4], double Y, double c[3])
 {
+  /* ln (1 + yw) as pfstmo writes it (within 2^-23 relative in double
+   * above 2^-30), or through log1p below, where 1 + yw loses more of
+   * yw's bits than float has (a tiny image's pixels: all of them below
+   * 2^-53). */
   double yw = Y * p[0];
-  double ld = log (yw + 1.0) / log (2.0 + 8.0 * pow (Y * p[1], p[3])) * p[2];
+  double ln1 = yw < 0x1p-30 ? log1p (yw) : log (yw + 1.0);
+  double ld = ln1 / log (2.0 + 8.0 * pow (Y * p[1], p[3])) * p[2];
 
   for (int k = 0; k < 3; k++)
     c[k] = Y > 0.0 ? v[k] * ld / Y : 0.0;
