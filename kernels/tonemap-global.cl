@@ -22,7 +22,9 @@
 /* One work-item: p[] from the statistics (n pixels), as tonemap-global.c's
  * reference computes them in double (tm_params_begin: the log-average, the
  * mean, TM_P_BLACK):
- *   reinhard02  p0 a = key / Lavg, p1 1 / white^2 (0: none), p2 white
+ *   reinhard02  p0 a = key / Lavg, p1 1 / white^2 where white^2 is a
+ *               normal float (else 0), p2 white, p3 1 / white where
+ *               white^2 is below that range (else 0)
  *   reinhard05  p0 f = exp (-brightness), p1 m, p2 k, p3-p5 Ig per
  *               channel, p6 chromatic, p7 light
  *   drago03     p0 1 / Lavg, p1 1 / max Y, p2 1 / log10 (Lmax' + 1),
@@ -37,11 +39,16 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
 
   if (op == TM_REINHARD02)
     {
+      /* white^2 is below FLT_MIN where the image's largest Y is (below
+       * about 1e-21): the map then divides L by white twice, where 1 /
+       * white^2 would overflow; where white^2 overflows, L / white^2 is
+       * below 1 / white, nothing beside 1. */
       float a = a1 / Lavg;
-      float white = a2 > 0.0f ? a2 : a * st.s6;
+      float white = a2 > 0.0f ? a2 : a * st.s6, ww = white * white;
       p[0] = a;
-      p[1] = white > 0.0f ? 1.0f / (white * white) : 0.0f;
+      p[1] = ww >= FLT_MIN && ww <= FLT_MAX ? 1.0f / ww : 0.0f;
       p[2] = white;
+      p[3] = white > 0.0f && ww < FLT_MIN ? 1.0f / white : 0.0f;
     }
   else if (op == TM_REINHARD05)
     {
@@ -181,7 +188,9 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
       {                                                                      \
         /* Ld = L (1 + L / white^2) / (1 + L), L = a Y; colour times Ld /  \
          * Y, which is a (1 + L / white^2) / (1 + L): no division by Y. */   \
-        T L = p[0] * Y, f = p[0] * (1.0f + L * p[1]) / (1.0f + L);           \
+        T L = p[0] * Y;                                                      \
+        T t = p[3] > 0.0f ? L * p[3] * p[3] : L * p[1];                      \
+        T f = p[0] * (1.0f + t) / (1.0f + L);                                \
         *r *= f;                                                             \
         *g *= f;                                                             \
         *b *= f;                                                             \

@@ -480,6 +480,7 @@ refusals (void)
   /* In range for the dialog, refused by the operator's plan. */
   static const char *const zero[][3] = {
     { "reinhard02", "key", "0" },
+    { "reinhard02", "white-point", "0.0005" },
     { "drago03", "bias", "0" },
     { "durand02", "range-sigma", "0.01" },
     { "fattal02", "alpha", "0" },
