@@ -388,10 +388,20 @@ tm_store8 (CLFX_DST_ARGS, int x, int y, int n, float8 r, float8 g, float8 b,
                                           t[3][k])));
 }
 
+/* The result's colour as its format holds it: a half result at most
+ * TM_HALF_MAX (T float3 or float8). */
+#if CLFX_DEPTH == CLFX_DEPTH_CODE_HALF
+#define TM_OUT(T, c) ((c) = fmin ((c), (T) (CLFX_SRGB ? TM_HALF_SRGB_MAX      \
+                                                      : TM_HALF_MAX)))
+#else
+#define TM_OUT(T, c) ((void) 0)
+#endif
+
 /* The result's luminance into the after histogram, and the store. */
 inline CLFX_ALWAYS_INLINE void
 tm_store (CLFX_DST_ARGS, int x, int y, float4 v, __local uint *lh)
 {
+  TM_OUT (float3, v.xyz);
   atomic_inc (&lh[tm_hist_bin (tm_luminance (v), TM_HA_LO, TM_HA_N)]);
   CLFX_STORE (x, y, clfx_from_rgba (v));
 }
@@ -418,6 +428,9 @@ inline CLFX_ALWAYS_INLINE void
 tm_map8_put (uint *ph, CLFX_DST_ARGS, int x, int y, int n, float8 r,
              float8 g, float8 b, float8 a)
 {
+  TM_OUT (float8, r);
+  TM_OUT (float8, g);
+  TM_OUT (float8, b);
   tm_hist_count8 (ph, TM_HA_N,
                   tm_hist_bin8 (tm_luminance8 (r, g, b), TM_HA_LO, TM_HA_N),
                   n);

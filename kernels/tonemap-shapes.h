@@ -40,6 +40,15 @@
 #define TM_TINY_BITS 0x03000000u
 #define TM_CAP       0x1p64f
 
+/* A half result's largest colour value, in linear light (tonemap-common.h's
+ * TM_OUT): half's largest finite value, or for sRGB-encoded half a value
+ * whose encoding is below it (2^38 encodes to 61600).  Larger results are
+ * stored as this, not as +Inf; float results stay finite (each operator's
+ * constants are made so: docs/TONEMAP.md, "Finite results"), 8- and
+ * 16-bit ones saturate at the store. */
+#define TM_HALF_MAX      65504.0f
+#define TM_HALF_SRGB_MAX 0x1p38f
+
 /* The scan's result (and each block's partial): 8 uints, the counts of
  * NaN, negative, +Inf and tiny colour values (TM_SCAN_COUNTS), then the
  * largest finite colour value's bits (tiny values left out). */

@@ -575,6 +575,10 @@ tm_ref_run (const ClfxPlan *plan, const ClfxImage *src, ClfxImage *dst,
           hist_add (h->hb, h->hb_amb, TM_HB_LO, TM_HB_N, tm_ref_luminance (v),
                     eta_y * tm_ref_luminance (v));
         map (data, r, x, y, v);
+        /* kernels/tonemap-common.h's TM_OUT. */
+        for (int c = 0; c < 3 && dst->depth == CLFX_DEPTH_HALF; c++)
+          v[c] = fmin (v[c], plan->decode ? (double) TM_HALF_SRGB_MAX
+                                          : (double) TM_HALF_MAX);
         if (lin)
           {
             /* The device's result luminance: within the result's bound
