@@ -12,4 +12,11 @@
  * most 122 (range-sigma >= 0.05). */
 #define TM_SPLAT_Z 128
 
+/* The base is flat, and its contrast scale c 0, where max B - min B is
+ * at most this (log10 units, 0.23 % in luminance): such a range is at
+ * most a few hundred ulps of the grid's float at the largest |L| (45),
+ * and c = contrast / range would stretch the grid's rounding (a constant
+ * image's) into the whole contrast. */
+#define TM_FLAT_BASE 0x1p-10f
+
 #endif

@@ -28,8 +28,10 @@
 /* One work-item: the constants from the statistics (n pixels), as
  * durand02.c's reference computes them in double, after tm_params_begin's:
  * p0 L0, p1 the floor, p2 1 / range sigma, p3 contrast, p4 detail.  L =
- * log10 (max (Y, floor)) with the floor 6 decades below max Y: the grid's
- * z axis covers [L0, L0 + 6]. */
+ * log10 (max (Y, floor)) with the floor 6 decades below max Y, and never
+ * below FLT_MIN (where max Y is below 1e-32: a subnormal floor would be 0
+ * on devices that flush them, and its log -inf): the grid's z axis covers
+ * [L0, L0 + 6]. */
 __kernel void
 durand_params (__global const float8 *stats, float n, float range_sigma,
                float contrast, float detail, __global float *p)
@@ -38,7 +40,7 @@ durand_params (__global const float8 *stats, float n, float range_sigma,
   float8 st = tm_params_begin (stats, n, p, &Lavg, &mean);
 
   p[0] = log10 (st.s6) - 6.0f;
-  p[1] = st.s6 * 1e-6f;
+  p[1] = fmax (st.s6 * 1e-6f, FLT_MIN);
   p[2] = 1.0f / range_sigma;
   p[3] = contrast;
   p[4] = detail;
@@ -48,6 +50,16 @@ inline float
 tm_dlum (float Y, __global const float *p)
 {
   return log10 (fmax (Y, p[1]));
+}
+
+/* c = contrast / (max B - min B), 0 where the base is flat
+ * (TM_FLAT_BASE). */
+inline CLFX_ALWAYS_INLINE float
+tm_dcontrast (__global const float *p)
+{
+  return p[TM_P_RANGE_HI] - p[TM_P_RANGE_LO] > TM_FLAT_BASE
+           ? p[3] * p[TM_P_RANGE_SCALE]
+           : 0.0f;
 }
 
 #if ! CLFX_SRC_BUFFER
@@ -61,7 +73,7 @@ durand_log (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
     return;
   L[(long) y * w + x]
     = tm_dlum (tm_luminance (tm_read (CLFX_SRC (src), x, y,
-                                      as_float (scan[0].w), scale)),
+                                      tm_largest (scan), scale)),
                p);
 }
 #else
@@ -77,7 +89,7 @@ durand_log_v (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
 
   if (n <= 0 || y >= h)
     return;
-  Y = tm_read_y8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale);
+  Y = tm_read_y8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale);
   tm_put8 (L, (long) y * w + x, n, log10 (fmax (Y, p[1])));
 }
 #endif
@@ -321,7 +333,7 @@ durand_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
   if (gx < dst_rect.z && gy < dst_rect.w)
     {
       int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-      float4 v = tm_read (CLFX_SRC (src), x, y, as_float (scan[0].w), scale);
+      float4 v = tm_read (CLFX_SRC (src), x, y, tm_largest (scan), scale);
       float  Y = tm_luminance (v);
 
       if (p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f))
@@ -330,9 +342,13 @@ durand_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
         {
           float l = tm_dlum (Y, p);
           float b = tm_base (grid, smp, linear, cell, dims, x, y, l, p);
-          float c = p[3] * p[TM_P_RANGE_SCALE];
-          float lo = (b - p[TM_P_RANGE_HI]) * c + p[4] * (l - b);
-          v.xyz *= exp10 (lo) / Y;
+          float c = tm_dcontrast (p);
+          float e = exp10 ((b - p[TM_P_RANGE_HI]) * c + p[4] * (l - b));
+          float m = e / Y;
+          /* e / Y overflows where Y is near its least (2^-125) and the
+           * detail brightens the pixel; colour / Y (at most 16.5) times e
+           * does not. */
+          v.xyz = isinf (m) ? v.xyz / Y * e : v.xyz * m;
         }
       tm_store (dst, dst_offset, dst_pitch, dst_rect, x, y, v, lh);
     }
@@ -427,13 +443,28 @@ tm_dmap8 (float8 *r, float8 *g, float8 *b, int x, int y, int n,
   float8 Y = tm_luminance8 (*r, *g, *b);
   float8 l = tm_get8 (L, (long) y * w + x, n);
   float8 B = tm_base8 (grid, x, y, n, l, p);
-  float8 m = exp10 ((B - p[TM_P_RANGE_HI]) * (p[3] * p[TM_P_RANGE_SCALE])
-                    + p[4] * (l - B)) / Y;
+  float8 e = exp10 ((B - p[TM_P_RANGE_HI]) * tm_dcontrast (p)
+                    + p[4] * (l - B));
+  float8 m = e / Y;
   int8   black = p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f);
+  int8   big = isinf (m) && ! black;
 
-  *r = black ? (float8) (0.0f) : *r * m;
-  *g = black ? (float8) (0.0f) : *g * m;
-  *b = black ? (float8) (0.0f) : *b * m;
+  if (any (big))
+    {
+      /* durand_map's colour / Y times e where e / Y overflows. */
+      *r = big ? *r / Y * e : *r * m;
+      *g = big ? *g / Y * e : *g * m;
+      *b = big ? *b / Y * e : *b * m;
+    }
+  else
+    {
+      *r = *r * m;
+      *g = *g * m;
+      *b = *b * m;
+    }
+  *r = black ? (float8) (0.0f) : *r;
+  *g = black ? (float8) (0.0f) : *g;
+  *b = black ? (float8) (0.0f) : *b;
 }
 
 /* durand_map in the CPU devices' form (tm_map8_begin). */
@@ -455,7 +486,7 @@ durand_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
       int    n = min (8, dst_rect.z - gx);
       float8 r, g, b, a;
 
-      tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale, &r,
+      tm_read8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale, &r,
                 &g, &b, &a);
       tm_dmap8 (&r, &g, &b, x, y, n, L, w, grid, p);
       tm_map8_put (ph, dst, dst_offset, dst_pitch, dst_rect, x, y, n, r, g,

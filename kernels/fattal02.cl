@@ -4,7 +4,8 @@
  * gradients and their averages, Phi, the divergence, the full multigrid,
  * U's mean, the percentiles, the map.  Every image here is one float per
  * pixel, row-major, w wide; "clamped" reads take the nearest pixel
- * inside.  p is the family's parameter buffer (p0 = 100 / max Y), f
+ * inside.  p is the family's parameter buffer (p0 100 / (s max Y), p1
+ * s: fat_params), f
  * fattal's own (fattal02-shapes.h): f0 the mean of U, f1 f2 L at the two
  * percentiles, f8 + k avg_k.
  *
@@ -16,14 +17,19 @@
 #include "fattal02-shapes.h"
 
 /* One work-item: the constants from the statistics (n pixels), after
- * tm_params_begin's: p0 100 / max Y (0 for a black image). */
+ * tm_params_begin's: p0 100 / (s max Y) (0 for a black image) and p1 s,
+ * the scale of Y in H: 1, or 2^64 where 100 / max Y would overflow (max
+ * Y below 2^-100; it is at least 2^-126: tonemap-shapes.h's TM_TINY).
+ * A power of two, so that Y s is exact and H the same either way. */
 __kernel void
 fat_params (__global const float8 *stats, float n, __global float *p)
 {
   float  Lavg, mean;
   float8 st = tm_params_begin (stats, n, p, &Lavg, &mean);
+  float  s = st.s6 < 0x1p-100f ? 0x1p64f : 1.0f;
 
-  p[0] = st.s6 > 0.0f ? 100.0f / st.s6 : 0.0f;
+  p[0] = st.s6 > 0.0f ? 100.0f / (st.s6 * s) : 0.0f;
+  p[1] = s;
 }
 
 inline int
@@ -32,7 +38,7 @@ fat_clamp (int v, int n)
   return v < 0 ? 0 : v >= n ? n - 1 : v;
 }
 
-/* 1: H = ln (100 Y / max Y + 1e-4). */
+/* 1: H = ln (100 Y / max Y + 1e-4), as p0 (Y p1) (fat_params). */
 #if ! CLFX_SRC_BUFFER
 __kernel void
 fat_h (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
@@ -43,8 +49,9 @@ fat_h (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
   if (x >= w || y >= h)
     return;
   H[(long) y * w + x]
-    = log (p[0] * tm_luminance (tm_read (CLFX_SRC (src), x, y,
-                                         as_float (scan[0].w), scale))
+    = log (p[0] * (tm_luminance (tm_read (CLFX_SRC (src), x, y,
+                                          tm_largest (scan), scale))
+                   * p[1])
            + 1e-4f);
 }
 #else
@@ -60,8 +67,8 @@ fat_h_v (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
 
   if (n <= 0 || y >= h)
     return;
-  Y = tm_read_y8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale);
-  tm_put8 (H, (long) y * w + x, n, log (p[0] * Y + 1e-4f));
+  Y = tm_read_y8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale);
+  tm_put8 (H, (long) y * w + x, n, log (p[0] * (Y * p[1]) + 1e-4f));
 }
 #endif
 
@@ -878,7 +885,7 @@ fat_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
   if (gx < dst_rect.z && gy < dst_rect.w)
     {
       int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-      float4 v = tm_read (CLFX_SRC (src), x, y, as_float (scan[0].w), scale);
+      float4 v = tm_read (CLFX_SRC (src), x, y, tm_largest (scan), scale);
       float  Y = tm_luminance (v);
 
       if (p[TM_P_BLACK] != 0.0f || ! (Y > 0.0f))
@@ -947,7 +954,7 @@ fat_map_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
       int    n = min (8, dst_rect.z - gx);
       float8 r, g, b, a;
 
-      tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale, &r,
+      tm_read8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale, &r,
                 &g, &b, &a);
       fat_map8 (&r, &g, &b, x, y, n, U, w, p, f, saturation);
       tm_map8_put (ph, dst, dst_offset, dst_pitch, dst_rect, x, y, n, r, g,

@@ -1,13 +1,15 @@
 /* tonemap-common.h: what every tone mapper's kernels share (included by
  * tonemap-global.cl, durand02.cl, fattal02.cl; docs/TONEMAP.md).
  *
- * Colour is cleaned before anything reads it: NaN and negative values are
- * 0, +Inf is the largest finite colour value of the image; alpha is kept
- * (NaN 0, clamped to [0, 1]).  Then the exposure scale, then babl's
- * luminance Y of linear sRGB.  Here: that read (tm_read, and tm_read8 for
- * eight pixels of a row: the CPU devices' form), compensated sums, the
- * log-luminance histograms, and the stores that count the result into
- * the after histogram (tm_store, tm_store8, tm_map8_*). */
+ * Colour is cleaned before anything reads it: NaN, negative and tiny
+ * values are 0, +Inf is the largest finite colour value of the image;
+ * alpha is kept (NaN 0, clamped to [0, 1]).  Then the exposure scale,
+ * capped, and values it leaves tiny 0 (tonemap-shapes.h's TM_TINY,
+ * TM_CAP), then babl's luminance Y of linear sRGB.  Here: that read
+ * (tm_read, and tm_read8 for eight pixels of a row: the CPU devices'
+ * form), compensated sums, the log-luminance histograms, and the stores
+ * that count the result into the after histogram (tm_store, tm_store8,
+ * tm_map8_*). */
 #ifndef TONEMAP_COMMON_H
 #define TONEMAP_COMMON_H
 
@@ -20,20 +22,41 @@
 #define TM_YG 0.7169038389f
 #define TM_YB 0.0606082572f
 
-/* Colour is capped here after the exposure: luminance, the operators'
- * products (a Y, L / white^2, Y / Lavg) and their sums stay finite, so
- * no result is NaN (an infinity over an infinity), whatever the image
- * holds. */
-#define TM_CAP 1e30f
-
 /* These helpers are always inlined where the compiler is clang's (PoCL,
  * clfx-io.h): it kept some of them calls, whose pointer arguments then
  * sent the CPU form's per-work-item arrays through memory. */
 
+/* A stored colour value cleaned (m: the largest finite colour value),
+ * classed by its bits as the scan classes it (tm_scan1), so that a
+ * subnormal is tiny whether or not the device flushes it: NaN, negative
+ * and tiny values are 0 (-0 stays as it is: it reads as 0), +Inf is m. */
 inline CLFX_ALWAYS_INLINE float
 tm_clean1 (float v, float m)
 {
-  return isnan (v) ? 0.0f : v < 0.0f ? 0.0f : isinf (v) ? m : v;
+  uint u = as_uint (v);
+
+  return u > 0x7f800000u && u != 0x80000000u ? 0.0f
+         : u == 0x7f800000u ? m
+         : u < TM_TINY_BITS ? 0.0f : v;
+}
+
+/* Cleaned colour exposed: times scale, capped at TM_CAP, and 0 where the
+ * product is tiny, by its bits again (T float3 or float8, U the unsigned
+ * vector of its size). */
+#define TM_EXPOSE(T, U, c, scale)                                            \
+  do                                                                         \
+    {                                                                        \
+      (c) = fmin ((c) * (scale), (T) (TM_CAP));                              \
+      (c) = as_##U ((c)) < TM_TINY_BITS ? (T) (0.0f) : (c);                  \
+    }                                                                        \
+  while (0)
+
+/* The largest finite colour value the scan found (tm_scan_final's result;
+ * 0 where there is no scan). */
+inline CLFX_ALWAYS_INLINE float
+tm_largest (__global const uint4 *scan)
+{
+  return as_float (((__global const uint *) scan)[TM_SCAN_LARGEST]);
 }
 
 /* A texel as the operators read it: stored values cleaned (m: the
@@ -53,7 +76,7 @@ tm_read (CLFX_SRC_ARGS (src), int x, int y, float m, float scale)
   v.y = isnan (v.y) ? 0.0f : clamp (v.y, 0.0f, 1.0f);
 #endif
   v = clfx_rgba (clfx_decode (v));
-  v.xyz = fmin (v.xyz * scale, (float3) (TM_CAP));
+  TM_EXPOSE (float3, uint3, v.xyz, scale);
   return v;
 }
 
@@ -236,10 +259,11 @@ tm_read8 (CLFX_SRC_ARGS (src), int x, int y, int n, float m, float scale,
 #pragma unroll
       for (int k = 0; k < 3; k++)
         {
-          c[k] = isnan (c[k]) ? (float8) (0.0f)
-                 : c[k] < 0.0f ? (float8) (0.0f)
-                 : isinf (c[k]) ? (float8) (m) : c[k];
-          c[k] = fmin (c[k] * scale, (float8) (TM_CAP));
+          uint8 u = as_uint8 (c[k]);
+          c[k] = u > 0x7f800000u && u != 0x80000000u ? (float8) (0.0f)
+                 : u == 0x7f800000u ? (float8) (m)
+                 : u < TM_TINY_BITS ? (float8) (0.0f) : c[k];
+          TM_EXPOSE (float8, uint8, c[k], scale);
         }
       *r = c[0];
       *g = c[1];
@@ -364,10 +388,20 @@ tm_store8 (CLFX_DST_ARGS, int x, int y, int n, float8 r, float8 g, float8 b,
                                           t[3][k])));
 }
 
+/* The result's colour as its format holds it: a half result at most
+ * TM_HALF_MAX (T float3 or float8). */
+#if CLFX_DEPTH == CLFX_DEPTH_CODE_HALF
+#define TM_OUT(T, c) ((c) = fmin ((c), (T) (CLFX_SRGB ? TM_HALF_SRGB_MAX      \
+                                                      : TM_HALF_MAX)))
+#else
+#define TM_OUT(T, c) ((void) 0)
+#endif
+
 /* The result's luminance into the after histogram, and the store. */
 inline CLFX_ALWAYS_INLINE void
 tm_store (CLFX_DST_ARGS, int x, int y, float4 v, __local uint *lh)
 {
+  TM_OUT (float3, v.xyz);
   atomic_inc (&lh[tm_hist_bin (tm_luminance (v), TM_HA_LO, TM_HA_N)]);
   CLFX_STORE (x, y, clfx_from_rgba (v));
 }
@@ -394,6 +428,9 @@ inline CLFX_ALWAYS_INLINE void
 tm_map8_put (uint *ph, CLFX_DST_ARGS, int x, int y, int n, float8 r,
              float8 g, float8 b, float8 a)
 {
+  TM_OUT (float8, r);
+  TM_OUT (float8, g);
+  TM_OUT (float8, b);
   tm_hist_count8 (ph, TM_HA_N,
                   tm_hist_bin8 (tm_luminance8 (r, g, b), TM_HA_LO, TM_HA_N),
                   n);

@@ -22,7 +22,9 @@
 /* One work-item: p[] from the statistics (n pixels), as tonemap-global.c's
  * reference computes them in double (tm_params_begin: the log-average, the
  * mean, TM_P_BLACK):
- *   reinhard02  p0 a = key / Lavg, p1 1 / white^2 (0: none), p2 white
+ *   reinhard02  p0 a = key / Lavg, p1 1 / white^2 where white^2 is a
+ *               normal float (else 0), p2 white, p3 1 / white where
+ *               white^2 is below that range (else 0)
  *   reinhard05  p0 f = exp (-brightness), p1 m, p2 k, p3-p5 Ig per
  *               channel, p6 chromatic, p7 light
  *   drago03     p0 1 / Lavg, p1 1 / max Y, p2 1 / log10 (Lmax' + 1),
@@ -37,11 +39,16 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
 
   if (op == TM_REINHARD02)
     {
+      /* white^2 is below FLT_MIN where the image's largest Y is (below
+       * about 1e-21): the map then divides L by white twice, where 1 /
+       * white^2 would overflow; where white^2 overflows, L / white^2 is
+       * below 1 / white, nothing beside 1. */
       float a = a1 / Lavg;
-      float white = a2 > 0.0f ? a2 : a * st.s6;
+      float white = a2 > 0.0f ? a2 : a * st.s6, ww = white * white;
       p[0] = a;
-      p[1] = white > 0.0f ? 1.0f / (white * white) : 0.0f;
+      p[1] = ww >= FLT_MIN && ww <= FLT_MAX ? 1.0f / ww : 0.0f;
       p[2] = white;
+      p[3] = white > 0.0f && ww < FLT_MIN ? 1.0f / white : 0.0f;
     }
   else if (op == TM_REINHARD05)
     {
@@ -62,10 +69,15 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
     }
   else if (op == TM_DRAGO03)
     {
+      /* log10 (Lmax' + 1) as pfstmo, but through log1p where Lmax' < 0.5
+       * (max Y below the log-average's offset, 1e-4): there 1 + Lmax'
+       * loses Lmax''s digits, all of them for max Y below about 1e-11
+       * (then 1 / 0). */
       float lmax = st.s6 / Lavg;
       p[0] = 1.0f / Lavg;
       p[1] = st.s6 > 0.0f ? 1.0f / st.s6 : 0.0f;
-      p[2] = 1.0f / log10 (lmax + 1.0f);
+      p[2] = lmax >= 0.5f ? 1.0f / log10 (lmax + 1.0f)
+                          : M_LN10_F / log1p (lmax);
       p[3] = log (a1) / log (0.5f);
     }
 }
@@ -176,7 +188,9 @@ tm_params (__global const float8 *stats, int op, float n, float a1, float a2,
       {                                                                      \
         /* Ld = L (1 + L / white^2) / (1 + L), L = a Y; colour times Ld /  \
          * Y, which is a (1 + L / white^2) / (1 + L): no division by Y. */   \
-        T L = p[0] * Y, f = p[0] * (1.0f + L * p[1]) / (1.0f + L);           \
+        T L = p[0] * Y;                                                      \
+        T t = p[3] > 0.0f ? L * p[3] * p[3] : L * p[1];                      \
+        T f = p[0] * (1.0f + t) / (1.0f + L);                                \
         *r *= f;                                                             \
         *g *= f;                                                             \
         *b *= f;                                                             \
@@ -215,7 +229,7 @@ tm_range (CLFX_SRC_ARGS (src), int4 rect, int nbx,
 {
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int    x = rect.x + bx * TM_BW + lx, y0 = rect.y + by * TM_BH;
-  float  m = as_float (scan[0].w);
+  float  m = tm_largest (scan);
   float2 r = (float2) (INFINITY, -INFINITY);
 
   if (x < rect.z)
@@ -257,7 +271,7 @@ tm_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
   if (gx < dst_rect.z && gy < dst_rect.w)
     {
       int   x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
-      float m = as_float (scan[0].w);
+      float m = tm_largest (scan);
 
       tm_store (dst, dst_offset, dst_pitch, dst_rect, x, y,
                 tm_map1 (tm_read (CLFX_SRC (src), x, y, m, scale), op, p),
@@ -316,7 +330,7 @@ tm_range8 (CLFX_SRC_ARGS (src), int4 rect, int nbx,
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int    x = rect.x + bx * TM_BW + 8 * lx, y0 = rect.y + by * TM_BH;
   int    n = min (8, rect.z - x);
-  float  m = as_float (scan[0].w);
+  float  m = tm_largest (scan);
   float8 lo = (float8) (INFINITY), hi = (float8) (-INFINITY);
   int8   lane = (int8) (0, 1, 2, 3, 4, 5, 6, 7);
 
@@ -384,7 +398,7 @@ tm_map8 (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
 
       if (! kept)
         {
-          tm_read8 (CLFX_SRC (src), x, y, n, as_float (scan[0].w), scale,
+          tm_read8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale,
                     &r, &g, &b, &a);
           tm_mapc_8 (&r, &g, &b, tm_luminance8 (r, g, b), op, p);
         }

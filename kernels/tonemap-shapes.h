@@ -26,6 +26,36 @@
 #define TM_V        8
 #define TM_MAP_ROWS 16
 
+/* What the read makes of colour (tonemap-common.h's tm_read, the
+ * reference's tm_ref_read): stored values below TM_TINY (subnormals
+ * included) are 0, and so are values the exposure leaves below it, so
+ * that every term of a luminance is 0 or a normal float: devices that
+ * flush subnormals to zero and those that keep them (the reference) then
+ * compute the same thing.  After the exposure colour is capped at TM_CAP,
+ * so that no sum over an image (whose pixels an int width by an int
+ * height count, fewer than 2^62) nor any product the operators form
+ * overflows.  TM_TINY_BITS: TM_TINY's bits, for the scan's integer
+ * tests. */
+#define TM_TINY      0x1p-121f
+#define TM_TINY_BITS 0x03000000u
+#define TM_CAP       0x1p64f
+
+/* A half result's largest colour value, in linear light (tonemap-common.h's
+ * TM_OUT): half's largest finite value, or for sRGB-encoded half a value
+ * whose encoding is below it (2^38 encodes to 61600).  Larger results are
+ * stored as this, not as +Inf; float results stay finite (each operator's
+ * constants are made so: docs/TONEMAP.md, "Finite results"), 8- and
+ * 16-bit ones saturate at the store. */
+#define TM_HALF_MAX      65504.0f
+#define TM_HALF_SRGB_MAX 0x1p38f
+
+/* The scan's result (and each block's partial): 8 uints, the counts of
+ * NaN, negative, +Inf and tiny colour values (TM_SCAN_COUNTS), then the
+ * largest finite colour value's bits (tiny values left out). */
+#define TM_SCAN_N       8
+#define TM_SCAN_COUNTS  4
+#define TM_SCAN_LARGEST 4
+
 /* The parameter buffer every operator's constants kernel writes (16
  * floats).  Slots 0-7 hold the operator's own constants (see its
  * kernel); these are the family's: */

@@ -3,8 +3,8 @@
  * durand02.cl, fattal02.cl; engine/ops/tonemap-common.c launches them):
  *
  *   tm_scan  -> tm_scan_final    the largest finite colour value and the
- *                                counts of NaN, negative and +Inf values
- *                                (float and half sources only)
+ *                                counts of NaN, negative, +Inf and tiny
+ *                                values (float and half sources only)
  *   tm_stats -> tm_stats_final   luminance sum, log sum, min, max and the
  *                                colour sums of the cleaned, exposed image,
  *                                and the log-luminance histogram before
@@ -32,24 +32,31 @@
 
 /* ---- scan: the values to clean (float and half sources) ------------------ */
 
+/* The scan's counts (TM_SCAN_N uints, tonemap-shapes.h): s0 NaN, s1
+ * negative (-0 left out), s2 +Inf, s3 tiny (below TM_TINY, above 0), s4
+ * the largest other value's bits.  Each value is classed by its bits, so
+ * that a device that flushes subnormals counts them as the reference
+ * does; positive floats order as their bits do. */
 inline CLFX_ALWAYS_INLINE void
-tm_scan1 (float v, uint4 *a)
+tm_scan1 (float v, uint8 *a)
 {
-  if (isnan (v))
-    a->x++;
-  else if (v < 0.0f)
-    a->y++;
-  else if (isinf (v))
-    a->z++;
-  else if (v > 0.0f)
-    /* Positive floats order as their bits do (-0, whose sign bit is set,
-     * must not take part). */
-    a->w = max (a->w, as_uint (v));
+  uint u = as_uint (v), mag = u & 0x7fffffffu;
+
+  if (mag > 0x7f800000u)
+    a->s0++;
+  else if (u > 0x80000000u)
+    a->s1++;
+  else if (u == 0x7f800000u)
+    a->s2++;
+  else if (u >= TM_TINY_BITS && u < 0x7f800000u)
+    a->s4 = max (a->s4, u);
+  else if (u > 0u && u < TM_TINY_BITS)
+    a->s3++;
 }
 
 /* The stored colour channels of texel (x, y) into the counts. */
 inline CLFX_ALWAYS_INLINE void
-tm_scan_texel (CLFX_SRC_ARGS (src), int x, int y, uint4 *a)
+tm_scan_texel (CLFX_SRC_ARGS (src), int x, int y, uint8 *a)
 {
   float4 v = clfx_load_inside (CLFX_SRC (src), x, y);
 
@@ -62,16 +69,19 @@ tm_scan_texel (CLFX_SRC_ARGS (src), int x, int y, uint4 *a)
 
 /* Counts add (saturating), the largest finite values' bits take the
  * maximum. */
-inline CLFX_ALWAYS_INLINE uint4
-tm_merge_scan (uint4 a, uint4 b)
+inline CLFX_ALWAYS_INLINE uint8
+tm_merge_scan (uint8 a, uint8 b)
 {
-  return (uint4) (add_sat (a.xyz, b.xyz), max (a.w, b.w));
+  uint8 r = add_sat (a, b);
+
+  r.s4 = max (a.s4, b.s4);
+  return r;
 }
 
 /* A tree over n entries of local memory (n a power of two); the result in
  * s[0], every work-item past the last barrier. */
 inline CLFX_ALWAYS_INLINE void
-tm_tree_scan (__local uint4 *s, int lx, int n, int step)
+tm_tree_scan (__local uint8 *s, int lx, int n, int step)
 {
   for (int span = n / 2; span > 0; span /= 2)
     {
@@ -91,12 +101,12 @@ tm_tree_scan (__local uint4 *s, int lx, int n, int step)
 
 #if ! CLFX_SRC_BUFFER
 __kernel void
-tm_scan (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
-         __local uint4 *s)
+tm_scan (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint8 *partials,
+         __local uint8 *s)
 {
   int   lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int   x = rect.x + bx * TM_BW + lx, y0 = rect.y + by * TM_BH;
-  uint4 a = (uint4) (0u);
+  uint8 a = (uint8) (0u);
 
   if (x < rect.z)
     for (int j = 0; j < TM_BH && y0 + j < rect.w; j++)
@@ -110,14 +120,13 @@ tm_scan (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
 }
 #endif
 
-/* out: the NaN, negative and +Inf counts, the largest finite value (as
- * float bits). */
+/* out: the counts and the largest finite value's bits (tm_scan1). */
 __kernel void
-tm_scan_final (__global const uint4 *partials, int n, __global uint4 *out,
-               __local uint4 *s)
+tm_scan_final (__global const uint8 *partials, int n, __global uint8 *out,
+               __local uint8 *s)
 {
   int   lx = get_local_id (0);
-  uint4 a = (uint4) (0u);
+  uint8 a = (uint8) (0u);
 
   for (int i = lx; i < n; i += TM_FINAL)
     a = tm_merge_scan (a, partials[i]);
@@ -165,7 +174,7 @@ tm_stats (CLFX_SRC_ARGS (src), int4 rect, int nbx,
 {
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int    x = rect.x + bx * TM_BW + lx, y0 = rect.y + by * TM_BH;
-  float  m = as_float (scan[0].w);
+  float  m = tm_largest (scan);
   float  sum[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
   float  comp[5] = { 0.0f, 0.0f, 0.0f, 0.0f, 0.0f };
   float  lo = INFINITY, hi = 0.0f;
@@ -229,35 +238,39 @@ tm_stats_final (__global const float8 *partials, int n, __global float8 *out,
 
 #if TM_FLOAT_RGBA_BUFFER
 /* Rows of eight float RGBA pixels whose colour holds no NaN, no negative
- * value (-0 included) and no infinity: then, and only then, every colour
- * value's bits are below +Inf's as unsigned integers, and their largest is
- * the largest finite value's.  One maximum per sixteen floats instead of
- * tm_scan1's cases, a third faster on PoCL.
- * tm_plain_row takes row y's colour bits from x into the maxima mx;
+ * value (-0 included), no infinity and no tiny value: then, and only
+ * then, every colour value's bits are below +Inf's as unsigned integers
+ * and, less one, at least TM_TINY_BITS - 1 (0 wraps around), and their
+ * largest is the largest finite value's.  A maximum and a minimum per
+ * sixteen floats instead of tm_scan1's cases, a third faster on PoCL.
+ * tm_plain_row takes row y's colour bits from x into the maxima mx and
+ * the minima mn (of the bits less one; alpha's lanes all ones);
  * tm_plain_end: false, with *a untouched, where some row was not plain
  * (they then go through the cases). */
 inline CLFX_ALWAYS_INLINE uint16
-tm_plain_row (CLFX_SRC_ARGS (src), int x, int y, uint16 mx)
+tm_plain_row (CLFX_SRC_ARGS (src), int x, int y, uint16 mx, uint16 *mn)
 {
   const uint16 rgb = (uint16) (~0u, ~0u, ~0u, 0u, ~0u, ~0u, ~0u, 0u,
                                ~0u, ~0u, ~0u, 0u, ~0u, ~0u, ~0u, 0u);
   __global const uint *row
     = (__global const uint *) (src + (long) (y - src_view.y) * src_pitch)
       + 4 * (x - src_view.x);
+  uint16 a = vload16 (0, row), b = vload16 (1, row);
 
-  return max (mx, max (vload16 (0, row), vload16 (1, row)) & rgb);
+  *mn = min (*mn, min (a - 1u, b - 1u) | ~rgb);
+  return max (mx, max (a, b) & rgb);
 }
 
 inline CLFX_ALWAYS_INLINE bool
-tm_plain_end (uint16 mx, uint4 *a)
+tm_plain_end (uint16 mx, uint16 mn, uint8 *a)
 {
-  uint8 m8 = max (mx.lo, mx.hi);
-  uint4 m4 = max (m8.lo, m8.hi);
-  uint2 m2 = max (m4.lo, m4.hi);
+  uint8 m8 = max (mx.lo, mx.hi), n8 = min (mn.lo, mn.hi);
+  uint4 m4 = max (m8.lo, m8.hi), n4 = min (n8.lo, n8.hi);
+  uint2 m2 = max (m4.lo, m4.hi), n2 = min (n4.lo, n4.hi);
   uint  m = max (m2.x, m2.y);
-  if (m >= 0x7f800000u)
+  if (m >= 0x7f800000u || min (n2.x, n2.y) < TM_TINY_BITS - 1u)
     return false;
-  *a = (uint4) (0u, 0u, 0u, m);
+  *a = (uint8) (0u, 0u, 0u, 0u, m, 0u, 0u, 0u);
   return true;
 }
 #endif
@@ -265,37 +278,39 @@ tm_plain_end (uint16 mx, uint4 *a)
 /* The n (1..8) pixels of row y from x scanned into a, through tm_scan1's
  * cases. */
 inline CLFX_ALWAYS_INLINE void
-tm_scan_row8 (CLFX_SRC_ARGS (src), int x, int y, int n, uint4 *a)
+tm_scan_row8 (CLFX_SRC_ARGS (src), int x, int y, int n, uint8 *a)
 {
 #if TM_FLOAT_RGBA_BUFFER
   if (n == 8)
     {
       float8 c[4];
-      int8   cnt[3] = { (int8) (0), (int8) (0), (int8) (0) };
+      int8   cnt[4] = { (int8) (0), (int8) (0), (int8) (0), (int8) (0) };
       uint8  mx = (uint8) (0u);
       tm_load8 (CLFX_SRC (src), x, y, c);
 #pragma unroll
       for (int k = 0; k < 3; k++)
         {
           /* tm_scan1's cases, eight values at once (true is -1). */
-          int8 nan = isnan (c[k]), inf = isinf (c[k]) && c[k] > 0.0f;
+          uint8 u = as_uint8 (c[k]), mag = u & 0x7fffffffu;
+          int8  nan = mag > 0x7f800000u;
           cnt[0] -= nan;
-          cnt[1] -= c[k] < 0.0f;
-          cnt[2] -= inf;
-          mx = max (mx, c[k] > 0.0f && ! inf ? as_uint8 (c[k])
-                                             : (uint8) (0u));
+          cnt[1] -= u > 0x80000000u && ! nan;
+          cnt[2] -= u == 0x7f800000u;
+          cnt[3] -= u > 0u && u < TM_TINY_BITS;
+          mx = max (mx, u < 0x7f800000u && u >= TM_TINY_BITS ? u
+                                                             : (uint8) (0u));
         }
       /* The lanes' counts and maxima added into a. */
-      uint  sum3[3];
+      uint  sum4[4];
       uint4 m4 = max (mx.lo, mx.hi);
 #pragma unroll
-      for (int k = 0; k < 3; k++)
+      for (int k = 0; k < 4; k++)
         {
           int4 h = cnt[k].lo + cnt[k].hi;
-          sum3[k] = (uint) (h.x + h.y + h.z + h.w);
+          sum4[k] = (uint) (h.x + h.y + h.z + h.w);
         }
-      a->xyz += (uint3) (sum3[0], sum3[1], sum3[2]);
-      a->w = max (a->w, max (max (m4.x, m4.y), max (m4.z, m4.w)));
+      a->s0123 += (uint4) (sum4[0], sum4[1], sum4[2], sum4[3]);
+      a->s4 = max (a->s4, max (max (m4.x, m4.y), max (m4.z, m4.w)));
       return;
     }
 #endif
@@ -304,16 +319,17 @@ tm_scan_row8 (CLFX_SRC_ARGS (src), int x, int y, int n, uint4 *a)
 }
 
 /* The work-item's rows [y0, y1) of n pixels from x scanned: where the
- * plain maxima mx cover them all (plain8: n is 8 and the source float
- * RGBA) and they were plain, their maximum; else the cases. */
-inline CLFX_ALWAYS_INLINE uint4
+ * plain maxima mx and minima mn cover them all (plain8: n is 8 and the
+ * source float RGBA) and they were plain, their maximum; else the
+ * cases. */
+inline CLFX_ALWAYS_INLINE uint8
 tm_scan_rows8 (CLFX_SRC_ARGS (src), int x, int y0, int y1, int n,
-               uint16 mx, bool plain8)
+               uint16 mx, uint16 mn, bool plain8)
 {
-  uint4 a = (uint4) (0u);
+  uint8 a = (uint8) (0u);
 
 #if TM_FLOAT_RGBA_BUFFER
-  if (plain8 && tm_plain_end (mx, &a))
+  if (plain8 && tm_plain_end (mx, mn, &a))
     return a;
 #endif
   for (int y = y0; n > 0 && y < y1; y++)
@@ -323,9 +339,9 @@ tm_scan_rows8 (CLFX_SRC_ARGS (src), int x, int y0, int y1, int n,
 
 /* A work-item's scan a into the block's partial, which every work-item
  * returns. */
-inline CLFX_ALWAYS_INLINE uint4
-tm_scan_end8 (uint4 a, int4 rect, int nbx, __global uint4 *partials,
-              __local uint4 *s)
+inline CLFX_ALWAYS_INLINE uint8
+tm_scan_end8 (uint8 a, int4 rect, int nbx, __global uint8 *partials,
+              __local uint8 *s)
 {
   int lx = get_local_id (0);
 
@@ -343,19 +359,20 @@ tm_scan_end8 (uint4 a, int4 rect, int nbx, __global uint4 *partials,
  * statistics (tm_scan_stats_v). */
 #if TM_SCAN_ALONE
 __kernel void
-tm_scan_v (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
-           __local uint4 *s)
+tm_scan_v (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint8 *partials,
+           __local uint8 *s)
 {
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int    x = rect.x + bx * TM_BW + 8 * lx, y0 = rect.y + by * TM_BH;
   int    y1 = min (y0 + TM_BH, rect.w), n = min (8, rect.z - x);
-  uint16 mx = (uint16) (0u);
+  uint16 mx = (uint16) (0u), mn = (uint16) (~0u);
 
 #if TM_FLOAT_RGBA_BUFFER
   for (int y = y0; n == 8 && y < y1; y++)
-    mx = tm_plain_row (CLFX_SRC (src), x, y, mx);
+    mx = tm_plain_row (CLFX_SRC (src), x, y, mx, &mn);
 #endif
-  tm_scan_end8 (tm_scan_rows8 (CLFX_SRC (src), x, y0, y1, n, mx, n == 8),
+  tm_scan_end8 (tm_scan_rows8 (CLFX_SRC (src), x, y0, y1, n, mx, mn,
+                               n == 8),
                 rect, nbx, partials, s);
 }
 #endif
@@ -367,10 +384,10 @@ tm_scan_v (CLFX_SRC_ARGS (src), int4 rect, int nbx, __global uint4 *partials,
 inline CLFX_ALWAYS_INLINE void
 tm_stats8 (CLFX_SRC_ARGS (src), int4 rect, int nbx, float m, float scale,
            float log_eps, __global float8 *partials, __local float8 *s,
-           __global uint *hist, __local uint *lh, __global uint4 *blocks,
-           __local uint4 *ss)
+           __global uint *hist, __local uint *lh, __global uint8 *blocks,
+           __local uint8 *ss)
 {
-  uint16 mx = (uint16) (0u);
+  uint16 mx = (uint16) (0u), mn = (uint16) (~0u);
   int    lx = get_local_id (0), bx = get_group_id (0), by = get_group_id (1);
   int    x = rect.x + bx * TM_BW + 8 * lx, y0 = rect.y + by * TM_BH;
   int    n = min (8, rect.z - x);
@@ -388,7 +405,7 @@ tm_stats8 (CLFX_SRC_ARGS (src), int4 rect, int nbx, float m, float scale,
       float8 r, g, b, alpha;
 #if TM_FLOAT_RGBA_BUFFER
       if (blocks && n == 8)
-        mx = tm_plain_row (CLFX_SRC (src), x, y0 + j, mx);
+        mx = tm_plain_row (CLFX_SRC (src), x, y0 + j, mx, &mn);
 #endif
       tm_read8 (CLFX_SRC (src), x, y0 + j, n, m, scale, &r, &g, &b, &alpha);
       float8 Y = tm_luminance8 (r, g, b);
@@ -409,9 +426,9 @@ tm_stats8 (CLFX_SRC_ARGS (src), int4 rect, int nbx, float m, float scale,
    * work-item has the block's counts: the whole group returns). */
   if (blocks
       && tm_scan_end8 (tm_scan_rows8 (CLFX_SRC (src), x, y0,
-                                      min (y0 + TM_BH, rect.w), n, mx,
+                                      min (y0 + TM_BH, rect.w), n, mx, mn,
                                       n == 8),
-                       rect, nbx, blocks, ss).z
+                       rect, nbx, blocks, ss).s2
            != 0)
     return;
   /* The work-item's own counts, then one atomic addition per bin: an
@@ -440,7 +457,7 @@ tm_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
             __global float8 *partials, __local float8 *s, __global uint *hist,
             __local uint *lh)
 {
-  tm_stats8 (CLFX_SRC (src), rect, nbx, as_float (scan[0].w), scale,
+  tm_stats8 (CLFX_SRC (src), rect, nbx, tm_largest (scan), scale,
              log_eps, partials, s, hist, lh, 0, 0);
 }
 
@@ -457,7 +474,7 @@ tm_stats_v (CLFX_SRC_ARGS (src), int4 rect, int nbx,
  * with a switch: PoCL ran the one with both bodies slower. */
 #define TM_SCAN_STATS_ARGS                                                   \
   CLFX_SRC_ARGS (src), int4 rect, int nbx, __global const uint4 *scan,       \
-    __global uint4 *blocks, __local uint4 *ss, float scale, float log_eps,   \
+    __global uint8 *blocks, __local uint8 *ss, float scale, float log_eps,   \
     __global float8 *partials, __local float8 *s, __global uint *hist,       \
     __local uint *lh
 
@@ -473,8 +490,8 @@ __kernel void
 tm_stats_redo_v (TM_SCAN_STATS_ARGS)
 {
   (void) ss;
-  if (blocks[TM_BLOCK_INDEX (rect, nbx)].z != 0)
-    tm_stats8 (CLFX_SRC (src), rect, nbx, as_float (scan[0].w), scale,
+  if (blocks[TM_BLOCK_INDEX (rect, nbx)].s2 != 0)
+    tm_stats8 (CLFX_SRC (src), rect, nbx, tm_largest (scan), scale,
                log_eps, partials, s, hist, lh, 0, 0);
 }
 #endif /* CLFX_SRC_BUFFER */

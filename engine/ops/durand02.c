@@ -8,6 +8,7 @@
  * The reference (durand_ref) computes the grid in double from the stored
  * texels and carries, cell by cell, what the device's float sums, blurs
  * and slice may differ by. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,7 +202,7 @@ durand_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 /* ---- CPU reference ------------------------------------------------------------ */
 
 /* The constants, as durand_params makes them in float: L = log10 (max
- * (Y, floor)), the floor 6 decades below max Y. */
+ * (Y, floor)), the floor 6 decades below max Y and at least FLT_MIN. */
 static void
 durand_ref_params (const DurandState *ds, TmRef *r)
 {
@@ -209,7 +210,7 @@ durand_ref_params (const DurandState *ds, TmRef *r)
 
   tm_ref_params_begin (r);
   p[0] = log10 (r->max_y) - 6.0;
-  p[1] = r->max_y * 1e-6;
+  p[1] = fmax (r->max_y * 1e-6, FLT_MIN);
   p[2] = 1.0 / ds->range_sigma;
   p[3] = ds->contrast;
   p[4] = ds->detail;
@@ -413,16 +414,24 @@ static double
 durand_log_out (const DurandRef *d, const double *p, long at, double *dlo)
 {
   double range = d->bmax - d->bmin;
-  double c = range > 0.0 ? p[3] / range : 0.0;
-  double dc = range > 0.0 ? c * (2.0 * d->db_max / range + 3.0 * U) : 0.0;
+  bool   flat = range <= TM_FLAT_BASE;
+  double c = flat ? 0.0 : p[3] / range;
+  double dc = flat ? 0.0 : c * (2.0 * d->db_max / range + 3.0 * U);
   double l = d->L[at], b = d->B[at];
   double lo = (b - d->bmax) * c + p[4] * (l - b);
 
   if (dlo)
-    *dlo = c * (d->dB[at] + d->db_max) + fabs (b - d->bmax) * dc
-           + p[4] * (d->dl + d->dB[at])
-           + 4.0 * U * (fabs (b - d->bmax) * c + p[4] * fabs (l - b)
-                        + fabs (lo));
+    {
+      *dlo = c * (d->dB[at] + d->db_max) + fabs (b - d->bmax) * dc
+             + p[4] * (d->dl + d->dB[at])
+             + 4.0 * U * (fabs (b - d->bmax) * c + p[4] * fabs (l - b)
+                          + fabs (lo));
+      /* The device's range, within 2 db_max of this one, may be on the
+       * threshold's other side: its (B - max B) c is then anything from 0
+       * to -contrast. */
+      if (fabs (range - TM_FLAT_BASE) <= 2.0 * d->db_max)
+        *dlo += p[3];
+    }
   return lo;
 }
 

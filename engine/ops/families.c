@@ -392,10 +392,11 @@ const ClfxFamily clfx_family_tonemap = {
   /* TRANSLATORS: between the tone mappers' sentences of the procedure's
    * help. */
   CLFX_N_ ("  "),
-  CLFX_N_ ("  exposure (EV) is applied first.  NaN and negative colour become "
-           "0, +Inf the image's largest finite value; the report counts "
-           "each.  The statistics (log-average, min, max, means) are "
-           "reductions on the device, shown and validated on their own.  "
+  CLFX_N_ ("  exposure (EV) is applied first.  NaN, negative and tiny "
+           "(below 2^-121) colour become 0, +Inf the image's largest finite "
+           "value; the report counts each.  The statistics (log-average, "
+           "min, max, means) are reductions on the device, shown and "
+           "validated on their own.  "
            "With device auto a missing OpenCL falls back to the CPU "
            "reference; validate compares with that reference.  Returns a "
            "JSON report (device, build logs, timings, statistics, "

@@ -38,8 +38,9 @@ tm_plan_common (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->premultiply = false;
   plan->decode = clfx_plan_decodes (true, src);
   plan->bytes_per_pixel = 0;
-  /* The partials: 32 bytes per block of TM_BW x TM_BH. */
-  plan->bytes_fixed = 32 * ((size_t) (src->width + TM_BW - 1) / TM_BW)
+  /* The partials per block of TM_BW x TM_BH: the scan's and the
+   * statistics' 32 bytes each, the range's 8. */
+  plan->bytes_fixed = 72 * ((size_t) (src->width + TM_BW - 1) / TM_BW)
                         * ((size_t) (src->height + TM_BH - 1) / TM_BH)
                       + 4096;
 }
@@ -75,10 +76,10 @@ tm_hist_buffer (ClfxGraph *g, const char *name, int n, ClfxError *error)
 cl_mem
 tm_scan_buffer (ClfxGraph *g, const TmState *st, ClfxError *error)
 {
-  static const cl_uint zero4[4] = { 0, 0, 0, 0 };
+  static const cl_uint zero[TM_SCAN_N] = { 0 };
 
-  return st->scan ? clfx_graph_buffer (g, "scan", 16, error)
-                  : clfx_graph_table (g, "no scan", zero4, sizeof zero4,
+  return st->scan ? clfx_graph_buffer (g, "scan", sizeof zero, error)
+                  : clfx_graph_table (g, "no scan", zero, sizeof zero,
                                       error);
 }
 
@@ -146,7 +147,7 @@ stage_part (ClfxGraph *g, const TmState *st, int stage, const ClfxRect *r,
   int             nbx = (plan->width + TM_BW - 1) / TM_BW;
   int             nb = nbx * ((plan->height + TM_BH - 1) / TM_BH);
   /* The bytes of a block's partial, per stage. */
-  static const size_t partial_size[] = { 16, 32, 8 };
+  static const size_t partial_size[] = { 4 * TM_SCAN_N, 32, 8 };
   static const char *const kernel[] = { "tm_scan", "tm_stats", "tm_range" };
   static const char *const kernel_v[] = { "tm_scan_v", "tm_stats_v",
                                           "tm_range_v" };
@@ -170,7 +171,7 @@ stage_part (ClfxGraph *g, const TmState *st, int stage, const ClfxRect *r,
   if (stage == STAGE_SCAN)
     return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
                         CLFX_INT (nbx), CLFX_ARG (partials),
-                        CLFX_LOCAL (16 * lw));
+                        CLFX_LOCAL (4 * TM_SCAN_N * lw));
   if (! (scan = tm_scan_buffer (g, st, error)))
     return false;
   if (stage == STAGE_STATS)
@@ -219,11 +220,12 @@ stage_end (ClfxGraph *g, const TmState *st, int stage, ClfxError *error)
     case STAGE_SCAN:
       final.kernel = "tm_scan_final";
       return (partials = clfx_graph_buffer (g, "scan partials",
-                                            16 * (size_t) nb, error))
+                                            4 * TM_SCAN_N * (size_t) nb,
+                                            error))
              && (out = tm_scan_buffer (g, st, error))
              && CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
                              CLFX_INT (nb), CLFX_ARG (out),
-                             CLFX_LOCAL (16 * TM_FINAL));
+                             CLFX_LOCAL (4 * TM_SCAN_N * TM_FINAL));
     case STAGE_STATS:
       final.kernel = "tm_stats_final";
       return (partials = clfx_graph_buffer (g, "stats partials",
@@ -265,8 +267,8 @@ scan_stats (ClfxGraph *g, const TmState *st, ClfxError *error)
   cl_mem          scan, blocks, partials, hist;
 
   if (! (scan = tm_scan_buffer (g, st, error))
-      || ! (blocks = clfx_graph_buffer (g, "scan partials", 16 * (size_t) nb,
-                                        error))
+      || ! (blocks = clfx_graph_buffer (g, "scan partials",
+                                        4 * TM_SCAN_N * (size_t) nb, error))
       || ! (partials = clfx_graph_buffer (g, "stats partials",
                                           32 * (size_t) nb, error))
       || ! (hist = tm_hist_buffer (g, "histogram before", TM_HB_N, error)))
@@ -276,7 +278,7 @@ scan_stats (ClfxGraph *g, const TmState *st, ClfxError *error)
       l.kernel = redo ? "tm_stats_redo_v" : "tm_scan_stats_v";
       if (! CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
                          CLFX_INT (nbx), CLFX_ARG (scan), CLFX_ARG (blocks),
-                         CLFX_LOCAL (16 * (TM_BW / TM_V)),
+                         CLFX_LOCAL (4 * TM_SCAN_N * (TM_BW / TM_V)),
                          CLFX_FLOAT (st->scale),
                          CLFX_FLOAT ((float) st->log_eps),
                          CLFX_ARG (partials), CLFX_LOCAL (32 * TM_BW),
@@ -339,10 +341,10 @@ record_probes (ClfxGraph *g, const TmState *st, ClfxError *error)
 
   if (st->scan
       && (! (scan = tm_scan_buffer (g, st, error))
-          || ! clfx_graph_probe_counts (g, "cleaned: NaN, negative, +Inf",
-                                        scan, 3, error)
-          || ! clfx_graph_probe_at (g, "largest finite value", scan, 3, 1,
-                                    error)))
+          || ! clfx_graph_probe_counts (g, TM_CLEANED, scan, TM_SCAN_COUNTS,
+                                        error)
+          || ! clfx_graph_probe_at (g, "largest finite value", scan,
+                                    TM_SCAN_LARGEST, 1, error)))
     return false;
   if (! st->stats)
     return true;
@@ -378,10 +380,14 @@ tm_probes_cl (ClfxGraph *g, const TmState *st, ClfxError *error)
 
 /* ---- CPU reference ------------------------------------------------------------ */
 
+/* kernels/tonemap-common.h's tm_clean1: -0 stays as it is. */
 static double
 clean1 (double v, double m)
 {
-  return isnan (v) ? 0.0 : v < 0.0 ? 0.0 : isinf (v) ? m : v;
+  return isnan (v) ? 0.0
+         : v < 0.0 ? 0.0
+         : isinf (v) ? m
+         : v > 0.0 && v < TM_TINY ? 0.0 : v;
 }
 
 void
@@ -400,8 +406,11 @@ tm_ref_read (const ClfxImage *src, const ClfxPlan *plan, const TmRef *r,
           out[c] = clean1 (t[c], r->largest);
           if (plan->decode)
             out[c] = clfx_srgb_to_linear (out[c]);
-          /* kernels/tonemap-common.h's TM_CAP: products stay finite. */
-          out[c] = fmin (out[c] * scale, (double) 1e30f);
+          /* kernels/tonemap-common.h's TM_EXPOSE: sums and products
+           * stay finite, luminance's terms normal floats. */
+          out[c] = fmin (out[c] * scale, (double) TM_CAP);
+          if (out[c] > 0.0 && out[c] < TM_TINY)
+            out[c] = 0.0;
         }
       else
         out[c] = t[c];
@@ -453,6 +462,8 @@ tm_ref_collect (const ClfxImage *src, const ClfxPlan *plan, double scale,
               r->counts[1]++;
             else if (isinf (t[c]))
               r->counts[2]++;
+            else if (t[c] > 0.0f && t[c] < TM_TINY)
+              r->counts[3]++;
             else
               r->largest = fmax (r->largest, t[c]);
           }
@@ -564,6 +575,10 @@ tm_ref_run (const ClfxPlan *plan, const ClfxImage *src, ClfxImage *dst,
           hist_add (h->hb, h->hb_amb, TM_HB_LO, TM_HB_N, tm_ref_luminance (v),
                     eta_y * tm_ref_luminance (v));
         map (data, r, x, y, v);
+        /* kernels/tonemap-common.h's TM_OUT. */
+        for (int c = 0; c < 3 && dst->depth == CLFX_DEPTH_HALF; c++)
+          v[c] = fmin (v[c], plan->decode ? (double) TM_HALF_SRGB_MAX
+                                          : (double) TM_HALF_MAX);
         if (lin)
           {
             /* The device's result luminance: within the result's bound
@@ -609,8 +624,8 @@ tm_ref_probes (const TmState *st, const TmRef *r, const TmRefHists *h,
                                 "edge may fall on either side")))
     return false;
   if (st->scan
-      && (! clfx_probes_add (probes, "cleaned: NaN, negative, +Inf",
-                             r->counts, 3, true, 0.0, 0.0, "counts: exact")
+      && (! clfx_probes_add (probes, TM_CLEANED, r->counts, TM_SCAN_COUNTS,
+                             true, 0.0, 0.0, "counts: exact")
           || ! clfx_probes_add (probes, "largest finite value", &r->largest,
                                 1, true, 0.0, 0.0, "a maximum of stored "
                                 "values: exact")))

@@ -5,14 +5,15 @@
  * reference's reading of pixels, its statistics and its histograms.
  *
  * Every operator works on linear light with straight alpha, which it
- * keeps.  Colour is cleaned first (NaN and negative values are 0, +Inf is
- * the image's largest finite colour value; the report counts each), then
- * multiplied by 2^exposure; luminance is babl's Y of linear sRGB, as
- * GEGL's operators use.  The statistics (log-average, mean, min and max
- * of Y, the mean of each channel) are reductions on the device chained to
- * the operator's kernels by events, no host round trip in between; they
- * and each operator's constants are probes, compared with the reference's
- * on their own.
+ * keeps.  Colour is cleaned first (NaN, negative and tiny values are 0,
+ * +Inf is the image's largest finite colour value; the report counts
+ * each), then multiplied by 2^exposure, capped, and 0 where that left it
+ * tiny (kernels/tonemap-shapes.h's TM_TINY and TM_CAP); luminance is
+ * babl's Y of linear sRGB, as GEGL's operators use.  The statistics
+ * (log-average, mean, min and max of Y, the mean of each channel) are
+ * reductions on the device chained to the operator's kernels by events,
+ * no host round trip in between; they and each operator's constants are
+ * probes, compared with the reference's on their own.
  *
  * The reference computes everything in double from the stored texels,
  * with sequential sums: independent of the device's blocks, trees and
@@ -26,6 +27,10 @@
 #include "../clfx-tolerance.h"
 
 typedef struct TmState TmState;
+
+/* The probe of the scan's counts (TM_SCAN_COUNTS of them). */
+#define TM_CLEANED "cleaned: NaN, negative, +Inf, tiny"
+
 
 /* A probe of the parameter buffer the operator's constants fill: its
  * name, first slot and count. */
@@ -113,8 +118,9 @@ bool tm_log_y_cl (ClfxGraph *g, const TmState *st, const char *kernel,
 /* The reference's statistics and constants, in double. */
 typedef struct
 {
-  double largest;         /* the largest finite colour value (>= 0) */
-  double counts[3];       /* NaN, negative, +Inf */
+  double largest;         /* the largest finite colour value (>= 0; tiny
+                           * values left out) */
+  double counts[TM_SCAN_COUNTS]; /* NaN, negative, +Inf, tiny */
   double sum_y, sum_log, sum_abs_log, sum_c[3], min_y, max_y, n;
   double prm[TM_P_N];     /* as the device's parameter buffer, in double */
 } TmRef;

@@ -12,6 +12,7 @@
  * drago03; pfstmo divides 0 by 0); reinhard05's k is kept >= 0 and a
  * photoreceptor whose denominator is 0 gives 0; its range normalisation is
  * skipped when the range is flat. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,23 +389,28 @@ global_tolerance (const ClfxParams *p, const ClfxPlan *plan,
 
 /* ---- reinhard02 ---------------------------------------------------------------- */
 
+/* As tm_params: 1 / white^2 where white^2 is a normal float, else 1 /
+ * white (white^2 below) or nothing (above: L / white^2 < 1 / white). */
 static void
 reinhard02_constants (const GlobalState *gs, TmRef *r)
 {
   double  lavg = r->prm[TM_P_LAVG];
   double  a = gs->a1 / lavg, white = gs->a2 > 0.0 ? gs->a2 : a * r->max_y;
+  double  ww = white * white;
   double *p = r->prm;
 
   p[0] = a;
-  p[1] = white > 0.0 ? 1.0 / (white * white) : 0.0;
+  p[1] = ww >= FLT_MIN && ww <= FLT_MAX ? 1.0 / ww : 0.0;
   p[2] = white;
+  p[3] = white > 0.0 && ww < FLT_MIN ? 1.0 / white : 0.0;
 }
 
 static void
 reinhard02_map (const double *p, const double v[4], double Y, double c[3])
 {
   double L = p[0] * Y;
-  double ld = L * (1.0 + L * p[1]) / (1.0 + L);
+  double t = p[3] > 0.0 ? L * p[3] * p[3] : L * p[1];
+  double ld = L * (1.0 + t) / (1.0 + L);
 
   for (int k = 0; k < 3; k++)
     c[k] = Y > 0.0 ? v[k] * ld / Y : 0.0;
@@ -439,7 +445,7 @@ reinhard02_probes (const TmRef *r, double rel, double dlog,
 
 static const GlobalOp reinhard02 = {
   TM_REINHARD02, 1e-5, true, false,
-  { 6, 10 }, /* a, 1 / white^2 */
+  { 6, 10, 0, 5 }, /* a, 1 / white^2, -, 1 / white */
   { { "scale a, white", 0, 3 }, { NULL, 0, 0 } },
   reinhard02_constants, reinhard02_map, reinhard02_error, reinhard02_probes,
 };
@@ -555,23 +561,29 @@ static const GlobalOp reinhard05 = {
 
 /* ---- drago03 ------------------------------------------------------------------- */
 
+/* As tm_params: log10 (Lmax' + 1) through log1p where Lmax' < 0.5. */
 static void
 drago03_constants (const GlobalState *gs, TmRef *r)
 {
-  double  lavg = r->prm[TM_P_LAVG];
+  double  lavg = r->prm[TM_P_LAVG], lmax = r->max_y / lavg;
   double *p = r->prm;
 
   p[0] = 1.0 / lavg;
   p[1] = r->max_y > 0.0 ? 1.0 / r->max_y : 0.0;
-  p[2] = 1.0 / log10 (r->max_y / lavg + 1.0);
+  p[2] = lmax >= 0.5 ? 1.0 / log10 (lmax + 1.0) : log (10.0) / log1p (lmax);
   p[3] = log (gs->a1) / log (0.5);
 }
 
 static void
 drago03_map (const double *p, const double v[4], double Y, double c[3])
 {
+  /* ln (1 + yw) as pfstmo writes it (within 2^-23 relative in double
+   * above 2^-30), or through log1p below, where 1 + yw loses more of
+   * yw's bits than float has (a tiny image's pixels: all of them below
+   * 2^-53). */
   double yw = Y * p[0];
-  double ld = log (yw + 1.0) / log (2.0 + 8.0 * pow (Y * p[1], p[3])) * p[2];
+  double ln1 = yw < 0x1p-30 ? log1p (yw) : log (yw + 1.0);
+  double ld = ln1 / log (2.0 + 8.0 * pow (Y * p[1], p[3])) * p[2];
 
   for (int k = 0; k < 3; k++)
     c[k] = Y > 0.0 ? v[k] * ld / Y : 0.0;
@@ -714,6 +726,15 @@ reinhard02_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     return clfx_error_set (error, CLFX_ERR_INVALID,
                            "reinhard02: key %g: it must be at least 0.001",
                            rp->key);
+  /* Below, a white point lets L / white^2 overflow float on an image of
+   * huge values (L up to key / 1e-5 times TM_CAP): a = key / Lavg is at
+   * most 1e5, so at 0.001 the map's a (1 + L / white^2) stays below
+   * 2e35. */
+  if (rp->white_point > 0.0 && rp->white_point < 0.001)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "reinhard02: white-point %g: it must be 0 (the "
+                           "image's largest) or at least 0.001",
+                           rp->white_point);
   return global_plan (p, src, plan, &reinhard02, rp->key, rp->white_point,
                       0.0, error);
 }

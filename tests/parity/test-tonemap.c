@@ -2,8 +2,9 @@
  * reference (engine/ops/tonemap-global.c, durand02.c, fattal02.c): every
  * operator on every depth and layout, odd sizes across the reductions'
  * blocks, with a guard band; the statistics as probes on their own; NaN,
- * infinities and negative values cleaned and counted (the counts checked
- * against this file's own); a black image, a 1x1 image; two runs bit for
+ * infinities, negative and tiny values cleaned and counted (the counts
+ * checked against this file's own; more extreme images in
+ * test-tonemap-finite.c); a black image, a 1x1 image; two runs bit for
  * bit the same; alpha kept; out-of-range arguments refused; fattal02 also
  * on sizes with several pyramid levels and multigrid grids.  GEGL's
  * reinhard05 and models of pfstmo's operators are the other side in
@@ -155,9 +156,10 @@ probe (const ClfxRunResult *r, const char *name)
   return NULL;
 }
 
-/* NaN, -Inf, negative and +Inf colour in a float image: cleaned (NaN and
- * negative to 0, +Inf to the largest finite value), counted as this test
- * counts them, every result finite, alpha as it was. */
+/* NaN, -Inf, negative, +Inf and tiny colour in a float image: cleaned
+ * (NaN, negative and tiny to 0, +Inf to the largest finite value),
+ * counted as this test counts them, every result finite, alpha as it
+ * was. */
 static void
 specials (ClfxContext **ctx)
 {
@@ -169,7 +171,7 @@ specials (ClfxContext **ctx)
       ClfxRunResult    r;
       ClfxError        e = { 0 };
       const ClfxProbe *pc;
-      double           counts[3] = { 0, 0, 0 }, largest = 0.0;
+      double           counts[4] = { 0, 0, 0, 0 }, largest = 0.0;
       int              odd = 0, alpha_moved = 0;
       bool             ok;
 
@@ -189,10 +191,11 @@ specials (ClfxContext **ctx)
         for (int x = 0; x < 83; x++)
           {
             int k = (x * 5 + y * 3) % 17;
-            if (k < 5)
+            if (k < 7)
               clfx_image_set (&src, x, y, k % 3,
                               k == 0 ? NAN : k == 1 ? -INFINITY
-                              : k == 2 ? INFINITY : k == 3 ? -0.25f : -0.0f);
+                              : k == 2 ? INFINITY : k == 3 ? -0.25f
+                              : k == 4 ? -0.0f : k == 5 ? 1e-40f : 1e-37f);
           }
       for (int y = 0; y < 37; y++)
         for (int x = 0; x < 83; x++)
@@ -205,6 +208,8 @@ specials (ClfxContext **ctx)
                 counts[1]++;
               else if (isinf (v))
                 counts[2]++;
+              else if (v > 0.0f && v < 0x1p-121f)
+                counts[3]++;
               else
                 largest = fmax (largest, v);
             }
@@ -221,19 +226,19 @@ specials (ClfxContext **ctx)
               }
           clfx_host_image_free (&dst);
         }
-      pc = probe (&r, "cleaned: NaN, negative, +Inf");
-      tap_ok (ok && r.validation.passed && pc && pc->n_device == 3
+      pc = probe (&r, "cleaned: NaN, negative, +Inf, tiny");
+      tap_ok (ok && r.validation.passed && pc && pc->n_device == 4
                 && pc->device[0] == counts[0] && pc->device[1] == counts[1]
-                && pc->device[2] == counts[2] && odd == 0
-                && alpha_moved == 0,
-              "%s, NaN, -Inf, +Inf, negative and 3e38 colour, exposure 1: "
-              "validated, counted "
-              "(%g NaN, %g negative, %g +Inf; device %g, %g, %g), every "
-              "result finite (%d not), alpha kept (%d moved)%s%s",
-              operators[op], counts[0], counts[1], counts[2],
+                && pc->device[2] == counts[2] && pc->device[3] == counts[3]
+                && odd == 0 && alpha_moved == 0,
+              "%s, NaN, -Inf, +Inf, negative, tiny and 3e38 colour, "
+              "exposure 1: validated, counted "
+              "(%g NaN, %g negative, %g +Inf, %g tiny; device %g, %g, %g, "
+              "%g), every result finite (%d not), alpha kept (%d moved)%s%s",
+              operators[op], counts[0], counts[1], counts[2], counts[3],
               pc ? pc->device[0] : -1, pc ? pc->device[1] : -1,
-              pc ? pc->device[2] : -1, odd, alpha_moved, ok ? "" : ": ",
-              ok ? "" : e.message);
+              pc ? pc->device[2] : -1, pc ? pc->device[3] : -1, odd,
+              alpha_moved, ok ? "" : ": ", ok ? "" : e.message);
       pc = probe (&r, "largest finite value");
       tap_ok (pc && pc->n_device == 1 && pc->device[0] == largest,
               "%s: the largest finite value %g (device %g)", operators[op],
@@ -350,6 +355,7 @@ tiled (ClfxContext *ctx)
             hdr (&src);
             clfx_image_set (&src, 150, 80, 1, INFINITY);
             clfx_image_set (&src, 10, 90, 0, NAN);
+            clfx_image_set (&src, 100, 20, 2, 1e-40f);
           }
         src.straight_alpha = true;
         src.transfer = d ? CLFX_TRC_SRGB : CLFX_TRC_LINEAR;
@@ -474,6 +480,7 @@ refusals (void)
   /* In range for the dialog, refused by the operator's plan. */
   static const char *const zero[][3] = {
     { "reinhard02", "key", "0" },
+    { "reinhard02", "white-point", "0.0005" },
     { "drago03", "bias", "0" },
     { "durand02", "range-sigma", "0.01" },
     { "fattal02", "alpha", "0" },
