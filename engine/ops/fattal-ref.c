@@ -235,11 +235,16 @@ residual (Grid *g)
         const double *u = g->U + i;
         double        a = fabs (g->F[i]);
 
-        /* The terms' sizes: F, and each neighbour and U (p) per edge. */
-        a += (x > 0 ? fabs (u[-1]) + fabs (*u) : 0.0)
-             + (x < g->w - 1 ? fabs (u[1]) + fabs (*u) : 0.0)
-             + (y > 0 ? fabs (u[-g->w]) + fabs (*u) : 0.0)
-             + (y < g->h - 1 ? fabs (u[g->w]) + fabs (*u) : 0.0);
+        /* The terms' sizes: F, and each difference U (q) - U (p).  A
+         * difference of two stored values rounds within u of itself, not
+         * of U: rounding error sized by U would be white noise on the
+         * right side, which the solve turns into an error growing with
+         * the image (about 0.2 x its side x the noise), where the
+         * device's residual has none of it. */
+        a += (x > 0 ? fabs (u[-1] - *u) : 0.0)
+             + (x < g->w - 1 ? fabs (u[1] - *u) : 0.0)
+             + (y > 0 ? fabs (u[-g->w] - *u) : 0.0)
+             + (y < g->h - 1 ? fabs (u[g->w] - *u) : 0.0);
         g->R[i] = jitter (g->F[i] - apply_a (g->U, g->w, g->h, x, y), a);
       }
 }
@@ -751,17 +756,18 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
           double gy = y < h - 1 ? (H[i + w] - H[i]) * FI[i] : 0.0;
           double v = gx, a = fabs (gx) + fabs (gy);
 
+          /* The terms' sizes are the four G, not H: a difference of two
+           * stored H rounds within u of itself, and each G is the same
+           * float at both pixels that use it (div is the exact divergence
+           * of the rounded G, whose rounding H's jitter stands for); what
+           * is left is the sum's own rounding. */
           if (x > 0)
             v -= (H[i] - H[i - 1]) * FI[i - 1],
-              a += (fabs (H[i]) + fabs (H[i - 1])) * FI[i - 1];
+              a += fabs (H[i] - H[i - 1]) * FI[i - 1];
           v += gy;
           if (y > 0)
             v -= (H[i] - H[i - w]) * FI[i - w],
-              a += (fabs (H[i]) + fabs (H[i - w])) * FI[i - w];
-          if (x < w - 1)
-            a += (fabs (H[i + 1]) + fabs (H[i])) * FI[i];
-          if (y < h - 1)
-            a += (fabs (H[i + w]) + fabs (H[i])) * FI[i];
+              a += fabs (H[i] - H[i - w]) * FI[i - w];
           wk.div[i] = jitter (v, a);
         }
   }
