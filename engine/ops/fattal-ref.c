@@ -93,6 +93,11 @@ clfx_fattal_ref_free (ClfxFattalRef *r)
   free (r->U_exact);
   free (r->out);
   r->U = r->U_exact = r->out = NULL;
+  for (int k = 0; k < 32; k++)
+    {
+      free (r->decided[k]);
+      r->decided[k] = NULL;
+    }
 }
 
 static double *
@@ -592,7 +597,7 @@ bool
 clfx_fattal_ref (int w, int h, const double *Y, double alpha, double beta,
                  double noise, ClfxFattalRef *r)
 {
-  return clfx_fattal_ref_perturbed (w, h, Y, alpha, beta, noise, 0.0, 0, r);
+  return clfx_fattal_ref_run (w, h, Y, alpha, beta, noise, NULL, r);
 }
 
 bool
@@ -600,15 +605,52 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
                            double beta, double noise, double rounding,
                            unsigned seed, ClfxFattalRef *r)
 {
+  ClfxFattalRefRun run = { rounding, seed, NULL, NULL, false };
+
+  return clfx_fattal_ref_run (w, h, Y, alpha, beta, noise, &run, r);
+}
+
+/* Step 3's decision at pixel i of level k: |grad| > 1e-4 takes the
+ * formula.  Records it, and whether it is a tie, in r->decided; a run
+ * that follows another takes that run's (the other way at its ties with
+ * flip_ties). */
+static bool
+decide (const ClfxFattalRefRun *run, ClfxFattalRef *r, int k, size_t i,
+        double g)
+{
+  unsigned char d;
+
+  if (run->follow)
+    {
+      d = run->follow->decided[k][i];
+      if (run->flip_ties && (d & 2))
+        d ^= 1;
+    }
+  else
+    d = (g > 1e-4 ? 1 : 0)
+        | (run->tie_band && fabs (g - 1e-4) <= run->tie_band[k] ? 2 : 0);
+  r->decided[k][i] = d;
+  r->ties += d >> 1;
+  return d & 1;
+}
+
+bool
+clfx_fattal_ref_run (int w, int h, const double *Y, double alpha,
+                     double beta, double noise, const ClfxFattalRefRun *run,
+                     ClfxFattalRef *r)
+{
+  static const ClfxFattalRefRun plain = { 0 };
   size_t n = (size_t) w * h;
   Work   wk;
   double ymax = 0.0;
   int    M;
 
+  if (! run)
+    run = &plain;
   memset (r, 0, sizeof *r);
   memset (&wk, 0, sizeof wk);
-  pert = rounding;
-  pert_state = seed;
+  pert = run->rounding;
+  pert_state = run->seed;
   r->levels = wk.levels = count_levels (w, h);
   r->grids = wk.ngrids = count_grids (w, h);
   M = wk.ngrids - 1;
@@ -683,7 +725,8 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
       double        s = 0.0, d = ldexp (1.0, k + 1), t;
 
       phi = wk.phi[k] = alloc_n (kn);
-      if (! phi)
+      r->decided[k] = malloc (kn ? kn : 1);
+      if (! phi || ! r->decided[k])
         goto oom;
       for (int y = 0; y < kh; y++)
         for (int x = 0; x < kw; x++)
@@ -710,7 +753,7 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
        * the mean positive (alpha > 0 by its range). */
       t = alpha * r->avg[k];
       for (size_t i = 0; i < kn; i++)
-        phi[i] = g[i] > 1e-4
+        phi[i] = decide (run, r, k, i, g[i])
                  ? jitter ((t / (g[i] + noise))
                              * pow ((g[i] + noise) / t, beta),
                            /* a power: 16 ulp (pow's bound in OpenCL C)
@@ -810,8 +853,9 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
    * 1.5 a cycle.  So once a cycle fails to halve the residual, the rest
    * is GMRES preconditioned by that same V-cycle, which converges
    * wherever the V-cycle is any good as an approximate inverse.  Either
-   * way the equation is the text's A U = div on grid 0. */
-  if (pert > 0.0)
+   * way the equation is the text's A U = div on grid 0.  (Not for the
+   * runs made to measure a distance from the plain one.) */
+  if (pert > 0.0 || run->follow)
     memcpy (r->U_exact, r->U, n * sizeof (double));
   else
   {

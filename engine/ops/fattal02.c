@@ -45,11 +45,16 @@ struct FattalCache
 {
   const ClfxImage *src;
   ClfxFattalRef    r;
+  /* r with its ties at phi's threshold decided the other way (r.ties >
+   * 0), for the results either decision allows (fattal_bounds). */
+  ClfxFattalRef    flipped;
   double          *Y;         /* per pixel, as tm_ref_read gives it */
   double          *s;         /* per pixel: max over channels of (c / Y)^sat */
   double           du;        /* the accepted distance of U (fattal_bound) */
   double           du_est;    /* the emulated rounding's distance */
   double           max_h;     /* max |H| */
+  double           band[32];  /* per level: |grad|'s bound, the tie band */
+  double           tie_out;   /* max |out| moved by the ties' other way */
 };
 
 static void
@@ -58,6 +63,7 @@ fattal_cache_free (FattalCache *c)
   if (! c)
     return;
   clfx_fattal_ref_free (&c->r);
+  clfx_fattal_ref_free (&c->flipped);
   free (c->Y);
   free (c->s);
   free (c);
@@ -511,7 +517,16 @@ fattal_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
  * it runs the whole pipeline twice more with every stored value moved at
  * random by up to 4 u of the magnitude of its terms (a float sum of four
  * terms rounds within 3 u of them), and takes 4 times the larger
- * distance from its plain run, plus the read's error carried as H's. */
+ * distance from its plain run, plus the read's error carried as H's.
+ *
+ * One step is not continuous: phi is 1 where |grad| <= 1e-4.  A pixel of
+ * some level whose |grad| lies within its bound (band) of 1e-4 may be
+ * decided either way on the device, and the other decision moves U by a
+ * bump around it (at 2048 x 2048 synthetic noise one such pixel moved the
+ * result by 0.56 % over some ten pixels).  The emulated runs take the
+ * plain run's decisions, so that du is rounding alone, and one more run
+ * decides every tie the other way: the results either way bound what the
+ * device may give at each pixel (fattal_bounds). */
 static const FattalCache *
 fattal_compute (const ClfxPlan *plan, const ClfxImage *src, double scale,
                 ClfxError *error)
@@ -520,7 +535,7 @@ fattal_compute (const ClfxPlan *plan, const ClfxImage *src, double scale,
   FattalCache *c = fs->fat;
   TmRef        r;
   long         n = (long) src->width * src->height;
-  double       eta = tm_read_eta (plan, src);
+  double       eta = tm_read_eta (plan, src), eh;
 
   if (c && c->src == src)
     return c;
@@ -546,21 +561,41 @@ fattal_compute (const ClfxPlan *plan, const ClfxImage *src, double scale,
           c->max_h = fmax (c->max_h, fabs (log (100.0 * Y / r.max_y
                                                 + 1e-4)));
       }
-  if (! clfx_fattal_ref (src->width, src->height, c->Y, fs->alpha, fs->beta,
-                         fs->noise, &c->r))
-    goto nomem;
+  /* |grad| at level k: a difference of two pyramid values (H's error and
+   * 8 u |H| per level, as fattal_probes) over 2^(k + 1), sqrt 2 for the
+   * two axes, and the root's own rounding at 1e-4. */
+  eh = 8.0 * U + eta + 3.0 * U * c->max_h;
+  for (int k = 0; k < 32; k++)
+    c->band[k] = 1.5 * 2.0 * ldexp (eh + 8.0 * k * U * c->max_h, -k - 1)
+                 + 4.0 * U * 1e-4;
+  {
+    ClfxFattalRefRun plain = { 0.0, 0, c->band, NULL, false };
+    if (! clfx_fattal_ref_run (src->width, src->height, c->Y, fs->alpha,
+                               fs->beta, fs->noise, &plain, &c->r))
+      goto nomem;
+  }
   for (unsigned seed = 1; seed <= 2; seed++)
     {
-      ClfxFattalRef q;
-      double        d = 0.0;
-      if (! clfx_fattal_ref_perturbed (src->width, src->height, c->Y,
-                                       fs->alpha, fs->beta, fs->noise,
-                                       4.0 * U, seed, &q))
+      ClfxFattalRefRun run = { 4.0 * U, seed, NULL, &c->r, false };
+      ClfxFattalRef    q;
+      double           d = 0.0;
+      if (! clfx_fattal_ref_run (src->width, src->height, c->Y, fs->alpha,
+                                 fs->beta, fs->noise, &run, &q))
         goto nomem;
       for (long i = 0; i < n; i++)
         d = fmax (d, fabs (fattal_u (&q)[i] - fattal_u (&c->r)[i]));
       c->du_est = fmax (c->du_est, d);
       clfx_fattal_ref_free (&q);
+    }
+  if (c->r.ties > 0)
+    {
+      ClfxFattalRefRun run = { 0.0, 0, NULL, &c->r, true };
+      if (! clfx_fattal_ref_run (src->width, src->height, c->Y, fs->alpha,
+                                 fs->beta, fs->noise, &run, &c->flipped))
+        goto nomem;
+      for (long i = 0; i < n; i++)
+        c->tie_out = fmax (c->tie_out, fabs (c->flipped.out[i]
+                                             - c->r.out[i]) * c->s[i]);
     }
   c->du = 4.0 * c->du_est + 2.0 * eta;
   c->src = src;
@@ -634,6 +669,12 @@ fattal_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
                    "%.3g; its own 48 u relative",
                    c->du, c->du_est, c->r.alg_err, c->r.hi - c->r.lo, rel,
                    abs, smax);
+  if (c->r.ties > 0)
+    clfx_tol_clause (tol, "%ld pixels of the pyramid's levels within "
+                     "|grad|'s bound of phi's threshold (%.2g at level 0): "
+                     "either decision allowed, the reference decided both "
+                     "ways (moves the result by up to %.3g)", c->r.ties,
+                     c->band[0], c->tie_out);
 }
 
 /* fattal02's probes: each level's average gradient (its pyramid's error:
@@ -689,7 +730,7 @@ linear_bound (const ClfxParams *p, const ClfxPlan *plan,
 typedef struct
 {
   const FattalState *fs;
-  const FattalCache *fat;
+  const double      *out;   /* step 7's out, per pixel */
   int                width;
 } FattalPixels;
 
@@ -704,7 +745,7 @@ fattal_pixel (const void *data, const TmRef *r, int x, int y, double v[4])
 
   for (int c = 0; c < 3; c++)
     v[c] = Y > 0.0 && r->prm[TM_P_BLACK] == 0.0
-             ? fp->fat->r.out[at] * (sat == 0.0 ? 1.0 : pow (v[c] / Y, sat))
+             ? fp->out[at] * (sat == 0.0 ? 1.0 : pow (v[c] / Y, sat))
              : 0.0;
 }
 
@@ -714,24 +755,66 @@ fattal_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
 {
   const FattalState *fs = plan->state;
   double        scale = exp2 (CLFX_PARAMS_OF (p, ClfxTonemapParams)->exposure);
-  TmRef         r;
-  TmRefHists    h;
-  ClfxTolerance lin;
-  FattalPixels  fp = { fs, NULL, src->width };
+  TmRef              r;
+  TmRefHists         h;
+  ClfxTolerance      lin;
+  FattalPixels       fp = { fs, NULL, src->width };
+  const FattalCache *c;
 
   memset (&h, 0, sizeof h);
   tm_ref_collect (src, plan, scale, &r);
   tm_ref_params_begin (&r);
-  /* The result's bound in linear light, for the after histogram. */
+  /* The result's bound in linear light, for the after histogram, where
+   * the ties' other decision may move a pixel too. */
   if (probes)
     linear_bound (p, plan, src, &lin);
-  if (! (fp.fat = fattal_compute (plan, src, scale, error))
+  if (! (c = fattal_compute (plan, src, scale, error))
       || (probes && ! fattal_probes (plan, src, scale, probes, error)))
     return false;
+  lin.abs_tol += c->tie_out;
+  fp.out = c->r.out;
   tm_ref_run (plan, src, dst, scale, &r, fattal_pixel, &fp,
               probes ? &lin : NULL, &h);
   if (probes && ! tm_ref_probes (&fs->tm, &r, &h, probes))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  return true;
+}
+
+/* The results either decision at the ties allows (fattal_compute): per
+ * value, the smaller and the larger of the reference's and that of its
+ * ties decided the other way.  With several ties this takes their bumps
+ * to add where they overlap, which they do to first order (U is linear in
+ * Phi's changes through the Poisson equation). */
+static bool
+fattal_bounds (const ClfxParams *p, const ClfxPlan *plan,
+               const ClfxImage *src, const ClfxImage *ref, ClfxImage *lo,
+               ClfxImage *hi, ClfxError *error)
+{
+  const FattalState *fs = plan->state;
+  double       scale = exp2 (CLFX_PARAMS_OF (p, ClfxTonemapParams)->exposure);
+  const FattalCache *c = fattal_compute (plan, src, scale, error);
+  FattalPixels       fp = { fs, NULL, src->width };
+  TmRef              r;
+
+  if (! c)
+    return false;
+  memcpy (lo->data, ref->data, ref->stride * (size_t) ref->height);
+  memcpy (hi->data, ref->data, ref->stride * (size_t) ref->height);
+  if (c->r.ties == 0)
+    return true;
+  tm_ref_collect (src, plan, scale, &r);
+  tm_ref_params_begin (&r);
+  fp.out = c->flipped.out;
+  tm_ref_run (plan, src, hi, scale, &r, fattal_pixel, &fp, NULL, NULL);
+  for (int y = 0; y < ref->height; y++)
+    for (int x = 0; x < ref->width; x++)
+      for (int k = 0; k < ref->channels; k++)
+        {
+          float a = clfx_image_get (ref, x, y, k);
+          float b = clfx_image_get (hi, x, y, k);
+          clfx_image_set (lo, x, y, k, fminf (a, b));
+          clfx_image_set (hi, x, y, k, fmaxf (a, b));
+        }
   return true;
 }
 
@@ -787,5 +870,5 @@ const ClfxVariant clfx_variant_fattal02 = {
   CLFX_N_ ("Fattal 2002 gradient domain (gegl:fattal02's, a multigrid "
            "Poisson solve)"),
   uses_fattal, fattal_plan, NULL, fattal_run_cl, fattal_cpu,
-  fattal_tolerance, NULL, tm_describe, NULL
+  fattal_tolerance, fattal_bounds, tm_describe, NULL
 };
