@@ -49,6 +49,15 @@ jitter (double v, double terms)
   return v + pert * terms * ((double) (x >> 11) * 0x1p-52 - 1.0);
 }
 
+/* One operation's result, rounded to nearest: within u of itself, a
+ * quarter of pert (4 u: the few operations' worth a stored value's
+ * jitter stands for). */
+static inline double
+rounded (double v)
+{
+  return jitter (v, 0.25 * fabs (v));
+}
+
 typedef struct
 {
   int     w, h;
@@ -238,19 +247,24 @@ residual (Grid *g)
         size_t i = (size_t) y * g->w + x;
 
         const double *u = g->U + i;
-        double        a = fabs (g->F[i]);
+        double        s = 0.0;
 
-        /* The terms' sizes: F, and each difference U (q) - U (p).  A
-         * difference of two stored values rounds within u of itself, not
-         * of U: rounding error sized by U would be white noise on the
+        /* apply_a's operations in its order, each rounded within u of its
+         * own result: a difference of two stored values rounds within
+         * u of itself, not of U, and a sum whose terms cancel within u of
+         * its partial sums.  (Rounding sized by U is white noise on the
          * right side, which the solve turns into an error growing with
-         * the image (about 0.2 x its side x the noise), where the
-         * device's residual has none of it. */
-        a += (x > 0 ? fabs (u[-1] - *u) : 0.0)
-             + (x < g->w - 1 ? fabs (u[1] - *u) : 0.0)
-             + (y > 0 ? fabs (u[-g->w] - *u) : 0.0)
-             + (y < g->h - 1 ? fabs (u[g->w] - *u) : 0.0);
-        g->R[i] = jitter (g->F[i] - apply_a (g->U, g->w, g->h, x, y), a);
+         * the image, about 0.2 x its side x the noise: the device's
+         * residual has far less of it.) */
+        if (x > 0)
+          s = rounded (s + rounded (u[-1] - *u));
+        if (x < g->w - 1)
+          s = rounded (s + rounded (u[1] - *u));
+        if (y > 0)
+          s = rounded (s + rounded (u[-g->w] - *u));
+        if (y < g->h - 1)
+          s = rounded (s + rounded (u[g->w] - *u));
+        g->R[i] = rounded (g->F[i] - s);
       }
 }
 
@@ -797,21 +811,19 @@ clfx_fattal_ref_run (int w, int h, const double *Y, double alpha,
           size_t i = (size_t) y * w + x;
           double gx = x < w - 1 ? (H[i + 1] - H[i]) * FI[i] : 0.0;
           double gy = y < h - 1 ? (H[i + w] - H[i]) * FI[i] : 0.0;
-          double v = gx, a = fabs (gx) + fabs (gy);
+          double v = gx;
 
-          /* The terms' sizes are the four G, not H: a difference of two
-           * stored H rounds within u of itself, and each G is the same
-           * float at both pixels that use it (div is the exact divergence
-           * of the rounded G, whose rounding H's jitter stands for); what
-           * is left is the sum's own rounding. */
+          /* Each G is the same float at both pixels that use it: div is
+           * the exact divergence of the rounded G, whose rounding H's
+           * jitter stands for.  What is left is the sum's own operations,
+           * each rounded within u of its result (not of H: sized by H
+           * this was white noise on the right side, see residual). */
           if (x > 0)
-            v -= (H[i] - H[i - 1]) * FI[i - 1],
-              a += fabs (H[i] - H[i - 1]) * FI[i - 1];
-          v += gy;
+            v = rounded (v - (H[i] - H[i - 1]) * FI[i - 1]);
+          v = rounded (v + gy);
           if (y > 0)
-            v -= (H[i] - H[i - w]) * FI[i - w],
-              a += fabs (H[i] - H[i - w]) * FI[i - w];
-          wk.div[i] = jitter (v, a);
+            v = rounded (v - (H[i] - H[i - w]) * FI[i - w]);
+          wk.div[i] = v;
         }
   }
 
