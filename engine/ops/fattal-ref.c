@@ -619,25 +619,26 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
                            double beta, double noise, double rounding,
                            unsigned seed, ClfxFattalRef *r)
 {
-  ClfxFattalRefRun run = { rounding, seed, NULL, NULL, false };
+  ClfxFattalRefRun run = { rounding, seed, NULL, NULL, 0 };
 
   return clfx_fattal_ref_run (w, h, Y, alpha, beta, noise, &run, r);
 }
 
-/* Step 3's decision at pixel i of level k: |grad| > 1e-4 takes the
- * formula.  Records it, and whether it is a tie, in r->decided; a run
- * that follows another takes that run's (the other way at its ties with
- * flip_ties). */
+/* Step 3's decision at pixel i (x, y) of level k: |grad| > 1e-4 takes
+ * the formula.  Records it, and whether it is a tie, in r->decided; a run
+ * that follows another takes that run's (the other way at the ties its
+ * flip names). */
 static bool
 decide (const ClfxFattalRefRun *run, ClfxFattalRef *r, int k, size_t i,
-        double g)
+        int x, int y, double g)
 {
   unsigned char d;
 
   if (run->follow)
     {
       d = run->follow->decided[k][i];
-      if (run->flip_ties && (d & 2))
+      if ((d & 2)
+          && (run->flip < 0 || run->flip == 1 + (x & 1) + 2 * (y & 1)))
         d ^= 1;
     }
   else
@@ -767,7 +768,8 @@ clfx_fattal_ref_run (int w, int h, const double *Y, double alpha,
        * the mean positive (alpha > 0 by its range). */
       t = alpha * r->avg[k];
       for (size_t i = 0; i < kn; i++)
-        phi[i] = decide (run, r, k, i, g[i])
+        phi[i] = decide (run, r, k, i, (int) (i % (size_t) kw),
+                         (int) (i / (size_t) kw), g[i])
                  ? jitter ((t / (g[i] + noise))
                              * pow ((g[i] + noise) / t, beta),
                            /* a power: 16 ulp (pow's bound in OpenCL C)

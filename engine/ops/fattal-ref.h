@@ -41,9 +41,12 @@ typedef struct
   const double        *tie_band;
   /* NULL: decide at the threshold from this run's own |grad|.  Else take
    * the decisions of that earlier run of the same image (so that rounding
-   * alone is measured), or with flip_ties the other way at its ties. */
+   * alone is measured), and with flip the other way at its ties: all of
+   * them (-1), or those of one group (1 to 4: a tie at (x, y) of its
+   * level is in group 1 + (x & 1) + 2 (y & 1), so that no two ties that
+   * touch share one; 0: none). */
   const ClfxFattalRef *follow;
-  bool                 flip_ties;
+  int                  flip;
 } ClfxFattalRefRun;
 
 /* Y: w*h luminance values (>= 0, finite), row-major.  noise 0 means 0.1 alpha.

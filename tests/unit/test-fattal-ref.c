@@ -462,13 +462,13 @@ test_ties (void)
   if (! run (w, h, Y, 1.0, 0.9, 0.0, &a))
     goto done;
   {
-    ClfxFattalRefRun mark = { 0.0, 0, band, NULL, false };
+    ClfxFattalRefRun mark = { 0.0, 0, band, NULL, 0 };
     ok = clfx_fattal_ref_run (w, h, Y, 1.0, 0.9, 0.0, &mark, &marked);
   }
   if (ok)
     {
-      ClfxFattalRefRun follow = { 0.0, 0, NULL, &marked, false };
-      ClfxFattalRefRun flip = { 0.0, 0, NULL, &marked, true };
+      ClfxFattalRefRun follow = { 0.0, 0, NULL, &marked, 0 };
+      ClfxFattalRefRun flip = { 0.0, 0, NULL, &marked, -1 };
       ok = clfx_fattal_ref_run (w, h, Y, 1.0, 0.9, 0.0, &follow, &followed)
            && clfx_fattal_ref_run (w, h, Y, 1.0, 0.9, 0.0, &flip, &flipped);
     }
@@ -495,6 +495,35 @@ test_ties (void)
       tap_ok (wrong == 0 && d_flip > 0,
               "flipped: the other decision at every tie and only there "
               "(%ld wrong), U moves by %.3g", wrong, d_flip);
+      /* The four groups: each tie flipped in exactly one of them, the one
+       * its place at its level gives (no two touching ties share one). */
+      {
+        long wrong_group = 0, flips = 0;
+        for (int group = 1; group <= 4 && ok; group++)
+          {
+            ClfxFattalRefRun run = { 0.0, 0, NULL, &marked, group };
+            ClfxFattalRef    q;
+            if (! (ok = clfx_fattal_ref_run (w, h, Y, 1.0, 0.9, 0.0, &run,
+                                             &q)))
+              break;
+            for (int k = 0; k < a.levels; k++)
+              for (size_t i = 0; i < (size_t) (w >> k) * (h >> k); i++)
+                {
+                  int  x = (int) (i % (size_t) (w >> k));
+                  int  y = (int) (i / (size_t) (w >> k));
+                  bool mine = (marked.decided[k][i] & 2)
+                              && group == 1 + (x & 1) + 2 * (y & 1);
+                  bool flipped_here = (q.decided[k][i] & 1)
+                                      != (marked.decided[k][i] & 1);
+                  wrong_group += mine != flipped_here;
+                  flips += flipped_here;
+                }
+            clfx_fattal_ref_free (&q);
+          }
+        tap_ok (ok && wrong_group == 0 && flips == marked.ties,
+                "four groups: %ld flips over %ld ties, %ld outside their "
+                "group", flips, marked.ties, wrong_group);
+      }
       clfx_fattal_ref_free (&marked);
       clfx_fattal_ref_free (&followed);
       clfx_fattal_ref_free (&flipped);
