@@ -24,6 +24,7 @@ same_value (double e, double a, double t)
 typedef struct
 {
   double e, a, t, lo, hi;
+  double t_env; /* the bound at the envelope's ends (rel_tol of them) */
 } Sample;
 
 static double
@@ -63,6 +64,10 @@ sample_at (const ClfxImage *expected, const ClfxImage *actual,
       s.lo = fmin (fmin (p[0], p[1]), fmin (p[2], p[3]));
       s.hi = fmax (fmax (p[0], p[1]), fmax (p[2], p[3]));
     }
+  /* A value the envelope allows is as uncertain as the reference would
+   * be there: its relative part is taken of the envelope's ends too (an
+   * end far from a reference near 0 is otherwise held to 0's bound). */
+  s.t_env = s.t + rel_tol * fmax (fabs (s.lo - s.e), fabs (s.hi - s.e));
   return s;
 }
 
@@ -88,8 +93,8 @@ inside_envelope (const Sample *s)
 {
   if (! isfinite (s->a) || ! isfinite (s->lo) || ! isfinite (s->hi))
     return false;
-  return s->a >= fmin (s->lo, s->e) - s->t && s->a <= fmax (s->hi, s->e)
-                                                        + s->t;
+  return s->a >= fmin (s->lo, s->e) - s->t_env
+         && s->a <= fmax (s->hi, s->e) + s->t_env;
 }
 
 /* Keeps the largest difference so far and where it was. */

@@ -243,6 +243,11 @@ typedef struct
 {
   double *L, *B, *dB;   /* per pixel */
   double  bmin, bmax, db_max, dl;
+  /* How far the device's max B and min B may lie from bmax and bmin: by
+   * the bounds of the pixels that may hold them, not by db_max (a pixel
+   * whose slice has little weight anywhere in the image would widen the
+   * range's bound at every pixel, more often the larger the image). */
+  double  e_bmax, e_bmin;
 } DurandRef;
 
 static void
@@ -404,6 +409,19 @@ durand_ref (const ClfxImage *src, const ClfxPlan *plan, double scale,
         d->bmax = fmax (d->bmax, b);
         d->db_max = fmax (d->db_max, d->dB[at]);
       }
+  {
+    double hi_up = -INFINITY, hi_dn = -INFINITY, lo_up = INFINITY,
+           lo_dn = INFINITY;
+    for (long i = 0; i < npx; i++)
+      {
+        hi_up = fmax (hi_up, d->B[i] + d->dB[i]);
+        hi_dn = fmax (hi_dn, d->B[i] - d->dB[i]);
+        lo_up = fmin (lo_up, d->B[i] + d->dB[i]);
+        lo_dn = fmin (lo_dn, d->B[i] - d->dB[i]);
+      }
+    d->e_bmax = npx ? fmax (hi_up - d->bmax, d->bmax - hi_dn) : 0.0;
+    d->e_bmin = npx ? fmax (d->bmin - lo_dn, lo_up - d->bmin) : 0.0;
+  }
   free (g0);
   free (g1);
   return true;
@@ -416,27 +434,27 @@ durand_log_out (const DurandRef *d, const double *p, long at, double *dlo)
   double range = d->bmax - d->bmin;
   bool   flat = range <= TM_FLAT_BASE;
   double c = flat ? 0.0 : p[3] / range;
-  double dc = flat ? 0.0 : c * (2.0 * d->db_max / range + 3.0 * U);
+  double dc = flat ? 0.0 : c * ((d->e_bmax + d->e_bmin) / range + 3.0 * U);
   double l = d->L[at], b = d->B[at];
   double lo = (b - d->bmax) * c + p[4] * (l - b);
 
   if (dlo)
     {
-      *dlo = c * (d->dB[at] + d->db_max) + fabs (b - d->bmax) * dc
+      *dlo = c * (d->dB[at] + d->e_bmax) + fabs (b - d->bmax) * dc
              + p[4] * (d->dl + d->dB[at])
              + 4.0 * U * (fabs (b - d->bmax) * c + p[4] * fabs (l - b)
                           + fabs (lo));
-      /* The device's range, within 2 db_max of this one, may be on the
-       * threshold's other side: its (B - max B) c is then anything from 0
-       * to -contrast. */
-      if (fabs (range - TM_FLAT_BASE) <= 2.0 * d->db_max)
+      /* The device's range, within e_bmax + e_bmin of this one, may be on
+       * the threshold's other side: its (B - max B) c is then anything
+       * from 0 to -contrast. */
+      if (fabs (range - TM_FLAT_BASE) <= d->e_bmax + d->e_bmin)
         *dlo += p[3];
     }
   return lo;
 }
 
 /* durand02's bound in linear light: the base's bound carried through the
- * map: log10 out moves by c (dB + dB max) + |B - max B| dc + detail (dL +
+ * map: log10 out moves by c (dB + e_bmax) + |B - max B| dc + detail (dL +
  * dB) (durand_log_out), the result by ln 10 times that, plus exp10's 3
  * ulp, Y's 8 u, a division and a product: 22 u, and the read's eta twice
  * (colour, Y).  It depends on the device (its filter's weights): made
@@ -535,7 +553,8 @@ durand_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
               probes ? &lin : NULL, &h);
   if (probes
       && ! clfx_probes_add (probes, "base range (log10)",
-                            r.prm + TM_P_RANGE_LO, 2, true, d.db_max, 0.0,
+                            r.prm + TM_P_RANGE_LO, 2, true,
+                            fmax (d.e_bmin, d.e_bmax), 0.0,
                             "the base's bound (durand_ref): the log "
                             "luminance, the grid's sums and blurs, the "
                             "slice"))

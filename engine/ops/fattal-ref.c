@@ -49,6 +49,15 @@ jitter (double v, double terms)
   return v + pert * terms * ((double) (x >> 11) * 0x1p-52 - 1.0);
 }
 
+/* One operation's result, rounded to nearest: within u of itself, a
+ * quarter of pert (4 u: the few operations' worth a stored value's
+ * jitter stands for). */
+static inline double
+rounded (double v)
+{
+  return jitter (v, 0.25 * fabs (v));
+}
+
 typedef struct
 {
   int     w, h;
@@ -93,6 +102,11 @@ clfx_fattal_ref_free (ClfxFattalRef *r)
   free (r->U_exact);
   free (r->out);
   r->U = r->U_exact = r->out = NULL;
+  for (int k = 0; k < 32; k++)
+    {
+      free (r->decided[k]);
+      r->decided[k] = NULL;
+    }
 }
 
 static double *
@@ -233,14 +247,24 @@ residual (Grid *g)
         size_t i = (size_t) y * g->w + x;
 
         const double *u = g->U + i;
-        double        a = fabs (g->F[i]);
+        double        s = 0.0;
 
-        /* The terms' sizes: F, and each neighbour and U (p) per edge. */
-        a += (x > 0 ? fabs (u[-1]) + fabs (*u) : 0.0)
-             + (x < g->w - 1 ? fabs (u[1]) + fabs (*u) : 0.0)
-             + (y > 0 ? fabs (u[-g->w]) + fabs (*u) : 0.0)
-             + (y < g->h - 1 ? fabs (u[g->w]) + fabs (*u) : 0.0);
-        g->R[i] = jitter (g->F[i] - apply_a (g->U, g->w, g->h, x, y), a);
+        /* apply_a's operations in its order, each rounded within u of its
+         * own result: a difference of two stored values rounds within
+         * u of itself, not of U, and a sum whose terms cancel within u of
+         * its partial sums.  (Rounding sized by U is white noise on the
+         * right side, which the solve turns into an error growing with
+         * the image, about 0.2 x its side x the noise: the device's
+         * residual has far less of it.) */
+        if (x > 0)
+          s = rounded (s + rounded (u[-1] - *u));
+        if (x < g->w - 1)
+          s = rounded (s + rounded (u[1] - *u));
+        if (y > 0)
+          s = rounded (s + rounded (u[-g->w] - *u));
+        if (y < g->h - 1)
+          s = rounded (s + rounded (u[g->w] - *u));
+        g->R[i] = rounded (g->F[i] - s);
       }
 }
 
@@ -587,7 +611,7 @@ bool
 clfx_fattal_ref (int w, int h, const double *Y, double alpha, double beta,
                  double noise, ClfxFattalRef *r)
 {
-  return clfx_fattal_ref_perturbed (w, h, Y, alpha, beta, noise, 0.0, 0, r);
+  return clfx_fattal_ref_run (w, h, Y, alpha, beta, noise, NULL, r);
 }
 
 bool
@@ -595,15 +619,53 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
                            double beta, double noise, double rounding,
                            unsigned seed, ClfxFattalRef *r)
 {
+  ClfxFattalRefRun run = { rounding, seed, NULL, NULL, 0 };
+
+  return clfx_fattal_ref_run (w, h, Y, alpha, beta, noise, &run, r);
+}
+
+/* Step 3's decision at pixel i (x, y) of level k: |grad| > 1e-4 takes
+ * the formula.  Records it, and whether it is a tie, in r->decided; a run
+ * that follows another takes that run's (the other way at the ties its
+ * flip names). */
+static bool
+decide (const ClfxFattalRefRun *run, ClfxFattalRef *r, int k, size_t i,
+        int x, int y, double g)
+{
+  unsigned char d;
+
+  if (run->follow)
+    {
+      d = run->follow->decided[k][i];
+      if ((d & 2)
+          && (run->flip < 0 || run->flip == 1 + (x & 1) + 2 * (y & 1)))
+        d ^= 1;
+    }
+  else
+    d = (g > 1e-4 ? 1 : 0)
+        | (run->tie_band && fabs (g - 1e-4) <= run->tie_band[k] ? 2 : 0);
+  r->decided[k][i] = d;
+  r->ties += d >> 1;
+  return d & 1;
+}
+
+bool
+clfx_fattal_ref_run (int w, int h, const double *Y, double alpha,
+                     double beta, double noise, const ClfxFattalRefRun *run,
+                     ClfxFattalRef *r)
+{
+  static const ClfxFattalRefRun plain = { 0 };
   size_t n = (size_t) w * h;
   Work   wk;
   double ymax = 0.0;
   int    M;
 
+  if (! run)
+    run = &plain;
   memset (r, 0, sizeof *r);
   memset (&wk, 0, sizeof wk);
-  pert = rounding;
-  pert_state = seed;
+  pert = run->rounding;
+  pert_state = run->seed;
   r->levels = wk.levels = count_levels (w, h);
   r->grids = wk.ngrids = count_grids (w, h);
   M = wk.ngrids - 1;
@@ -678,7 +740,8 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
       double        s = 0.0, d = ldexp (1.0, k + 1), t;
 
       phi = wk.phi[k] = alloc_n (kn);
-      if (! phi)
+      r->decided[k] = malloc (kn ? kn : 1);
+      if (! phi || ! r->decided[k])
         goto oom;
       for (int y = 0; y < kh; y++)
         for (int x = 0; x < kw; x++)
@@ -705,7 +768,8 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
        * the mean positive (alpha > 0 by its range). */
       t = alpha * r->avg[k];
       for (size_t i = 0; i < kn; i++)
-        phi[i] = g[i] > 1e-4
+        phi[i] = decide (run, r, k, i, (int) (i % (size_t) kw),
+                         (int) (i / (size_t) kw), g[i])
                  ? jitter ((t / (g[i] + noise))
                              * pow ((g[i] + noise) / t, beta),
                            /* a power: 16 ulp (pow's bound in OpenCL C)
@@ -749,20 +813,19 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
           size_t i = (size_t) y * w + x;
           double gx = x < w - 1 ? (H[i + 1] - H[i]) * FI[i] : 0.0;
           double gy = y < h - 1 ? (H[i + w] - H[i]) * FI[i] : 0.0;
-          double v = gx, a = fabs (gx) + fabs (gy);
+          double v = gx;
 
+          /* Each G is the same float at both pixels that use it: div is
+           * the exact divergence of the rounded G, whose rounding H's
+           * jitter stands for.  What is left is the sum's own operations,
+           * each rounded within u of its result (not of H: sized by H
+           * this was white noise on the right side, see residual). */
           if (x > 0)
-            v -= (H[i] - H[i - 1]) * FI[i - 1],
-              a += (fabs (H[i]) + fabs (H[i - 1])) * FI[i - 1];
-          v += gy;
+            v = rounded (v - (H[i] - H[i - 1]) * FI[i - 1]);
+          v = rounded (v + gy);
           if (y > 0)
-            v -= (H[i] - H[i - w]) * FI[i - w],
-              a += (fabs (H[i]) + fabs (H[i - w])) * FI[i - w];
-          if (x < w - 1)
-            a += (fabs (H[i + 1]) + fabs (H[i])) * FI[i];
-          if (y < h - 1)
-            a += (fabs (H[i + w]) + fabs (H[i])) * FI[i];
-          wk.div[i] = jitter (v, a);
+            v = rounded (v - (H[i] - H[i - w]) * FI[i - w]);
+          wk.div[i] = v;
         }
   }
 
@@ -804,8 +867,9 @@ clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
    * 1.5 a cycle.  So once a cycle fails to halve the residual, the rest
    * is GMRES preconditioned by that same V-cycle, which converges
    * wherever the V-cycle is any good as an approximate inverse.  Either
-   * way the equation is the text's A U = div on grid 0. */
-  if (pert > 0.0)
+   * way the equation is the text's A U = div on grid 0.  (Not for the
+   * runs made to measure a distance from the plain one.) */
+  if (pert > 0.0 || run->follow)
     memcpy (r->U_exact, r->U, n * sizeof (double));
   else
   {

@@ -18,21 +18,51 @@ typedef struct
   double  lo, hi;        /* step 7's percentile values of L */
   double *out;           /* w*h: step 7's out */
   double  max_abs_u;     /* max |U| */
+  /* Step 3's decisions, per level and pixel: bit 0 set where |grad| >
+   * 1e-4 took the formula (else phi is 1), bit 1 where |grad| was within
+   * the run's tie band of 1e-4 (a float run may decide either way). */
+  unsigned char *decided[32];
+  long    ties;          /* pixels with bit 1, over every level */
 } ClfxFattalRef;
+
+/* How a run is made (clfx_fattal_ref_run). */
+typedef struct
+{
+  /* Float's rounding emulated: every value stored moves by up to
+   * `rounding` times the magnitude of its terms, in a direction drawn
+   * from a generator seeded by seed (stochastic arithmetic: how far such
+   * runs land from the plain one estimates how far a float run does).
+   * 0: the plain double pipeline.  U_exact is U and alg_err 0 in such
+   * runs and in those that follow another. */
+  double               rounding;
+  unsigned             seed;
+  /* Per level (NULL: none): a pixel whose |grad| is within this of step
+   * 3's threshold is a tie, marked in decided. */
+  const double        *tie_band;
+  /* NULL: decide at the threshold from this run's own |grad|.  Else take
+   * the decisions of that earlier run of the same image (so that rounding
+   * alone is measured), and with flip the other way at its ties: all of
+   * them (-1), or those of one group (1 to 4: a tie at (x, y) of its
+   * level is in group 1 + (x & 1) + 2 (y & 1), so that no two ties that
+   * touch share one; 0: none). */
+  const ClfxFattalRef *follow;
+  int                  flip;
+} ClfxFattalRefRun;
 
 /* Y: w*h luminance values (>= 0, finite), row-major.  noise 0 means 0.1 alpha.
  * When max Y is 0 every out is 0 and U is 0 (lo = hi = 1 - 1e-4).  False only when out of memory
  * (r is then freed). */
 bool clfx_fattal_ref (int w, int h, const double *Y, double alpha, double beta,
                       double noise, ClfxFattalRef *r);
-/* The same with float's rounding emulated: every value stored moves by up
- * to `rounding` times the magnitude of its terms, in a direction drawn
- * from a generator seeded by seed (stochastic arithmetic: how far such
- * runs land from the plain one estimates how far a float run does).
- * U_exact is then U and alg_err 0. */
+/* The same with float's rounding emulated (ClfxFattalRefRun.rounding). */
 bool clfx_fattal_ref_perturbed (int w, int h, const double *Y, double alpha,
                                 double beta, double noise, double rounding,
                                 unsigned seed, ClfxFattalRef *r);
+/* The same made as run says (NULL: the plain pipeline).  The run a
+ * follow names must be of the same image and still hold its decisions. */
+bool clfx_fattal_ref_run (int w, int h, const double *Y, double alpha,
+                          double beta, double noise,
+                          const ClfxFattalRefRun *run, ClfxFattalRef *r);
 void clfx_fattal_ref_free (ClfxFattalRef *r);
 
 #endif

@@ -45,11 +45,18 @@ struct FattalCache
 {
   const ClfxImage *src;
   ClfxFattalRef    r;
+  /* Where r has ties at phi's threshold (r.ties > 0): per pixel, out
+   * moved by every group of them decided the other way that lowers it,
+   * and by every one that raises it (fattal_bounds). */
+  double          *out_lo, *out_hi;
   double          *Y;         /* per pixel, as tm_ref_read gives it */
   double          *s;         /* per pixel: max over channels of (c / Y)^sat */
   double           du;        /* the accepted distance of U (fattal_bound) */
   double           du_est;    /* the emulated rounding's distance */
   double           max_h;     /* max |H| */
+  double           band[32];  /* per level: |grad|'s bound, the tie band */
+  double           tie_out;   /* max |out| moved by the ties' other way */
+  double           smax;      /* max of s */
 };
 
 static void
@@ -58,6 +65,8 @@ fattal_cache_free (FattalCache *c)
   if (! c)
     return;
   clfx_fattal_ref_free (&c->r);
+  free (c->out_lo);
+  free (c->out_hi);
   free (c->Y);
   free (c->s);
   free (c);
@@ -511,7 +520,21 @@ fattal_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
  * it runs the whole pipeline twice more with every stored value moved at
  * random by up to 4 u of the magnitude of its terms (a float sum of four
  * terms rounds within 3 u of them), and takes 4 times the larger
- * distance from its plain run, plus the read's error carried as H's. */
+ * distance from its plain run, plus the read's error carried as H's.
+ *
+ * One step is not continuous: phi is 1 where |grad| <= 1e-4.  A pixel of
+ * some level whose |grad| lies within its bound (band) of 1e-4 may be
+ * decided either way on the device, and the other decision moves U by a
+ * bump around it (at 2048 x 2048 synthetic noise one such pixel moved the
+ * result by 0.56 % over some ten pixels).  The emulated runs take the
+ * plain run's decisions, so that du is rounding alone.  U is linear in
+ * Phi's changes, so the device's result moves by the sum of the bumps of
+ * the ties it decides the other way, any subset of them: per pixel from
+ * the sum of the negative bumps to that of the positive ones.  Flipped
+ * all at once, two neighbouring ties' bumps cancel (at 131 x 70 HDR noise
+ * the device moved a pixel 5 times as far as both did), so they are
+ * flipped in four groups in which no two ties touch, one run each, and
+ * the envelope adds each group's bump where it has its sign. */
 static const FattalCache *
 fattal_compute (const ClfxPlan *plan, const ClfxImage *src, double scale,
                 ClfxError *error)
@@ -520,7 +543,7 @@ fattal_compute (const ClfxPlan *plan, const ClfxImage *src, double scale,
   FattalCache *c = fs->fat;
   TmRef        r;
   long         n = (long) src->width * src->height;
-  double       eta = tm_read_eta (plan, src);
+  double       eta = tm_read_eta (plan, src), eh;
 
   if (c && c->src == src)
     return c;
@@ -542,25 +565,65 @@ fattal_compute (const ClfxPlan *plan, const ClfxImage *src, double scale,
           m = fmax (m, fs->saturation == 0.0 ? 1.0
                                              : pow (v[k] / Y, fs->saturation));
         c->s[at] = m;
+        c->smax = fmax (c->smax, m);
         if (r.max_y > 0.0)
           c->max_h = fmax (c->max_h, fabs (log (100.0 * Y / r.max_y
                                                 + 1e-4)));
       }
-  if (! clfx_fattal_ref (src->width, src->height, c->Y, fs->alpha, fs->beta,
-                         fs->noise, &c->r))
-    goto nomem;
+  /* |grad| at level k: a difference of two pyramid values (H's error and
+   * 8 u |H| per level, as fattal_probes) over 2^(k + 1), sqrt 2 for the
+   * two axes, and the root's own rounding at 1e-4. */
+  eh = 8.0 * U + eta + 3.0 * U * c->max_h;
+  for (int k = 0; k < 32; k++)
+    c->band[k] = 1.5 * 2.0 * ldexp (eh + 8.0 * k * U * c->max_h, -k - 1)
+                 + 4.0 * U * 1e-4;
+  {
+    ClfxFattalRefRun plain = { 0.0, 0, c->band, NULL, false };
+    if (! clfx_fattal_ref_run (src->width, src->height, c->Y, fs->alpha,
+                               fs->beta, fs->noise, &plain, &c->r))
+      goto nomem;
+  }
   for (unsigned seed = 1; seed <= 2; seed++)
     {
-      ClfxFattalRef q;
-      double        d = 0.0;
-      if (! clfx_fattal_ref_perturbed (src->width, src->height, c->Y,
-                                       fs->alpha, fs->beta, fs->noise,
-                                       4.0 * U, seed, &q))
+      ClfxFattalRefRun run = { 4.0 * U, seed, NULL, &c->r, false };
+      ClfxFattalRef    q;
+      double           d = 0.0;
+      if (! clfx_fattal_ref_run (src->width, src->height, c->Y, fs->alpha,
+                                 fs->beta, fs->noise, &run, &q))
         goto nomem;
       for (long i = 0; i < n; i++)
         d = fmax (d, fabs (fattal_u (&q)[i] - fattal_u (&c->r)[i]));
       c->du_est = fmax (c->du_est, d);
       clfx_fattal_ref_free (&q);
+    }
+  if (c->r.ties > 0)
+    {
+      if (! (c->out_lo = malloc (n * sizeof *c->out_lo))
+          || ! (c->out_hi = malloc (n * sizeof *c->out_hi)))
+        goto nomem;
+      memcpy (c->out_lo, c->r.out, n * sizeof *c->out_lo);
+      memcpy (c->out_hi, c->r.out, n * sizeof *c->out_hi);
+      for (int group = 1; group <= 4; group++)
+        {
+          ClfxFattalRefRun run = { 0.0, 0, NULL, &c->r, group };
+          ClfxFattalRef    q;
+          if (! clfx_fattal_ref_run (src->width, src->height, c->Y,
+                                     fs->alpha, fs->beta, fs->noise, &run,
+                                     &q))
+            goto nomem;
+          for (long i = 0; i < n; i++)
+            {
+              double b = q.out[i] - c->r.out[i];
+              if (b < 0.0)
+                c->out_lo[i] += b;
+              else
+                c->out_hi[i] += b;
+            }
+          clfx_fattal_ref_free (&q);
+        }
+      for (long i = 0; i < n; i++)
+        c->tie_out = fmax (c->tie_out, (c->out_hi[i] - c->out_lo[i])
+                                         * c->s[i]);
     }
   c->du = 4.0 * c->du_est + 2.0 * eta;
   c->src = src;
@@ -586,22 +649,10 @@ nomem:
  * tiny so is s, and the absolute part covers it); absolute, the rest
  * times the largest s. */
 static void
-fattal_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
-              ClfxTolerance *tol)
+out_bound (const FattalCache *c, long n, double *rel, double *abs)
 {
-  ClfxError          e = { 0 };
-  const FattalCache *c = fattal_compute (plan, src, scale, &e);
-  long               n = (long) src->width * src->height;
-  double             g, dlo, dhi, R, smax = 0.0, rel, abs;
+  double g, dlo, dhi, R;
 
-  clfx_tol_init (tol);
-  if (! c)
-    {
-      clfx_tol_clause (tol, "fattal02's bound: %s", e.message);
-      return;
-    }
-  for (long i = 0; i < n; i++)
-    smax = fmax (smax, c->s[i]);
   g = expm1 (c->du) + 6.0 * U;
   dlo = (c->r.lo + 1e-4) * g;
   dhi = (c->r.hi + 1e-4) * g;
@@ -609,21 +660,44 @@ fattal_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
   if (n == 1)
     {
       /* One pixel is both percentiles: out is 1 on either side. */
-      rel = 0.0;
-      abs = 0.0;
+      *rel = 0.0;
+      *abs = 0.0;
     }
   else if (R > 0.0)
     {
-      rel = g + (dlo + dhi) / R;
-      abs = ((c->r.lo + 1e-4) * g + dlo) / R + 1e-4;
+      *rel = g + (dlo + dhi) / R;
+      *abs = ((c->r.lo + 1e-4) * g + dlo) / R;
     }
   else
     {
       /* A range within the bounds (a flat image): out may be anything the
        * device's own lo and hi give, the clamp's 1e-4 up to 1. */
-      rel = 0.0;
-      abs = 1.0;
+      *rel = 0.0;
+      *abs = 1.0;
     }
+}
+
+/* The floor: an out within that bound of 0 may be floored to 1e-4 on
+ * one side and not on the other, which fattal_bounds allows at those
+ * pixels alone (as a term of the bound it was 1e-4 times the largest
+ * (c / Y)^saturation, 9.4 on synthetic noise, at every pixel). */
+static void
+fattal_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
+              ClfxTolerance *tol)
+{
+  ClfxError          e = { 0 };
+  const FattalCache *c = fattal_compute (plan, src, scale, &e);
+  long               n = (long) src->width * src->height;
+  double             smax, rel, abs;
+
+  clfx_tol_init (tol);
+  if (! c)
+    {
+      clfx_tol_clause (tol, "fattal02's bound: %s", e.message);
+      return;
+    }
+  smax = c->smax;
+  out_bound (c, n, &rel, &abs);
   tol->abs_tol += abs * smax;
   tol->rel_tol += rel + 48.0 * U + 2.0 * tm_read_eta (plan, src);
   clfx_tol_clause (tol, "fattal02: U within %.3g (4 x %.3g, the "
@@ -631,9 +705,16 @@ fattal_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
                    "multigrid's own algebraic error is %.3g), through exp "
                    "and the percentiles' normalisation (range %.3g): %.3g "
                    "relative, %.3g times the largest (c / Y)^saturation "
-                   "%.3g; its own 48 u relative",
+                   "%.3g; its own 48 u relative; out near 0 either floored "
+                   "to 1e-4 or not",
                    c->du, c->du_est, c->r.alg_err, c->r.hi - c->r.lo, rel,
                    abs, smax);
+  if (c->r.ties > 0)
+    clfx_tol_clause (tol, "%ld pixels of the pyramid's levels within "
+                     "|grad|'s bound of phi's threshold (%.2g at level 0): "
+                     "either decision allowed, the reference decided both "
+                     "ways (moves the result by up to %.3g)", c->r.ties,
+                     c->band[0], c->tie_out);
 }
 
 /* fattal02's probes: each level's average gradient (its pyramid's error:
@@ -689,8 +770,12 @@ linear_bound (const ClfxParams *p, const ClfxPlan *plan,
 typedef struct
 {
   const FattalState *fs;
-  const FattalCache *fat;
+  const double      *out;   /* step 7's out, per pixel */
   int                width;
+  /* fattal_bounds: an out up to `near` becomes 0 (floor -1) or at least
+   * the floor's 1e-4 (floor 1); floor 0 leaves it. */
+  int                floor;
+  double             near;
 } FattalPixels;
 
 /* Colour out (c / Y)^saturation, 0 where Y = 0 (or the image is black). */
@@ -701,10 +786,13 @@ fattal_pixel (const void *data, const TmRef *r, int x, int y, double v[4])
   long                at = (long) y * fp->width + x;
   double              Y = tm_ref_luminance (v);
   double              sat = fp->fs->saturation;
+  double              o = fp->out[at];
 
+  if (fp->floor && o <= fp->near)
+    o = fp->floor < 0 ? 0.0 : fmax (o, 1e-4);
   for (int c = 0; c < 3; c++)
     v[c] = Y > 0.0 && r->prm[TM_P_BLACK] == 0.0
-             ? fp->fat->r.out[at] * (sat == 0.0 ? 1.0 : pow (v[c] / Y, sat))
+             ? o * (sat == 0.0 ? 1.0 : pow (v[c] / Y, sat))
              : 0.0;
 }
 
@@ -714,24 +802,79 @@ fattal_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
 {
   const FattalState *fs = plan->state;
   double        scale = exp2 (CLFX_PARAMS_OF (p, ClfxTonemapParams)->exposure);
-  TmRef         r;
-  TmRefHists    h;
-  ClfxTolerance lin;
-  FattalPixels  fp = { fs, NULL, src->width };
+  TmRef              r;
+  TmRefHists         h;
+  ClfxTolerance      lin;
+  FattalPixels       fp = { fs, NULL, src->width, 0, 0.0 };
+  const FattalCache *c;
 
   memset (&h, 0, sizeof h);
   tm_ref_collect (src, plan, scale, &r);
   tm_ref_params_begin (&r);
-  /* The result's bound in linear light, for the after histogram. */
+  /* The result's bound in linear light, for the after histogram, where
+   * the ties' other decision and the floor may move a pixel too. */
   if (probes)
     linear_bound (p, plan, src, &lin);
-  if (! (fp.fat = fattal_compute (plan, src, scale, error))
+  if (! (c = fattal_compute (plan, src, scale, error))
       || (probes && ! fattal_probes (plan, src, scale, probes, error)))
     return false;
+  lin.abs_tol += c->tie_out + 1e-4 * c->smax;
+  fp.out = c->r.out;
   tm_ref_run (plan, src, dst, scale, &r, fattal_pixel, &fp,
               probes ? &lin : NULL, &h);
   if (probes && ! tm_ref_probes (&fs->tm, &r, &h, probes))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  return true;
+}
+
+/* The results either decision allows, per value from the lowest to the
+ * highest of: the reference's; out moved by the ties at phi's threshold
+ * decided the other way (fattal_compute's out_lo and out_hi); and where
+ * out is within its bound of the floor, floored to 1e-4 or 0. */
+static bool
+fattal_bounds (const ClfxParams *p, const ClfxPlan *plan,
+               const ClfxImage *src, const ClfxImage *ref, ClfxImage *lo,
+               ClfxImage *hi, ClfxError *error)
+{
+  const FattalState *fs = plan->state;
+  double       scale = exp2 (CLFX_PARAMS_OF (p, ClfxTonemapParams)->exposure);
+  const FattalCache *c = fattal_compute (plan, src, scale, error);
+  long               n = (long) src->width * src->height;
+  FattalPixels       fp = { fs, NULL, src->width, 0, 0.0 };
+  ClfxImage          other = { 0 };
+  TmRef              r;
+  double             rel, abs;
+
+  if (! c)
+    return false;
+  memcpy (lo->data, ref->data, ref->stride * (size_t) ref->height);
+  memcpy (hi->data, ref->data, ref->stride * (size_t) ref->height);
+  if (! clfx_host_image_alloc (&other, ref->width, ref->height,
+                               ref->channels, ref->depth, error))
+    return false;
+  other.transfer = ref->transfer;
+  out_bound (c, n, &rel, &abs);
+  tm_ref_collect (src, plan, scale, &r);
+  tm_ref_params_begin (&r);
+  for (int k = 0; k < 2; k++)
+    {
+      fp.out = c->r.ties == 0 ? c->r.out : k == 0 ? c->out_lo : c->out_hi;
+      fp.floor = k == 0 ? -1 : 1;
+      fp.near = 1e-4 * (1.0 + rel) + abs;
+      tm_ref_run (plan, src, &other, scale, &r, fattal_pixel, &fp, NULL,
+                  NULL);
+      for (int y = 0; y < ref->height; y++)
+        for (int x = 0; x < ref->width; x++)
+          for (int q = 0; q < ref->channels; q++)
+            {
+              float b = clfx_image_get (&other, x, y, q);
+              if (b < clfx_image_get (lo, x, y, q))
+                clfx_image_set (lo, x, y, q, b);
+              if (b > clfx_image_get (hi, x, y, q))
+                clfx_image_set (hi, x, y, q, b);
+            }
+    }
+  clfx_host_image_free (&other);
   return true;
 }
 
@@ -787,5 +930,5 @@ const ClfxVariant clfx_variant_fattal02 = {
   CLFX_N_ ("Fattal 2002 gradient domain (gegl:fattal02's, a multigrid "
            "Poisson solve)"),
   uses_fattal, fattal_plan, NULL, fattal_run_cl, fattal_cpu,
-  fattal_tolerance, NULL, tm_describe, NULL
+  fattal_tolerance, fattal_bounds, tm_describe, NULL
 };

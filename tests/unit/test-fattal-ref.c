@@ -442,6 +442,97 @@ done:
   free (Y);
 }
 
+/* Ties at phi's threshold: a band only marks them (U bit for bit the
+ * same), a run that follows the plain one's decisions repeats it bit for
+ * bit, and one that flips them decides the other way at every tie and
+ * nowhere else, which moves U. */
+static void
+test_ties (void)
+{
+  int           w = 97, h = 61;
+  size_t        n = (size_t) w * h;
+  double       *Y = make_y (w, h, 5);
+  double        band[32], d_mark = 0, d_follow = 0, d_flip = 0;
+  long          wrong = 0;
+  ClfxFattalRef a, marked, followed, flipped;
+  bool          ok;
+
+  for (int k = 0; k < 32; k++)
+    band[k] = 1e-2;
+  if (! run (w, h, Y, 1.0, 0.9, 0.0, &a))
+    goto done;
+  {
+    ClfxFattalRefRun mark = { 0.0, 0, band, NULL, 0 };
+    ok = clfx_fattal_ref_run (w, h, Y, 1.0, 0.9, 0.0, &mark, &marked);
+  }
+  if (ok)
+    {
+      ClfxFattalRefRun follow = { 0.0, 0, NULL, &marked, 0 };
+      ClfxFattalRefRun flip = { 0.0, 0, NULL, &marked, -1 };
+      ok = clfx_fattal_ref_run (w, h, Y, 1.0, 0.9, 0.0, &follow, &followed)
+           && clfx_fattal_ref_run (w, h, Y, 1.0, 0.9, 0.0, &flip, &flipped);
+    }
+  tap_ok (ok, "runs with a tie band, following and flipping ran");
+  if (ok)
+    {
+      for (size_t i = 0; i < n; i++)
+        {
+          d_mark = fmax (d_mark, fabs (marked.U[i] - a.U[i]));
+          d_follow = fmax (d_follow, fabs (followed.U[i] - a.U[i]));
+          d_flip = fmax (d_flip, fabs (flipped.U[i] - a.U[i]));
+        }
+      for (int k = 0; k < a.levels; k++)
+        for (size_t i = 0; i < (size_t) (w >> k) * (h >> k); i++)
+          {
+            unsigned char m = marked.decided[k][i];
+            wrong += (m & 1) != (a.decided[k][i] & 1)
+                     || flipped.decided[k][i] != (m ^ (m >> 1));
+          }
+      tap_ok (marked.ties > 0 && a.ties == 0 && d_mark == 0 && d_follow == 0,
+              "a band of 1e-2 marks %ld ties and changes nothing (%g); "
+              "following its decisions repeats it (%g)", marked.ties,
+              d_mark, d_follow);
+      tap_ok (wrong == 0 && d_flip > 0,
+              "flipped: the other decision at every tie and only there "
+              "(%ld wrong), U moves by %.3g", wrong, d_flip);
+      /* The four groups: each tie flipped in exactly one of them, the one
+       * its place at its level gives (no two touching ties share one). */
+      {
+        long wrong_group = 0, flips = 0;
+        for (int group = 1; group <= 4 && ok; group++)
+          {
+            ClfxFattalRefRun run = { 0.0, 0, NULL, &marked, group };
+            ClfxFattalRef    q;
+            if (! (ok = clfx_fattal_ref_run (w, h, Y, 1.0, 0.9, 0.0, &run,
+                                             &q)))
+              break;
+            for (int k = 0; k < a.levels; k++)
+              for (size_t i = 0; i < (size_t) (w >> k) * (h >> k); i++)
+                {
+                  int  x = (int) (i % (size_t) (w >> k));
+                  int  y = (int) (i / (size_t) (w >> k));
+                  bool mine = (marked.decided[k][i] & 2)
+                              && group == 1 + (x & 1) + 2 * (y & 1);
+                  bool flipped_here = (q.decided[k][i] & 1)
+                                      != (marked.decided[k][i] & 1);
+                  wrong_group += mine != flipped_here;
+                  flips += flipped_here;
+                }
+            clfx_fattal_ref_free (&q);
+          }
+        tap_ok (ok && wrong_group == 0 && flips == marked.ties,
+                "four groups: %ld flips over %ld ties, %ld outside their "
+                "group", flips, marked.ties, wrong_group);
+      }
+      clfx_fattal_ref_free (&marked);
+      clfx_fattal_ref_free (&followed);
+      clfx_fattal_ref_free (&flipped);
+    }
+  clfx_fattal_ref_free (&a);
+done:
+  free (Y);
+}
+
 int
 main (void)
 {
@@ -460,6 +551,7 @@ main (void)
   test_flat_and_black ();
   test_noise_and_scale ();
   test_perturbed ();
+  test_ties ();
   test_image (97, 61, false, true);
   test_image (256, 256, true, true);
   {

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""test-breaks.py: validation catches broken results of every operator,
+at 2048 x 2048 as at small sizes, on synthetic and real images.
+
+    test-breaks.py BREAK_CHECK WORK_DIR GROUP [INPUT]...
+
+GROUP is "filters" (resize, the filters, copy) or "tonemap" (the tone
+mappers): meson runs the two as tests of their own, side by side.  Each
+INPUT is WxH:DEPTH (the synthetic image clfx-bench makes) or a file.
+
+For every operator of the group and every input, break-check
+(tests/validation/break-check.c) validates the device's result as
+clfx-bench --validate does, which must pass, then against the same CPU
+reference and tolerance:
+  - that result with its colour 30 % and 5 % too large (in linear light):
+    validation must find values beyond the bound;
+  - the result of kernels with one step of the operator left out (below,
+    STRUCTURAL: a tap, a pass, a weight, a layer, a level, a channel):
+    validation must find values beyond the bound.
+A bound that grows with the image, or is loose for one operator, lets one
+of these pass.  Each line's diagnostics give the bound and the largest
+difference, so that a margin shrinking shows before it fails.
+
+The operators' arguments keep the CPU reference at 2048 x 2048 within a
+few seconds where the defaults take a minute (median radius 4: 55 s;
+radius 1 takes the same network kernels as every window up to 7 x 7).
+Device: $CLFX_TEST_DEVICE (default auto); without an OpenCL device the
+test is skipped, or fails when CLFX_REQUIRE_DEVICE=1.  TAP output."""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import time
+
+# tests/taplib.py
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                ".."))
+import taplib  # noqa: E402
+
+check, work, group = sys.argv[1], sys.argv[2], sys.argv[3]
+inputs = sys.argv[4:]
+src_dir = os.environ["CLFX_KERNEL_SRC"]
+device = os.environ.get("CLFX_TEST_DEVICE", "auto")
+
+
+def resize(filt):
+    """Shrinks to 7/10 of each side: no tap lands on a texel centre."""
+    return lambda w, h: ["resize", "--width", str(w * 7 // 10),
+                         "--height", str(h * 7 // 10), "--filter", filt]
+
+
+def fixed(*args):
+    return lambda w, h: list(args)
+
+
+# The break of each operator: what is left out, and the kernel text that
+# does it (file, text, replacement; every occurrence of the text, which
+# must occur `count` times).
+# (resize_filter_vb, the vertical pass of CPU devices: its two loops.)
+RESIZE_TAP = ("the vertical pass's last tap",
+              [("resize.cl", "for (int k = 0; k < ntaps; k++)\n"
+                "      acc += weights[(long) k * dst_h + y]\n"
+                "             * vload16",
+                "for (int k = 0; k < ntaps - 1; k++)\n"
+                "      acc += weights[(long) k * dst_h + y]\n"
+                "             * vload16", 1),
+               ("resize.cl", "for (int k = 0; k < ntaps; k++)\n      {\n"
+                "        float                   w",
+                "for (int k = 0; k < ntaps - 1; k++)\n      {\n"
+                "        float                   w", 1)])
+OPERATORS = {
+    "filters": [
+        ("nearest", resize("nearest"),
+         ("the pixel centre's half texel in the sampling position",
+          [("clfx-common.h", "return ((float) d + 0.5f) * scale + offset;",
+            "return (float) d * scale + offset;", 1)])),
+        ("linear", resize("linear"), RESIZE_TAP),
+        ("cubic", resize("cubic"), RESIZE_TAP),
+        ("lanczos3", resize("lanczos3"), RESIZE_TAP),
+        ("gaussian", fixed("filter", "--filter", "gaussian"),
+         ("the backward recursion's third term",
+          [("iir.h", "coef.s2 * n2        \\\n                 + coef.s3 * n3;",
+            "coef.s2 * n2;", 1)])),
+        ("box", fixed("filter", "--filter", "box"),
+         ("the vertical pass's last tap",
+          [("filter-fir.cl", "for (int j = 0; j < n; j++)",
+            "for (int j = 0; j < n - 1; j++)", 2)])),
+        ("unsharp", fixed("filter", "--filter", "unsharp"),
+         ("the sharpening (the difference from the blur)",
+          [("unsharp-mix.h", "s.xyz = (amount * d + s.xyz) * s.w;",
+            "s.xyz = s.xyz * s.w;", 1)])),
+        ("median", fixed("filter", "--filter", "median", "--radius", "1",
+                         "--neighborhood", "square"),
+         ("the window's rows (every texel from the centre's row)",
+          [("median-network-cpu.cl", "long at = o0 + di * stride + dj;",
+            "long at = o0 + dj;", 1)])),
+        ("bilateral", fixed("filter", "--filter", "bilateral",
+                            "--blur-radius", "2"),
+         ("the colour weight",
+          [("bilateral.cl", "float8 w = wy * ws[u] * exp (-e);",
+            "float8 w = wy * ws[u];", 1)])),
+        ("sobel", fixed("filter", "--filter", "sobel"),
+         ("the vertical gradient's lower row",
+          [("sobel.cl", "      v += (-1.0f * bl) + (-2.0f * b) + (-1.0f * br);\n",
+            "", 1)])),
+        ("convolve", fixed("filter", "--filter", "convolve", "--matrix",
+                           "0,-1,0,-1,5,-1,0,-1,0"),
+         ("the matrix's odd rows",
+          [("convolve.cl", "sl0 + sl1", "sl0", 2),
+           ("convolve.cl", "sh0 + sh1", "sh0", 2)])),
+        ("copy", fixed("copy"),
+         ("the blue channel",
+          [("copy.cl",
+            "CLFX_STORE (x, y, clfx_load_inside (CLFX_SRC (src), x, y));",
+            "CLFX_STORE (x, y, clfx_load_inside (CLFX_SRC (src), x, y)\n"
+            "                      * (float4) (1.0f, 1.0f, 0.0f, 1.0f));",
+            1)])),
+    ],
+    "tonemap": [
+        ("reinhard02", fixed("tonemap", "--operator", "reinhard02"),
+         ("the white point's term",
+          [("tonemap-global.cl",
+            "f = p[0] * (1.0f + L * p[1]) / (1.0f + L);",
+            "f = p[0] / (1.0f + L);", 1)])),
+        ("reinhard05", fixed("tonemap", "--operator", "reinhard05"),
+         ("the normalisation by the range",
+          [("tonemap-global.cl", "if (p[TM_P_RANGE_SCALE] > 0.0f)",
+            "if (0)", 1)])),
+        ("drago03", fixed("tonemap", "--operator", "drago03"),
+         ("the bias's logarithmic base",
+          [("tonemap-global.cl",
+            "/ log (2.0f + 8.0f * exp2 (p[3] * log2 (Y * p[1]))) * p[2];",
+            "* p[2];", 1)])),
+        ("aces", fixed("tonemap", "--operator", "aces"),
+         ("the input matrix",
+          [("tonemap-global.cl",
+            "T x = 0.59719f * *r + 0.35458f * *g + 0.04823f * *b;",
+            "T x = *r;", 1),
+           ("tonemap-global.cl",
+            "T y = 0.07600f * *r + 0.90834f * *g + 0.01566f * *b;",
+            "T y = *g;", 1),
+           ("tonemap-global.cl",
+            "T z = 0.02840f * *r + 0.13383f * *g + 0.83777f * *b;",
+            "T z = *b;", 1)])),
+        ("durand02", fixed("tonemap", "--operator", "durand02"),
+         ("the detail layer",
+          [("durand02.cl", "p[4] = detail;", "p[4] = 0.0f;", 1)])),
+        ("fattal02", fixed("tonemap", "--operator", "fattal02"),
+         ("the coarsest level's attenuation",
+          [("fattal02.cl", "phi = g > 1e-4f ? exp2",
+            "phi = g > 1e-4f && ! coarsest ? exp2", 1)])),
+    ],
+}
+
+
+def image_size(spec):
+    if ":" in spec and not os.path.exists(spec):
+        w, h = spec.split(":")[0].split("x")
+        return int(w), int(h)
+    with open(spec, "rb") as f:
+        head = f.read(64)
+    if head[:8] == b"\x89PNG\r\n\x1a\n":
+        return struct.unpack(">II", head[16:24])
+    w, h = head.split(b"\n")[1].split()
+    return int(w), int(h)
+
+
+def broken_kernels(name, patches):
+    """A copy of the kernel sources with the break applied."""
+    d = os.path.join(work, "kernels-" + name)
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(src_dir, d)
+    for fname, old, new, count in patches:
+        path = os.path.join(d, fname)
+        text = open(path).read()
+        if text.count(old) != count:
+            return None, "%s: %r occurs %d times, not %d: update the test" % (
+                fname, old, text.count(old), count)
+        open(path, "w").write(text.replace(old, new))
+    return d, ""
+
+
+def short(spec):
+    return os.path.basename(spec)
+
+
+def run(kernels, spec, args):
+    """break-check's results by break, and its exit status and seconds."""
+    start = time.monotonic()
+    p = subprocess.run([check, device, spec, kernels] + args,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=600)
+    lines = {}
+    for line in p.stdout.decode("utf-8", "replace").splitlines():
+        if line.startswith("{"):
+            r = json.loads(line)
+            lines[r["break"]] = r
+        else:
+            print("# " + line)
+    return p.returncode, lines, time.monotonic() - start
+
+
+def describe(r):
+    w = r["worst"]
+    return ("%d of %d values beyond the bound (%d ambiguous); largest "
+            "difference %.3g at (%d,%d) ch%d, expected %.6g, bound there "
+            "%.3g; bound %.3g + %.3g|e|" % (
+                r["mismatches"], r["samples"], r["ambiguous"], r["max_abs"],
+                w[0], w[1], w[2], w[3], w[5], r["abs_tol"], r["rel_tol"]))
+
+
+os.makedirs(work, exist_ok=True)
+ops = OPERATORS[group]
+
+# A device first, or skip (test-outlier.py's rule).
+probe_dir, _ = broken_kernels("probe", [])
+rc, lines, _ = run(probe_dir, "16x16:float", ["copy"])
+if rc != 0 or "none" not in lines:
+    if os.environ.get("CLFX_REQUIRE_DEVICE") == "1":
+        print("1..1")
+        print("not ok 1 - an OpenCL device '%s' runs (CLFX_REQUIRE_DEVICE=1)"
+              % device)
+        sys.exit(1)
+    print("1..0 # SKIP no OpenCL device '%s'" % device)
+    sys.exit(0)
+
+for name, make_args, (omitted, patches) in ops:
+    kernels, why = broken_kernels(name, patches)
+    if not taplib.ok(kernels is not None,
+                     "%s: kernels without %s" % (name, omitted), why):
+        continue
+    for spec in inputs:
+        w, h = image_size(spec)
+        rc, lines, secs = run(kernels, spec, make_args(w, h))
+        what = "%s on %s" % (name, short(spec))
+        good = lines.get("none")
+        if not taplib.ok(good is not None and good["passed"],
+                         "%s: the kernels as they are pass validation" % what,
+                         describe(good) if good else "no result"):
+            continue
+        print("# %s: %s; CPU reference %.0f ms, all four %.1f s" % (
+            what, describe(good), good["reference_ms"], secs))
+        for brk, label in (("x1.3", "colour 30 % too large"),
+                           ("x1.05", "colour 5 % too large"),
+                           ("structural", "without " + omitted)):
+            r = lines.get(brk)
+            taplib.ok(r is not None and not r["passed"]
+                      and r["mismatches"] > 0,
+                      "%s, %s: fails validation (%s values beyond the "
+                      "bound)" % (what, label, r and r["mismatches"]),
+                      describe(r) if r else "no result")
+
+taplib.done()
