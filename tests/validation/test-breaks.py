@@ -122,7 +122,7 @@ OPERATORS = {
         ("reinhard02", fixed("tonemap", "--operator", "reinhard02"),
          ("the white point's term",
           [("tonemap-global.cl",
-            "f = p[0] * (1.0f + L * p[1]) / (1.0f + L);",
+            "f = p[0] * (1.0f + t) / (1.0f + L);",
             "f = p[0] / (1.0f + L);", 1)])),
         ("reinhard05", fixed("tonemap", "--operator", "reinhard05"),
          ("the normalisation by the range",
