@@ -15,7 +15,9 @@
  * floor (r)); clfx centres it on the pixel.  GEGL reads outside the image
  * as transparent black (abyss none), clfx as `addressing` says (clamp is
  * GEGL's none).  Non-finite texels: a neighbour with a NaN or infinity
- * weighs 0, a non-finite centre passes through.
+ * weighs 0, a non-finite centre passes through.  Finite texels give a
+ * finite result (sums that overflow are made again scaled, in the
+ * kernels; the reference's double does not overflow).
  *
  * The CPU reference sums the window directly in double with exp in
  * double, independent of the device's float tables. */
@@ -151,6 +153,27 @@ finite4 (const float v[4])
          && isfinite (v[3]);
 }
 
+/* One tap of the reference: texel t with spatial weight ws into num and
+ * den (a texel that is not finite weighs nothing). */
+static void
+ref_tap (const State *st, bool gray, const float c[4], const float t[4],
+         double ws, double num[4], double *den)
+{
+  double d2 = 0.0, wgt = ws;
+
+  if (! finite4 (t))
+    return;
+  for (int k = 0; k < (gray ? 1 : 3); k++)
+    d2 += ((double) t[k] - c[k]) * ((double) t[k] - c[k]);
+  if (gray)
+    d2 *= 3.0;
+  if (st->p > 0.0)
+    wgt *= exp (-d2 * st->p);
+  for (int k = 0; k < 4; k++)
+    num[k] += wgt * t[k];
+  *den += wgt;
+}
+
 static bool
 bilateral_cpu (const ClfxParams *p, const ClfxPlan *plan,
                const ClfxImage *src, ClfxImage *dst, ClfxProbes *probes,
@@ -178,29 +201,18 @@ bilateral_cpu (const ClfxParams *p, const ClfxPlan *plan,
         for (int v = -st->R; v <= st->R; v++)
           for (int u = -st->R; u <= st->R; u++)
             {
-              double d2 = 0.0, wgt;
-
               if (st->none
                   && (x + u < 0 || y + v < 0 || x + u >= src->width
                       || y + v >= src->height))
                 continue;
               clfx_ref_fetch (src, s, x + u, y + v, t);
-              if (! finite4 (t))
-                continue;
-              for (int k = 0; k < (gray ? 1 : 3); k++)
-                d2 += ((double) t[k] - c[k]) * ((double) t[k] - c[k]);
-              if (gray)
-                d2 *= 3.0;
-              wgt = st->R ? exp (-0.5 * (double) (u * u + v * v) / st->r)
-                          : 1.0;
-              if (st->p > 0.0)
-                wgt *= exp (-d2 * st->p);
-              for (int k = 0; k < 4; k++)
-                num[k] += wgt * t[k];
-              den += wgt;
+              ref_tap (st, gray, c, t,
+                       st->R ? exp (-0.5 * (double) (u * u + v * v) / st->r)
+                             : 1.0,
+                       num, &den);
             }
         for (int k = 0; k < 4; k++)
-          out[k] = (float) (num[k] / den);
+          out[k] = clfx_filter_ref_float (num[k] / den);
         clfx_ref_store (dst, x, y, out, false, plan->decode);
       }
   return true;

@@ -7,6 +7,7 @@
  * light on premultiplied alpha (GEGL's RaGaBaA float). */
 #include "filter-common.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -68,6 +69,14 @@ clfx_filter_max_abs (const ClfxImage *src, double *min_alpha)
   if (min_alpha)
     *min_alpha = lo;
   return max_abs;
+}
+
+float
+clfx_filter_ref_float (double v)
+{
+  if (isfinite (v))
+    v = fmin (fmax (v, -FLT_MAX), FLT_MAX);
+  return (float) v;
 }
 
 /* ---- the separable blurs' plan ------------------------------------------------ */

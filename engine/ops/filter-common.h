@@ -24,6 +24,11 @@ bool   clfx_filter_nearest_ok (int sampler_filter, const char *variant,
  * included) and, when min_alpha is not NULL, its smallest alpha (1
  * without alpha). */
 double clfx_filter_max_abs (const ClfxImage *src, double *min_alpha);
+/* A reference's result in double rounded to float, the family's rule for
+ * results of finite texels whose true value lies past float's range:
+ * clamped to +-FLT_MAX, as the kernels clamp them.  NaN and infinities
+ * (from texels that are not finite) stay as they are. */
+float  clfx_filter_ref_float (double v);
 
 /* ---- the separable blurs ---------------------------------------------------- */
 
