@@ -35,11 +35,27 @@
  * scaled back, clamped to +-FLT_MAX (BIL_RESULT).  Only results that
  * would otherwise not be finite take it; every other keeps its bytes.
  *
- * Three forms: bilateral_l for GPUs, a 16 x 16 work-group that first copies
- * the (16 + 2 R)^2 texels its windows read into local memory (one global
- * read per texel and group instead of (2 R + 1)^2 per result: at radius 4,
- * 2.25 reads per result instead of 81, so the kernel is bound by its
- * arithmetic, about 40 operations a tap, not by texture fetches);
+ * A window wider than the image along an axis (2 R + 1 above its side)
+ * reads texels many times over (clamp-to-edge: the edge texel for each
+ * tap past it; repeat: each period of the image), so bilateral_f sums it
+ * folded: a tap's range weight depends only on the texel it reads, so
+ * the taps that read one texel add up to that texel weighted by the sum
+ * of their spatial weights.  Per axis the host gives each result
+ * position its range of offsets and their weights (clfx_filter_fold,
+ * engine/ops/filter-common.c): clamp-to-edge the offsets inside the
+ * image, the first and last carrying the taps past the edge; repeat one
+ * period, mirrored-repeat two (or the window, where it is shorter);
+ * clamp and none the offsets inside, clamp adding the transparent texel
+ * outside once with the spatial weight of every tap outside.  The cost
+ * is bounded by the image instead of the radius; the same sums in
+ * another order, within the direct forms' tolerance.
+ *
+ * Three direct forms: bilateral_l for GPUs, a 16 x 16 work-group that
+ * first copies the (16 + 2 R)^2 texels its windows read into local
+ * memory (one global read per texel and group instead of (2 R + 1)^2
+ * per result: at radius 4, 2.25 reads per result instead of 81, so the
+ * kernel is bound by its arithmetic, about 40 operations a tap, not by
+ * texture fetches);
  * bilateral_v for CPU devices up to radius BIL_VR, BIL_V results of a row
  * per work-item as vectors; and bilateral_d (larger windows on CPU
  * devices, windows too large for local memory elsewhere), which reads the
@@ -338,4 +354,50 @@ bilateral_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *ws,
         }
       CLFX_STORE (x + k, y, clfx_from_rgba (o));
     }
+}
+
+/* Windows wider than the image along an axis, folded (see the top):
+ * for the result at (x, y), the offsets rx[x] (first, last) across with
+ * weights tx[u + R], and ry[y] down with ty[v + R], but the first and the
+ * last offset of each weighed by ex[x] and ey[y] (x, y: theirs; z: the
+ * spatial weight of the taps inside; w: of those outside, for clamp's
+ * transparent texel, `border`). */
+#define BIL_FOLDED_SUMS(num, den, scale)                                     \
+  do                                                                         \
+    {                                                                        \
+      num = (float4) (0.0f);                                                 \
+      den = 0.0f;                                                            \
+      for (int v = yr.x; v <= yr.y; v++)                                     \
+        {                                                                    \
+          float wy_ = v == yr.x ? ye.x : v == yr.y ? ye.y : ty[v + R];       \
+          for (int u = xr.x; u <= xr.y; u++)                                 \
+            {                                                                \
+              float wx_ = u == xr.x ? xe.x : u == xr.y ? xe.y : tx[u + R];   \
+              BIL_TAP (num, den, c, BIL_LOAD (none, x + u, y + v),           \
+                       wy_ * wx_, p, scale);                                 \
+            }                                                                \
+        }                                                                    \
+      if (border)                                                            \
+        BIL_TAP (num, den, c, clfx_rgba ((float4) (0.0f)),                   \
+                 xe.w * (ye.z + ye.w) + xe.z * ye.w, p, scale);              \
+    }                                                                        \
+  while (0)
+
+__kernel void
+bilateral_f (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *tx,
+             __constant float *ty, __global const int2 *rx,
+             __global const int2 *ry, __global const float4 *ex,
+             __global const float4 *ey, int R, float p, int none, int border)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  int2   xr = rx[x], yr = ry[y];
+  float4 xe = ex[x], ye = ey[y];
+  float4 c = clfx_rgba (clfx_fetch (CLFX_SRC (src), x, y)), out;
+  BIL_RESULT (out, c, BIL_FOLDED_SUMS);
+  CLFX_STORE (x, y, clfx_from_rgba (out));
 }

@@ -984,6 +984,8 @@ extremes (ClfxContext *ctx)
                           "edge-preservation", "0", NULL } },
     { "bilateral 12, 100", { "filter", "bilateral", "blur-radius", "12",
                              "edge-preservation", "100", NULL } },
+    { "bilateral 1000 (folded)", { "filter", "bilateral", "blur-radius",
+                                   "1000", NULL } },
     { "sobel", { "filter", "sobel", NULL } },
     { "sobel horizontal, sign", { "filter", "sobel", "vertical", "false",
                                   NULL } },
