@@ -461,6 +461,68 @@ pieces (ClfxContext *ctx)
   clfx_context_free (many);
 }
 
+/* Windows wider than the image, folded (filter-common.h, ClfxFold), in
+ * tiles of 16 x 11 and in one piece: the same bytes, every edge handling
+ * (a tile reads the folded offsets within its halo, the side at most),
+ * 8-bit sRGB with straight alpha so that the loads decode. */
+static void
+folded_pieces (ClfxContext *ctx)
+{
+  static const Case runs[] = {
+    { "bilateral 1000", { "filter", "bilateral", "blur-radius", "1000",
+                          NULL } },
+    { "gaussian fir 1500 x 0.5", { "method", "fir", "std-dev-x", "1500",
+                                   "std-dev-y", "0.5", NULL } },
+    { "box 1000", { "filter", "box", "radius", "1000", NULL } },
+  };
+  ClfxContext *tiled = clfx_context_new (&ctx->device, NULL);
+
+  if (! tiled)
+    {
+      tap_ok (false, "a second context");
+      return;
+    }
+  tiled->tuning.tile_width = 16;
+  tiled->tuning.tile_height = 11;
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+    for (size_t a = 0; a < sizeof edges / sizeof edges[0]; a++)
+      {
+        ClfxParams  p;
+        ClfxImage   src, one = { 0 }, many = { 0 };
+        ClfxTimings t1, tn;
+        ClfxError   e = { 0 };
+        bool        ok;
+
+        memset (&t1, 0, sizeof t1);
+        memset (&tn, 0, sizeof tn);
+        ok = params_for (&runs[i], edges[a], &p, &e)
+             && clfx_host_image_alloc (&src, 40, 30, 4, CLFX_DEPTH_U8, &e)
+             && clfx_host_image_alloc (&one, 40, 30, 4, CLFX_DEPTH_U8, &e)
+             && clfx_host_image_alloc (&many, 40, 30, 4, CLFX_DEPTH_U8, &e);
+        if (ok)
+          {
+            clfx_host_image_synthetic (&src, 13);
+            src.transfer = CLFX_TRC_SRGB;
+            src.straight_alpha = true;
+            ok = clfx_run_on_context (ctx, &p, &src, &one, &t1, NULL, NULL,
+                                      &e)
+                 && clfx_run_on_context (tiled, &p, &src, &many, &tn, NULL,
+                                         NULL, &e);
+          }
+        tap_ok (ok && tn.tiled && tn.pieces > 1
+                  && ! memcmp (one.data, many.data, one.stride * 30),
+                "%s %s, folded: %d tiles give the bytes of one piece%s%s",
+                runs[i].name, edges[a], tn.pieces, ok ? "" : ": ",
+                ok ? "" : e.message);
+        clfx_timings_clear (&t1);
+        clfx_timings_clear (&tn);
+        clfx_host_image_free (&src);
+        clfx_host_image_free (&one);
+        clfx_host_image_free (&many);
+      }
+  clfx_context_free (tiled);
+}
+
 /* One run of p on ctx with a guard band of guard bytes into *out (a
  * new float RGBA image of src's size); its number of pieces in *pieces. */
 static bool
@@ -1288,6 +1350,7 @@ main (int argc, char **argv)
       band_rows_forms (ctx);
       over_source (ctx);
       none_keeps_constant (ctx);
+      folded_pieces (ctx);
       linear_matches_nearest (ctx);
       bilateral_nonfinite (ctx);
       box_nonfinite (ctx);
