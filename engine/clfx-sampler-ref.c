@@ -4,6 +4,7 @@
  * does it, so each mode can be read against the spec's formulas. */
 #include "clfx-sampler-ref.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "../kernels/clfx-common.h"
@@ -244,8 +245,12 @@ clfx_ref_store (ClfxImage *dst, int x, int y, float v[4], bool premul,
   int   n = dst->channels == 4 ? 3 : 1;
   float a = v[n];
 
+  /* As clfx_unpremul: a finite colour's quotient past FLT_MAX clamped. */
   for (int c = 0; premul && c < n; c++)
-    v[c] = a > 0.0f ? v[c] / a : 0.0f;
+    {
+      float q = a > 0.0f ? v[c] / a : 0.0f;
+      v[c] = isfinite (v[c]) ? fminf (fmaxf (q, -FLT_MAX), FLT_MAX) : q;
+    }
   for (int c = 0; c < dst->channels; c++)
     {
       if (encode)

@@ -63,8 +63,11 @@ clfx_tol_sum (ClfxTolerance *t, const char *what, int n_terms,
 {
   clfx_tol_scaled (t, (double) n_terms * CLFX_FLOAT_EPS * abs_weight_sum
                          * max_abs);
+  /* A product and a sum per term, each off by up to half a denormal. */
+  t->abs_tol += (double) n_terms * abs_weight_sum * CLFX_FLOAT_DENORM;
   clfx_tol_clause (t, "%s: %d-term float sum (n u sum|w| max|v|, sum|w| "
-                   "%.3g)", what, n_terms, abs_weight_sum);
+                   "%.3g; below FLT_MIN n 2^-149 sum|w|)", what, n_terms,
+                   abs_weight_sum);
 }
 
 void
@@ -72,6 +75,8 @@ clfx_tol_builtin (ClfxTolerance *t, const char *builtin, double ulps,
                   double magnitude)
 {
   clfx_tol_scaled (t, 2.0 * ulps * CLFX_FLOAT_EPS * magnitude);
+  /* An ulp below FLT_MIN is the denormal spacing. */
+  t->abs_tol += ulps * CLFX_FLOAT_DENORM;
   clfx_tol_clause (t, "%s within %g ulp", builtin, ulps);
 }
 

@@ -30,6 +30,11 @@ extern "C" {
 
 /* 2^-24: the unit roundoff of float. */
 #define CLFX_FLOAT_EPS (1.0 / 16777216.0)
+/* 2^-149: float's smallest denormal.  Below FLT_MIN a rounding is off by
+ * up to half of it whatever the value, so the helpers that bound float
+ * arithmetic add this much per rounding beside their relative bound (for
+ * devices that keep denormals, CL_FP_DENORM, as PoCL does). */
+#define CLFX_FLOAT_DENORM 0x1p-149
 
 typedef struct
 {

@@ -173,11 +173,20 @@ clfx_premul (float4 v)
   return v;
 }
 
+/* A finite colour stays finite: in a float result a quotient past
+ * FLT_MAX (colour within rounding of it under an alpha below 1) is
+ * clamped to +-FLT_MAX (integer depths saturate at the store anyway). */
 inline float4
 clfx_unpremul (float4 v)
 {
-#if CLFX_PREMUL && CLFX_CHANNELS == 4
+#if CLFX_PREMUL && CLFX_CHANNELS == 4 && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT
+  float3 q = v.w > 0.0f ? v.xyz / v.w : (float3) (0.0f);
+  v.xyz = select (q, clamp (q, -FLT_MAX, FLT_MAX), isfinite (v.xyz));
+#elif CLFX_PREMUL && CLFX_CHANNELS == 4
   v.xyz = v.w > 0.0f ? v.xyz / v.w : (float3) (0.0f);
+#elif CLFX_PREMUL && CLFX_CHANNELS == 2 && CLFX_DEPTH == CLFX_DEPTH_CODE_FLOAT
+  float q = v.y > 0.0f ? v.x / v.y : 0.0f;
+  v.x = isfinite (v.x) ? clamp (q, -FLT_MAX, FLT_MAX) : q;
 #elif CLFX_PREMUL && CLFX_CHANNELS == 2
   v.x = v.y > 0.0f ? v.x / v.y : 0.0f;
 #endif

@@ -11,7 +11,12 @@
  * convolve_v (CPU devices, and wherever convolve_l does not run) makes
  * CONV_V results of a row per work-item as vectors, reading its source
  * directly.  Gray images are worked as GEGL works them, as RGBA (gray,
- * gray, gray, alpha). */
+ * gray, gray, alpha).
+ *
+ * Finite texels give a finite result: a result whose float sums
+ * overflowed (huge texels, a huge matrix, alpha times colour) is made
+ * again by conv_rescaled, every factor scaled below 1 by a power of two,
+ * past FLT_MAX clamped.  Every other result keeps its bytes. */
 #include "clfx-io.h"
 #include "convolve-shapes.h"
 
@@ -55,11 +60,28 @@
     }                                                                        \
   while (0)
 
+/* With alpha weighting, whether sum k a / divisor (q) fell below float's
+ * normal range: it has lost digits there, which sum |k| / sum |k a| would
+ * magnify, so the result is made again scaled (its alpha marked NaN for
+ * CONV_FINITE). */
+inline bool
+conv_lost (float q)
+{
+  return q != 0.0f && fabs (q) < FLT_MIN;
+}
+
+inline int8
+conv_lost8 (float8 q)
+{
+  return q != (float8) (0.0f) & fabs (q) < (float8) (FLT_MIN);
+}
+
 #define CONV_PIXEL(READ, out)                                                \
   do                                                                         \
     {                                                                        \
       float4 s0_ = (float4) (0.0f), s1_ = (float4) (0.0f), t_;               \
       float  as0_ = 0.0f, as1_ = 0.0f;                                       \
+      bool   lost_;                                                          \
       if (copy)                                                              \
         t_ = clfx_rgba (READ (n / 2, n / 2));                                \
       else                                                                   \
@@ -71,9 +93,81 @@
                 CONV_PIXEL_ROW (READ, r2_ + 1, s1_, as1_)                    \
             }                                                                \
           t_ = s0_ + s1_;                                                    \
+          lost_ = alpha_weight && conv_lost (t_.w * p.x);                    \
           CONV_SCALE (t_, as0_ + as1_);                                      \
+          t_.w = lost_ ? NAN : t_.w;                                         \
         }                                                                    \
-      (out) = clfx_from_rgba (t_);                                           \
+      (out) = t_;                                                            \
+    }                                                                        \
+  while (0)
+
+/* The result at (x, y) (RGBA), made again where its sums overflowed:
+ * every factor scaled below 1 by a power of two, k by 2^-e.x (e.x: the
+ * exponent of the largest |k|), each channel of the texels by its own
+ * window's largest, the divisor's inverse kept as its mantissa q.x and
+ * exponent e.y; the exponents added back at the end (ldexp), past
+ * FLT_MAX clamped.  q.y: sum |k| scaled as k.  Channels whose window
+ * holds a texel that is not finite keep the sums' value: NaN and
+ * infinities go on as they did. */
+inline float4
+conv_rescaled (CLFX_SRC_PARAMS, int x, int y, __constant float *k, int n,
+               float4 p, float4 q, int2 e, int alpha_weight, float4 out)
+{
+  int    h0 = n / 2;
+  float4 top = (float4) (0.0f), s = (float4) (0.0f);
+  float  as = 0.0f;
+  int4   fin = (int4) (-1), ev, keep;
+
+  for (int r = 0; r < n; r++)
+    for (int c = 0; c < n; c++)
+      {
+        float4 v = clfx_rgba (clfx_fetch (img, view, flags, pitch, lut,
+                                          x - h0 + c, y - h0 + r));
+        fin &= isfinite (v);
+        top = fmax (top, fabs (v));
+      }
+  /* 2^ev: just above the window's largest |value| (0 where all are 0). */
+  ev = select (ilogb (top) + 1, (int4) (0), top == (float4) (0.0f));
+  for (int r = 0; r < n; r++)
+    for (int c = 0; c < n; c++)
+      {
+        float  kc = ldexp (k[r * n + c], -e.x);
+        float4 v = clfx_rgba (clfx_fetch (img, view, flags, pitch, lut,
+                                          x - h0 + c, y - h0 + r));
+        float4 w = ldexp (v, -ev);
+        if (alpha_weight)
+          {
+            s += kc * (w * (float4) (w.www, 1.0f));
+            as += fabs (kc * w.w);
+          }
+        else
+          s += kc * w;
+      }
+  /* The exponents each channel's sum carries: k's and the divisor's,
+   * the channel's own, and alpha's where it weighs the colour. */
+  int4 up = e.x + e.y + ev + (alpha_weight ? (int4) (ev.www, 0) : (int4) (0));
+  float4 t = clamp (ldexp (s * q.x, up), -FLT_MAX, FLT_MAX) + p.y;
+  if (alpha_weight)
+    t.w = as > 0.0f ? clamp (ldexp (s.w / as * q.y * q.x, e.x + e.y),
+                             -FLT_MAX, FLT_MAX)
+                        + p.y
+                    : p.y;
+  /* A colour weighed by alpha needs alpha's window finite too. */
+  if (alpha_weight)
+    fin &= (int4) (fin.www, -1);
+  keep = isfinite (out) | ! fin;
+  return select (t, out, keep);
+}
+
+/* out (RGBA) at (x, y), made again where it is not finite (a lane that
+ * is not finite makes the sum not finite; a sum that overflowed only
+ * looks again). */
+#define CONV_FINITE(out, px, py)                                             \
+  do                                                                         \
+    {                                                                        \
+      if (! copy && ! isfinite ((out).x + (out).y + (out).z + (out).w))      \
+        (out) = conv_rescaled (CLFX_SRC (src), (px), (py), k, n, p, q, e,    \
+                               alpha_weight, (out));                         \
     }                                                                        \
   while (0)
 
@@ -85,7 +179,7 @@
 
 __kernel __attribute__ ((reqd_work_group_size (CONV_T, CONV_T, 1))) void
 convolve_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
-            float4 p, int alpha_weight, int copy)
+            float4 p, float4 q, int2 e, int alpha_weight, int copy)
 {
   __local float4 tile[CONV_MAX_S * CONV_MAX_S];
   int            lx = get_local_id (0), ly = get_local_id (1);
@@ -104,7 +198,8 @@ convolve_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
 #define READ_L(i, j) tile[(ly + (j)) * span + lx + (i)]
       CONV_PIXEL (READ_L, out);
 #undef READ_L
-      CLFX_STORE (x, y, out);
+      CONV_FINITE (out, x, y);
+      CLFX_STORE (x, y, clfx_from_rgba (out));
     }
 }
 
@@ -236,7 +331,7 @@ convolve_l (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
 
 __kernel void
 convolve_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
-            float4 p, int alpha_weight, int copy)
+            float4 p, float4 q, int2 e, int alpha_weight, int copy)
 {
   int gx = get_global_id (0) * CONV_V, gy = get_global_id (1);
 
@@ -257,7 +352,8 @@ convolve_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
 #define READ_D(i, j) clfx_fetch (CLFX_SRC (src), x - h0 + (i), y - h0 + (j))
           CONV_PIXEL (READ_D, out);
 #undef READ_D
-          CLFX_STORE (x, y, out);
+          CONV_FINITE (out, x, y);
+          CLFX_STORE (x, y, clfx_from_rgba (out));
         }
       return;
     }
@@ -299,25 +395,62 @@ convolve_v (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __constant float *k, int n,
           ch = (float16) (ch.s012, ah.s3, ch.s456, ah.s7, ch.s89a, ah.sb,
                           ch.scde, ah.sf);
         }
-      __global float *o = (__global float *) (dst + dst_offset
-                                               + (long) gy * dst_pitch)
-                          + 4 * gx;
-      vstore16 (cl, 0, o);
-      vstore16 (ch, 1, o);
+      /* All finite where their sum is (as CONV_FINITE). */
+      float16 m16 = cl + ch;
+      float8  m8 = m16.lo + m16.hi;
+      float4  m4 = m8.lo + m8.hi;
+      if (isfinite (m4.x + m4.y + m4.z + m4.w))
+        {
+          __global float *o = (__global float *) (dst + dst_offset
+                                                   + (long) gy * dst_pitch)
+                              + 4 * gx;
+          vstore16 (cl, 0, o);
+          vstore16 (ch, 1, o);
+          return;
+        }
+      /* Some overflowed: result by result, those made again. */
+      float r[4 * CONV_V];
+      vstore16 (cl, 0, r);
+      vstore16 (ch, 1, r);
+      for (int l = 0; l < CONV_V; l++)
+        {
+          float4 o = vload4 (l, r);
+          CONV_FINITE (o, x0 + l, y);
+          CLFX_STORE (x0 + l, y, o);
+        }
       return;
     }
 #endif
   /* CONV_PIXEL's ending, result by result (never an opaque window's:
-   * those returned above). */
-  float t[4 * CONV_V], as[4 * CONV_V];
-  vstore16 (sl0 + sl1, 0, t);
-  vstore16 (sh0 + sh1, 1, t);
+   * those returned above); where a result is not finite or its alpha
+   * lost digits (conv_lost), checked for the CONV_V results at once,
+   * those made again. */
+  float   t[4 * CONV_V], as[4 * CONV_V], o[4 * CONV_V];
+  float16 tl = sl0 + sl1, th = sh0 + sh1;
+  float4  all = (float4) (0.0f);
+  bool    odd;
+  vstore16 (tl, 0, t);
+  vstore16 (th, 1, t);
   vstore16 (al0 + al1, 0, as);
   vstore16 (ah0 + ah1, 1, as);
+  odd = alpha_weight
+        && any (conv_lost8 ((float8) (tl.s37bf, th.s37bf) * p.x));
   for (int l = 0; l < CONV_V; l++)
     {
       float4 t_ = vload4 (l, t);
       CONV_SCALE (t_, as[4 * l + 3]);
+      vstore4 (t_, l, o);
+      all += t_;
+    }
+  odd = odd || ! isfinite (all.x + all.y + all.z + all.w);
+  for (int l = 0; l < CONV_V; l++)
+    {
+      float4 t_ = vload4 (l, o);
+      if (odd)
+        {
+          t_.w = alpha_weight && conv_lost (t[4 * l + 3] * p.x) ? NAN : t_.w;
+          CONV_FINITE (t_, x0 + l, y);
+        }
       CLFX_STORE (x0 + l, y, clfx_from_rgba (t_));
     }
 }

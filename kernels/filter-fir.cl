@@ -144,6 +144,59 @@ filter_conv_vv (__global const float4 *inter, int w, CLFX_DST_ARGS,
     }
 }
 
+/* A window wider than the image, folded (engine/ops/filter-common.h,
+ * ClfxFold): for each position the offsets its window visits, the first
+ * and last weighted by edge.x and edge.y (the taps past the edge, or a
+ * period's), those between by t[offset + mid] (mid: the middle tap).  A
+ * result per work-item, summed in ascending offset.  inter(x, r) over
+ * rect.z x rect.w, source row rect.y + r, from column rect.x. */
+__kernel void
+filter_fold_h (CLFX_SRC_ARGS (src), __global float4 *inter, int4 rect,
+               __constant float *t, __global const int2 *range,
+               __global const float4 *edge, int mid)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= rect.z || gy >= rect.w)
+    return;
+
+  int    x = rect.x + gx, sy = rect.y + gy;
+  int2   r = range[x];
+  float4 e = edge[x], acc = (float4) (0.0f);
+
+  for (int u = r.x; u <= r.y; u++)
+    acc += (u == r.x ? e.x : u == r.y ? e.y : t[u + mid])
+           * clfx_fetch (CLFX_SRC (src), x + u, sy);
+  inter[(long) gy * rect.z + gx] = acc;
+}
+
+/* The columns, folded: result(x, y) from the rows of inter (w wide, its
+ * first row source row y0) at y + the offsets of range[y].  renorm (edge
+ * handling none): divided by the weight of both axes' taps inside, the
+ * rows' from edge_x. */
+__kernel void
+filter_fold_v (__global const float4 *inter, int w, int y0, CLFX_DST_ARGS,
+               __constant float *t, __global const int2 *range,
+               __global const float4 *edge, int mid, int renorm,
+               __global const float4 *edge_x)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  int    x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
+  int2   r = range[y];
+  float4 e = edge[y], acc = (float4) (0.0f);
+
+  for (int v = r.x; v <= r.y; v++)
+    acc += (v == r.x ? e.x : v == r.y ? e.y : t[v + mid])
+           * inter[(long) (y + v - y0) * w + gx];
+  if (renorm)
+    acc /= edge_x[x].z * e.z;
+  CLFX_STORE (x, y, acc);
+}
+
 #if ! CLFX_SRC_BUFFER
 
 /* GPUs.  Reads of the intermediate in flight per work-item while

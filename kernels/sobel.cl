@@ -13,41 +13,93 @@ sobel_plain (float a)
   return a <= 1e18f && (a >= 1e-18f || a == 0.0f);
 }
 
+/* Texels are scaled by SOBEL_DOWN where a result of finite texels
+ * overflowed (a sum reaches 8 times the largest texel, keep-sign's h + v
+ * 16 times), and the result scaled back, past FLT_MAX clamped: finite
+ * texels give a finite result.  Only a result that is not finite is made
+ * again (sobel_rescaled, out of line), and the root of the squares' sum
+ * of |h| and |v| within 1e18 never needs it: the others keep their
+ * bytes, and the common path its speed. */
+#define SOBEL_DOWN 0.0625f
+#define SOBEL_UP   16.0f
+
+/* h and v as GEGL sums them, of the texels around the centre. */
+#define SOBEL_HV(h, v, tl, t, tr, l, r, bl, b, br, mode)                      \
+  do                                                                         \
+    {                                                                        \
+      h = (float4) (0.0f);                                                   \
+      v = (float4) (0.0f);                                                   \
+      if ((mode) & 1)                                                        \
+        {                                                                    \
+          h += (-1.0f * (tl)) + (1.0f * (tr));                               \
+          h += (-2.0f * (l)) + (2.0f * (r));                                 \
+          h += (-1.0f * (bl)) + (1.0f * (br));                               \
+        }                                                                    \
+      if ((mode) & 2)                                                        \
+        {                                                                    \
+          v += (1.0f * (tl)) + (2.0f * (t)) + (1.0f * (tr));                 \
+          v += (-1.0f * (bl)) + (-2.0f * (b)) + (-1.0f * (br));              \
+        }                                                                    \
+    }                                                                        \
+  while (0)
+
+/* The lanes of g that are not finite where their texels are, made again
+ * from the texels scaled (hypot: no squares to overflow). */
+inline float4
+sobel_rescaled (float4 tl, float4 t, float4 tr, float4 l, float4 r,
+                float4 bl, float4 b, float4 br, int mode, float4 g)
+{
+  float4 h, v, s;
+  int4   fin = isfinite (tl) & isfinite (t) & isfinite (tr) & isfinite (l)
+               & isfinite (r) & isfinite (bl) & isfinite (b) & isfinite (br);
+  SOBEL_HV (h, v, tl * SOBEL_DOWN, t * SOBEL_DOWN, tr * SOBEL_DOWN,
+            l * SOBEL_DOWN, r * SOBEL_DOWN, bl * SOBEL_DOWN, b * SOBEL_DOWN,
+            br * SOBEL_DOWN, mode);
+  if ((mode & 3) == 3)
+    s = hypot (h, v) / 5.656854f;
+  else if (mode & 4)
+    s = (h + v) / 8.0f;
+  else
+    s = fabs (h + v) / 4.0f;
+  return select (g, clamp (s * SOBEL_UP, -FLT_MAX, FLT_MAX),
+                 ! isfinite (g) & fin);
+}
+
 inline float4
 sobel_at (float4 tl, float4 t, float4 tr, float4 l, float4 c, float4 r,
           float4 bl, float4 b, float4 br, int mode, bool root)
 {
-  float4 h = (float4) (0.0f), v = (float4) (0.0f), g;
+  float4 h, v, g;
 
-  if (mode & 1)
-    {
-      h += (-1.0f * tl) + (1.0f * tr);
-      h += (-2.0f * l) + (2.0f * r);
-      h += (-1.0f * bl) + (1.0f * br);
-    }
-  if (mode & 2)
-    {
-      v += (1.0f * tl) + (2.0f * t) + (1.0f * tr);
-      v += (-1.0f * bl) + (-2.0f * b) + (-1.0f * br);
-    }
+  SOBEL_HV (h, v, tl, t, tr, l, r, bl, b, br, mode);
   if ((mode & 3) == 3)
     {
       /* root (CPU devices): the square root of the squares' sum, where
        * the squares neither overflow (|h| from ~1.8e19: HDR data) nor
        * lose digits below float's normal range, hypot there only (on
        * PoCL hypot throughout took more than twice as long).  GPUs keep
-       * hypot: the test cost them more than it saved. */
+       * hypot: the test cost them more than it saved.  (A lane that is
+       * not finite makes the lanes' sum not finite; a sum that
+       * overflowed only looks again.) */
       float4 a = fmax (fabs (h), fabs (v));
-      g = root && sobel_plain (a.x) && sobel_plain (a.y) && sobel_plain (a.z)
-              && sobel_plain (a.w)
-            ? sqrt (h * h + v * v)
-            : hypot (h, v);
-      g /= 5.656854f;
+      if (root && sobel_plain (a.x) && sobel_plain (a.y) && sobel_plain (a.z)
+              && sobel_plain (a.w))
+        g = sqrt (h * h + v * v) / 5.656854f;
+      else
+        {
+          g = hypot (h, v) / 5.656854f;
+          if (! isfinite (g.x + g.y + g.z + g.w))
+            g = sobel_rescaled (tl, t, tr, l, r, bl, b, br, mode, g);
+        }
     }
-  else if (mode & 4)
-    g = 0.5f + (h + v) / 8.0f;
   else
-    g = fabs (h + v) / 4.0f;
+    {
+      g = (mode & 4) ? (h + v) / 8.0f : fabs (h + v) / 4.0f;
+      if (! isfinite (g.x + g.y + g.z + g.w))
+        g = sobel_rescaled (tl, t, tr, l, r, bl, b, br, mode, g);
+      if (mode & 4)
+        g = 0.5f + g;
+    }
 #if CLFX_CHANNELS == 4
   g.w = c.w;
 #elif CLFX_CHANNELS == 2

@@ -45,13 +45,11 @@ unsharp_mix (read_only image2d_t in, read_only image2d_t b,
 
   int2   p = (int2) (gx, gy);
   float4 s = unsharp_straight (read_imagef (in, p + off));
-  float3 d = s.xyz - unsharp_straight (read_imagef (b, p)).xyz;
-  if (use_mask)
-    {
-      float4 m = read_imagef (mask, p);
-      d *= m.w > 0.0f ? m.x / m.w : 0.0f;
-    }
-  s.xyz = (amount * d + s.xyz) * s.w;
+  float4 m = use_mask ? read_imagef (mask, p) : (float4) (1.0f);
+  s.xyz = unsharp_times_alpha (
+    unsharp_sharpened (s.xyz, unsharp_straight (read_imagef (b, p)).xyz,
+                       use_mask, m.w > 0.0f ? m.x / m.w : 0.0f, amount),
+    s.w);
   int x = CLFX_DST_X (gx), y = CLFX_DST_Y (gy);
   CLFX_STORE (x, y, clfx_from_rgba (s));
 }

@@ -6,8 +6,11 @@
  * instead, from radius BOX_RUNS_FROM, each started afresh at fixed places
  * (BOX_RUN, kernels/box.cl).
  *
+ * A window wider than the image folds its taps (filter-common.h,
+ * ClfxFold) and sums them, not running sums.
+ *
  * The CPU reference is the exact mean: a double sum over each window, one
- * axis after the other. */
+ * axis after the other (folded, for a window wider than the image). */
 #include <stdlib.h>
 
 #include "../../kernels/box-shapes.h"
@@ -67,7 +70,8 @@ box_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   /* A run's results read back to its start, at most BOX_RUN - 1 before
    * them: the halo is the most any rectangle reads (box_source_rect gives
    * what one does).  GPUs sum the taps and read less. */
-  st->runs = ! st->blur.linear && fp->radius >= BOX_RUNS_FROM;
+  st->runs = ! st->blur.linear && ! st->blur.folded
+             && fp->radius >= BOX_RUNS_FROM;
   st->ox = src->origin_x;
   st->oy = src->origin_y;
   if (st->runs)
@@ -97,13 +101,15 @@ box_source_rect (const ClfxPlan *plan, const ClfxImage *src,
                  const ClfxRect *out, ClfxRect *in)
 {
   const State *st = plan->state;
-  int          r = st->blur.x.n / 2;
+  /* Folded, the taps' reach is the plan's halo (at most the side). */
+  int          rx = st->blur.folded ? plan->halo[0] : st->blur.x.n / 2;
+  int          ry = st->blur.folded ? plan->halo[1] : st->blur.y.n / 2;
 
   (void) src;
-  in->x = (st->runs ? run_start (out->x, st->ox) : out->x) - r;
-  in->y = (st->runs ? run_start (out->y, st->oy) : out->y) - r;
-  in->width = out->x + out->width + r - in->x;
-  in->height = out->y + out->height + r - in->y;
+  in->x = (st->runs ? run_start (out->x, st->ox) : out->x) - rx;
+  in->y = (st->runs ? run_start (out->y, st->oy) : out->y) - ry;
+  in->width = out->x + out->width + rx - in->x;
+  in->height = out->y + out->height + ry - in->y;
 }
 
 /* CPU devices: running sums along the rows (filter_box_hr, a work-item
@@ -209,6 +215,8 @@ box_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
 
   (void) p;
   (void) probes;
+  if (st->blur.folded)
+    return clfx_filter_ref_folded (plan, &st->blur, src, dst, error);
   if (! clfx_filter_ref_source (plan, &st->blur, src, &img, error))
     return false;
   ok = (d = clfx_filter_ref_doubles (&img, &dw, &dh, error))

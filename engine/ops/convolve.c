@@ -16,9 +16,15 @@
  * Rings of zeros around the matrix are dropped (GEGL drops the outer ring
  * of a 5x5 matrix): the same sums, a smaller halo.
  *
+ * Finite texels give a finite result: the matrix's numbers must be
+ * finite in float (refused otherwise), a result past float's range is
+ * clamped to +-FLT_MAX, and the kernels make a result whose float sums
+ * overflowed again, scaled (kernels/convolve.cl, conv_rescaled).
+ *
  * The CPU reference is a direct sum in double over the window fetched
  * through the sampler reference. */
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +52,11 @@ typedef struct
                        * window */
   bool  alpha_weight;
   bool  copy;         /* divisor 0 */
+  /* For the kernels' sums made again where they overflowed
+   * (conv_rescaled): the exponent of the largest |k| and of the
+   * divisor's inverse, the inverse's mantissa, sum |k| scaled as k. */
+  int   k_exp, inv_exp;
+  float inv_mant, abs_sum_scaled;
 } State;
 
 /* Parses the matrix text into m (row-major) and its side; the error names
@@ -103,6 +114,49 @@ state_free (void *data)
   free (data);
 }
 
+/* The matrix's numbers as the kernels hold them (float, as GEGL's) must
+ * be finite for a result of finite texels to be: each value, sum |k|
+ * and the divisor's inverse; refused, naming which, where they are not.
+ * Then the exponents conv_rescaled scales by. */
+static bool
+finite_arithmetic (State *st, const double *m, int side, int cut,
+                   bool normalize, ClfxError *error)
+{
+  float top = 0.0f;
+  int   e;
+
+  for (int r = 0; r < st->n; r++)
+    for (int c = 0; c < st->n; c++)
+      if (! isfinite (st->k[r * st->n + c]))
+        return clfx_error_set (error, CLFX_ERR_INVALID,
+                               "matrix: value %d (%g) is beyond float's "
+                               "range (%g), in which the matrix is applied",
+                               (r + cut) * side + c + cut + 1,
+                               m[(r + cut) * side + c + cut], FLT_MAX);
+  if (! isfinite (st->abs_sum))
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "matrix: the sum of its values' magnitudes is "
+                           "beyond float's range (%g)", FLT_MAX);
+  if (! st->copy && ! isfinite (st->inv_divisor))
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           normalize ? "matrix: its sum is too close to 0 "
+                                       "to divide by in float (normalize)"
+                                     : "divisor: too close to 0 to divide "
+                                       "by in float");
+  for (int i = 0; i < st->n * st->n; i++)
+    top = fmaxf (top, fabsf (st->k[i]));
+  /* 2^k_exp just above the largest |k|, so that k 2^-k_exp < 1. */
+  st->k_exp = 0;
+  if (top > 0.0f)
+    frexpf (top, &st->k_exp);
+  st->inv_mant = frexpf (st->inv_divisor, &e);
+  st->inv_exp = e;
+  st->abs_sum_scaled = 0.0f;
+  for (int i = 0; i < st->n * st->n; i++)
+    st->abs_sum_scaled += fabsf (ldexpf (st->k[i], -st->k_exp));
+  return true;
+}
+
 static bool
 convolve_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                ClfxError *error)
@@ -158,6 +212,8 @@ convolve_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
     }
   st->alpha_weight = fp->convolve.alpha_weight;
   st->copy = fp->convolve.divisor == 0.0;
+  if (! finite_arithmetic (st, m, side, cut, fp->convolve.normalize, error))
+    return false;
   plan->width = src->width;
   plan->height = src->height;
   plan->addressing = fp->addressing;
@@ -191,6 +247,9 @@ convolve_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                           && clfx_graph_device (g)->max_work_group >= 256;
   cl_float4       par = { { st->inv_divisor, st->offset, st->abs_sum,
                             st->abs_rows[0] + st->abs_rows[1] } };
+  cl_float4       scaled = { { st->inv_mant, st->abs_sum_scaled, 0.0f,
+                               0.0f } };
+  cl_int2         exps = { { st->k_exp, st->inv_exp } };
   cl_mem          k;
   ClfxLaunch      l = { local ? "convolve_l" : "convolve_v",
                         NULL,
@@ -207,6 +266,7 @@ convolve_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                                 error))
          && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_ARG (k),
                          CLFX_INT (st->n), CLFX_ARG (par),
+                         CLFX_ARG (scaled), CLFX_ARG (exps),
                          CLFX_INT (st->alpha_weight), CLFX_INT (st->copy));
 }
 
@@ -254,12 +314,12 @@ convolve_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
                                   : st->offset;
           }
         /* Back to the canonical layout. */
-        out[0] = (float) sum[0];
+        out[0] = clfx_filter_ref_float (sum[0]);
         if (ai == 3)
           for (int ch = 1; ch < 4; ch++)
-            out[ch] = (float) sum[ch];
+            out[ch] = clfx_filter_ref_float (sum[ch]);
         else if (ai == 1)
-          out[1] = (float) sum[3];
+          out[1] = clfx_filter_ref_float (sum[3]);
         clfx_ref_store (dst, x, y, out, false, plan->decode);
       }
   return true;

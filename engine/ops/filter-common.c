@@ -7,6 +7,8 @@
  * light on premultiplied alpha (GEGL's RaGaBaA float). */
 #include "filter-common.h"
 
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -70,6 +72,122 @@ clfx_filter_max_abs (const ClfxImage *src, double *min_alpha)
   return max_abs;
 }
 
+float
+clfx_filter_ref_float (double v)
+{
+  if (isfinite (v))
+    v = fmin (fmax (v, -FLT_MAX), FLT_MAX);
+  return (float) v;
+}
+
+/* ---- windows wider than the image ------------------------------------------ */
+
+/* The sum of taps[a .. b], in double. */
+static double
+taps_sum (const float *taps, int a, int b)
+{
+  double s = 0.0;
+
+  for (int k = a; k <= b; k++)
+    s += (double) taps[k];
+  return s;
+}
+
+bool
+clfx_filter_fold (ClfxFold *f, const float *taps, int n, int side,
+                  int addressing, ClfxError *error)
+{
+  int    R = n / 2;
+  double total = taps_sum (taps, 0, n - 1);
+  int    period = addressing == CLFX_ADDR_REPEAT     ? side
+               : addressing == CLFX_ADDR_MIRRORED ? 2 * side
+                                                  : 0;
+
+  f->side = side;
+  f->half = R;
+  f->tab = malloc ((size_t) n * sizeof *f->tab);
+  f->range = malloc ((size_t) side * sizeof *f->range);
+  f->edge = malloc ((size_t) side * sizeof *f->edge);
+  if (! f->tab || ! f->range || ! f->edge)
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  for (int k = 0; k < n; k++)
+    f->tab[k] = taps[k];
+  if (period && n > period)
+    {
+      /* One period of offsets, centred, each with the taps a whole
+       * number of periods away (u + R >= 0: the period is at most n). */
+      int lo = -(period / 2);
+      for (int u = lo; u < lo + period; u++)
+        {
+          double w = 0.0;
+          for (int k = u - (u + R) / period * period; k <= R; k += period)
+            w += (double) taps[k + R];
+          f->tab[u + R] = (float) w;
+        }
+      for (int x = 0; x < side; x++)
+        {
+          f->range[x] = (cl_int2) { { lo, lo + period - 1 } };
+          f->edge[x] = (cl_float4) { { f->tab[lo + R],
+                                       f->tab[lo + period - 1 + R],
+                                       (float) total, 0.0f } };
+        }
+      return true;
+    }
+  for (int x = 0; x < side; x++)
+    {
+      /* The offsets inside the image (the whole window where it wraps). */
+      int    lo = ! period && x - R < 0 ? -x : -R;
+      int    hi = ! period && x + R > side - 1 ? side - 1 - x : R;
+      double first = taps[lo + R], last = taps[hi + R];
+      double in = taps_sum (taps, lo + R, hi + R);
+      double out = taps_sum (taps, 0, lo + R - 1)
+                   + taps_sum (taps, hi + R + 1, n - 1);
+
+      if (addressing == CLFX_ADDR_CLAMP_TO_EDGE)
+        {
+          /* The taps past each edge read its edge texel. */
+          first = taps_sum (taps, 0, lo + R);
+          last = taps_sum (taps, hi + R, n - 1);
+          if (lo == hi)
+            first = last = total;
+          in = total;
+          out = 0.0;
+        }
+      f->range[x] = (cl_int2) { { lo, hi } };
+      f->edge[x] = (cl_float4) { { (float) first, (float) last, (float) in,
+                                   (float) out } };
+    }
+  return true;
+}
+
+void
+clfx_filter_fold_clear (ClfxFold *f)
+{
+  free (f->tab);
+  free (f->range);
+  free (f->edge);
+  f->tab = NULL;
+  f->range = NULL;
+  f->edge = NULL;
+}
+
+int
+clfx_filter_fold_terms (const ClfxFold *f)
+{
+  int most = 0;
+
+  for (int x = 0; x < f->side; x++)
+    if (f->range[x].s[1] - f->range[x].s[0] + 1 > most)
+      most = f->range[x].s[1] - f->range[x].s[0] + 1;
+  return most;
+}
+
+int
+clfx_filter_fold_halo (int n, int side)
+{
+  return n / 2 < side ? n / 2 : side;
+}
+
 /* ---- the separable blurs' plan ------------------------------------------------ */
 
 /* An axis's taps in pairs for the sampler's linear filter: taps i and
@@ -121,6 +239,21 @@ clfx_filter_blur_plan (ClfxFilterBlur *b, int addressing, int sampler_filter,
   plan->decode = clfx_plan_decodes (true, src);
   plan->halo[0] = plan->halo[2] = clfx_gauss_half (&b->x);
   plan->halo[1] = plan->halo[3] = clfx_gauss_half (&b->y);
+  b->fold_x = ! b->x.iir && ! b->y.iir && b->x.n > src->width;
+  b->fold_y = ! b->x.iir && ! b->y.iir && b->y.n > src->height;
+  b->folded = b->fold_x || b->fold_y;
+  if (b->folded)
+    {
+      if (! clfx_filter_fold (&b->fx, b->x.k, b->x.n, src->width, addressing,
+                              error)
+          || ! clfx_filter_fold (&b->fy, b->y.k, b->y.n, src->height,
+                                 addressing, error))
+        return false;
+      plan->halo[0] = plan->halo[2] = clfx_filter_fold_halo (b->x.n,
+                                                             src->width);
+      plan->halo[1] = plan->halo[3] = clfx_filter_fold_halo (b->y.n,
+                                                             src->height);
+    }
   /* The loaded source, the intermediate and the result as float RGBA,
    * and the IIR's forward values. */
   plan->bytes_per_pixel = 16 * 4;
@@ -133,6 +266,8 @@ clfx_filter_blur_clear (ClfxFilterBlur *b)
 {
   clfx_gauss_axis_clear (&b->x);
   clfx_gauss_axis_clear (&b->y);
+  clfx_filter_fold_clear (&b->fx);
+  clfx_filter_fold_clear (&b->fy);
   free (b->px);
   free (b->py);
   b->px = b->py = NULL;
@@ -229,6 +364,88 @@ fir_passes (ClfxGraph *g, const ClfxFilterBlur *b, ClfxError *error)
                          CLFX_ARG (renorm), CLFX_ARG (kx), CLFX_INT (b->x.n));
 }
 
+/* A folded blur (b->folded): the rows pass over the source rows the
+ * columns read (for a folded column axis, the offsets its positions
+ * visit; else the taps' halo), folded where the row axis is (else the
+ * taps of filter_conv_hv), then the columns, folded where that axis is
+ * (else filter_conv_vv).  A result per work-item: these run on images
+ * no wider or taller than the window. */
+static bool
+fir_folded (ClfxGraph *g, const ClfxFilterBlur *b, ClfxError *error)
+{
+  const ClfxTile *t = clfx_graph_tile (g);
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  int             w = t->out.width, h = t->out.height;
+  int             y0 = t->out.y - b->y.n / 2, y1 = t->out.y + h + b->y.n / 2;
+  cl_int4         renorm = { { b->renorm, plan->width, plan->height, 0 } };
+  cl_mem          inter, kx, ky, tx, ty, rx, ry, ex, ey;
+
+  if (b->fold_y)
+    {
+      y0 = INT_MAX;
+      y1 = INT_MIN;
+      for (int y = t->out.y; y < t->out.y + h; y++)
+        {
+          y0 = y + b->fy.range[y].s[0] < y0 ? y + b->fy.range[y].s[0] : y0;
+          y1 = y + b->fy.range[y].s[1] + 1 > y1 ? y + b->fy.range[y].s[1] + 1
+                                                : y1;
+        }
+    }
+
+  cl_int4    rect = { { t->out.x, y0, w, y1 - y0 } };
+  ClfxLaunch l_h = { b->fold_x ? "filter_fold_h" : "filter_conv_hv", NULL,
+                     FILTER_FIR, 2,
+                     { b->fold_x ? (size_t) w : ((size_t) w + FV - 1) / FV,
+                       (size_t) (y1 - y0) },
+                     { 0, 0 } };
+  ClfxLaunch l_v = { b->fold_y ? "filter_fold_v" : "filter_conv_vv", NULL,
+                     FILTER_FIR, 2,
+                     { b->fold_y ? (size_t) w : ((size_t) w + FV - 1) / FV,
+                       (size_t) h },
+                     { 0, 0 } };
+
+  if (! (inter = clfx_graph_buffer (g, "rows",
+                                    (size_t) w * (size_t) (y1 - y0) * 16,
+                                    error))
+      || ! (kx = clfx_graph_table (g, "taps x", b->x.k,
+                                   sizeof (float) * (size_t) b->x.n, error))
+      || ! (ky = clfx_graph_table (g, "taps y", b->y.k,
+                                   sizeof (float) * (size_t) b->y.n, error))
+      || ! (tx = clfx_graph_table (g, "fold weights x", b->fx.tab,
+                                   sizeof (float) * (size_t) b->x.n, error))
+      || ! (ty = clfx_graph_table (g, "fold weights y", b->fy.tab,
+                                   sizeof (float) * (size_t) b->y.n, error))
+      || ! (rx = clfx_graph_table (g, "fold ranges x", b->fx.range,
+                                   sizeof (cl_int2) * (size_t) b->fx.side,
+                                   error))
+      || ! (ry = clfx_graph_table (g, "fold ranges y", b->fy.range,
+                                   sizeof (cl_int2) * (size_t) b->fy.side,
+                                   error))
+      || ! (ex = clfx_graph_table (g, "fold edges x", b->fx.edge,
+                                   sizeof (cl_float4) * (size_t) b->fx.side,
+                                   error))
+      || ! (ey = clfx_graph_table (g, "fold edges y", b->fy.edge,
+                                   sizeof (cl_float4) * (size_t) b->fy.side,
+                                   error)))
+    return false;
+  if (! (b->fold_x
+           ? CLFX_LAUNCH (g, &l_h, error, CLFX_SRC, CLFX_ARG (inter),
+                          CLFX_ARG (rect), CLFX_ARG (tx), CLFX_ARG (rx),
+                          CLFX_ARG (ex), CLFX_INT (b->x.n / 2))
+           : CLFX_LAUNCH (g, &l_h, error, CLFX_SRC, CLFX_ARG (inter),
+                          CLFX_ARG (rect), CLFX_ARG (kx), CLFX_INT (b->x.n))))
+    return false;
+  return b->fold_y
+           ? CLFX_LAUNCH (g, &l_v, error, CLFX_ARG (inter), CLFX_INT (w),
+                          CLFX_INT (y0), CLFX_DST, CLFX_ARG (ty),
+                          CLFX_ARG (ry), CLFX_ARG (ey), CLFX_INT (b->y.n / 2),
+                          CLFX_INT (b->renorm), CLFX_ARG (ex))
+           : CLFX_LAUNCH (g, &l_v, error, CLFX_ARG (inter), CLFX_INT (w),
+                          CLFX_DST, CLFX_ARG (ky), CLFX_INT (b->y.n),
+                          CLFX_ARG (renorm), CLFX_ARG (kx),
+                          CLFX_INT (b->x.n));
+}
+
 /* sampler-filter linear: the source with its halo into a float image (the
  * addressing applied there), then each axis's tap pairs through the
  * sampler's linear filter (filter_lin_h, filter_lin_v). */
@@ -271,6 +488,8 @@ fir_linear (ClfxGraph *g, const ClfxFilterBlur *b, ClfxError *error)
 bool
 clfx_filter_fir (ClfxGraph *g, const ClfxFilterBlur *b, ClfxError *error)
 {
+  if (b->folded)
+    return fir_folded (g, b, error);
   return b->linear ? fir_linear (g, b, error) : fir_passes (g, b, error);
 }
 
@@ -310,6 +529,95 @@ clfx_filter_ref_doubles (const ClfxImage *img, int *dw, int *dh,
           = ((const float *) ((const char *) img->data
                               + (size_t) y * img->stride))[x * 4 + c];
   return d;
+}
+
+/* The taps of an axis for position x of n grouped by the texel each
+ * reads through the addressing (the reference's own grouping; taps
+ * outside under clamp and none read nothing and are left out): texel
+ * indices into idx, their summed weights into w, their number.  slot (n
+ * entries, -1) finds a texel's group and is left as it was found. */
+static int
+ref_group (const ClfxGaussAxis *a, int x, int n, int addressing, int *slot,
+           int *idx, double *w)
+{
+  int count = 0;
+
+  for (int k = 0; k < a->n; k++)
+    {
+      int i = clfx_address (x - a->n / 2 + k, n, addressing), g;
+
+      if (i < 0)
+        continue;
+      if ((g = slot[i]) < 0)
+        {
+          g = slot[i] = count++;
+          idx[g] = i;
+          w[g] = 0.0;
+        }
+      w[g] += (double) a->k[k];
+    }
+  for (int g = 0; g < count; g++)
+    slot[idx[g]] = -1;
+  return count;
+}
+
+bool
+clfx_filter_ref_folded (const ClfxPlan *plan, const ClfxFilterBlur *b,
+                        const ClfxImage *src, ClfxImage *dst,
+                        ClfxError *error)
+{
+  ClfxSamplerDesc s = { true, plan->addressing, false, plan->premultiply,
+                        plan->decode };
+  int             W = src->width, H = src->height, side = W > H ? W : H;
+  size_t          px = (size_t) W * (size_t) H * 4;
+  ClfxRect        rect = { 0, 0, W, H };
+  ClfxImage       img = { 0 }, out = { 0 };
+  double         *rows = calloc (px, sizeof *rows);
+  double         *d = calloc (px, sizeof *d);
+  double         *w = malloc ((size_t) side * sizeof *w);
+  int            *idx = malloc ((size_t) side * sizeof *idx);
+  int            *slot = malloc ((size_t) side * sizeof *slot);
+  bool            ok = false;
+
+  if (! rows || ! d || ! w || ! idx || ! slot)
+    {
+      clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+      goto done;
+    }
+  if (! clfx_ref_block_load (src, s, &rect, &img, error))
+    goto done;
+  for (int i = 0; i < side; i++)
+    slot[i] = -1;
+  /* Along the rows: each result column from the texels its taps read. */
+  for (int x = 0; x < W; x++)
+    {
+      int m = ref_group (&b->x, x, W, plan->addressing, slot, idx, w);
+      for (int j = 0; j < H; j++)
+        for (int g = 0; g < m; g++)
+          for (int c = 0; c < 4; c++)
+            rows[((size_t) j * W + x) * 4 + c]
+              += w[g] * clfx_image_get (&img, idx[g], j, c);
+    }
+  /* Down the columns of those. */
+  for (int y = 0; y < H; y++)
+    {
+      int m = ref_group (&b->y, y, H, plan->addressing, slot, idx, w);
+      for (int x = 0; x < W; x++)
+        for (int g = 0; g < m; g++)
+          for (int c = 0; c < 4; c++)
+            d[((size_t) y * W + x) * 4 + c]
+              += w[g] * rows[((size_t) idx[g] * W + x) * 4 + c];
+    }
+  ok = clfx_filter_ref_store (plan, b, d, W, H, &out, dst, error);
+done:
+  free (rows);
+  free (d);
+  free (w);
+  free (idx);
+  free (slot);
+  clfx_host_image_free (&img);
+  clfx_host_image_free (&out);
+  return ok;
 }
 
 /* The weight of an axis's taps inside 0..size - 1 for the result at pos

@@ -24,6 +24,49 @@ bool   clfx_filter_nearest_ok (int sampler_filter, const char *variant,
  * included) and, when min_alpha is not NULL, its smallest alpha (1
  * without alpha). */
 double clfx_filter_max_abs (const ClfxImage *src, double *min_alpha);
+/* A reference's result in double rounded to float, the family's rule for
+ * results of finite texels whose true value lies past float's range:
+ * clamped to +-FLT_MAX, as the kernels clamp them.  NaN and infinities
+ * (from texels that are not finite) stay as they are. */
+float  clfx_filter_ref_float (double v);
+
+/* ---- windows wider than the image ----------------------------------------- */
+
+/* A window of n taps (n odd, offsets -n/2 .. n/2) folded along one axis
+ * of `side` texels: every tap reads a texel, so the taps that read one
+ * texel can be taken as one, weighted by the sum of their weights.  For
+ * each position of the axis, the first and last offset its window visits
+ * (range) and the weights of those two, of the taps inside the image and
+ * of those outside (edge: x, y, z, w); the offsets between weigh
+ * tab[offset + n/2].  By addressing:
+ *   clamp-to-edge: the offsets inside, the first and last carrying the
+ *     taps past their edge;
+ *   clamp, none: the offsets inside (outside: clamp's transparent texel,
+ *     none's taps left out);
+ *   repeat: one period of offsets, each weighing the taps a whole number
+ *     of periods away, where the window is wider than the side, else the
+ *     window;
+ *   mirrored-repeat: the same with two sides (a period of the mirror),
+ *     where the window is wider than that.
+ * Sums in double of the float taps, rounded once.  Windows that read the
+ * image many times over then cost the image's side, not n
+ * (kernels/bilateral.cl bilateral_f, filter-fir.cl filter_fold_*). */
+typedef struct
+{
+  float     *tab;   /* n */
+  cl_int2   *range; /* side */
+  cl_float4 *edge;  /* side */
+  int        side, half;
+} ClfxFold;
+
+bool clfx_filter_fold (ClfxFold *f, const float *taps, int n, int side,
+                       int addressing, ClfxError *error);
+void clfx_filter_fold_clear (ClfxFold *f);
+/* The most offsets the fold visits from one position. */
+int  clfx_filter_fold_terms (const ClfxFold *f);
+/* The texels a folded axis reads on each side of a position: at most
+ * the side (a mirror's period is two sides, -side .. side - 1). */
+int  clfx_filter_fold_halo (int n, int side);
 
 /* ---- the separable blurs ---------------------------------------------------- */
 
@@ -39,6 +82,11 @@ typedef struct
                           * sampler */
   cl_float2    *px, *py; /* linear: each axis's (offset, weight) pairs */
   int           mx, my;
+  /* Both axes FIR and the window wider than the image along one: the
+   * taps folded (ClfxFold) along the axes wider than their side (fold_x,
+   * fold_y), through nearest reads whatever sampler-filter says. */
+  bool          folded, fold_x, fold_y;
+  ClfxFold      fx, fy;
 } ClfxFilterBlur;
 
 /* Once the axes are made: the plan's part the blurs share (the result's
@@ -66,6 +114,13 @@ bool    clfx_filter_ref_source (const ClfxPlan *plan,
                                 ClfxError *error);
 double *clfx_filter_ref_doubles (const ClfxImage *img, int *dw, int *dh,
                                  ClfxError *error);
+/* The reference of a folded blur (b->folded): each axis's taps grouped
+ * by the texel they read (an independent grouping, tap by tap through
+ * the addressing), the rows then the columns in double, stored as
+ * clfx_filter_ref_store does. */
+bool    clfx_filter_ref_folded (const ClfxPlan *plan, const ClfxFilterBlur *b,
+                                const ClfxImage *src, ClfxImage *dst,
+                                ClfxError *error);
 /* The reference's float RGBA result `out` (the doubles d of dw x dh
  * first, where d is not NULL) into dst: edge handling none's
  * renormalisation, then the store. */

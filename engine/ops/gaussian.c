@@ -119,6 +119,8 @@ gaussian_cpu (const ClfxParams *p, const ClfxPlan *plan,
 
   (void) p;
   (void) probes;
+  if (st->blur.folded)
+    return clfx_filter_ref_folded (plan, &st->blur, src, dst, error);
   if (! clfx_filter_ref_source (plan, &st->blur, src, &img, error))
     return false;
   /* Small FIR kernels: the direct 2-D sum (independent of the device's two

@@ -18,7 +18,9 @@
  * alpha filtered like any channel) count every texel once.
  *
  * The CPU reference gathers each window and sorts it (qsort, NaN last),
- * then walks the cumulative weights; the device sorts windows up to 49
+ * then walks the cumulative weights (a window wider than the image with
+ * each texel once, weighted by the taps that read it); the device sorts
+ * windows up to 49
  * texels with a sorting network where the window's weights are equal
  * (CPU devices: whatever the weights); past the networks it walks a
  * bitmap of the window's ranks in the group's sorted tile down each
@@ -363,6 +365,58 @@ order_statistic (Entry *e, int n, double p)
   return e[n - 1].v;
 }
 
+/* The window of (x, y) into win, n entries, each texel's taps counted in
+ * mult.  A window wider than the image along an axis reads texels many
+ * times over: there (slot not NULL, -1 throughout, as it is left) the
+ * taps that read one texel are one entry, found by the texel's index per
+ * outgrown axis (0: clamp's transparent texel outside) and by the offset
+ * along the other; the order statistic over weights times counts is the
+ * same, at a cost of the texels the window holds.  Elsewhere an entry per
+ * tap. */
+static int
+gather (const State *st, const ClfxImage *src, ClfxSamplerDesc s, int x,
+        int y, int *slot, int *key, float (*win)[4], unsigned *mult)
+{
+  int  r = st->radius, n = 0;
+  bool gx = 2 * r + 1 > src->width, gy = 2 * r + 1 > src->height;
+  int  ax = gx ? src->width + 1 : 2 * r + 1;
+  int  col[2 * MEDIAN_MAX_RADIUS + 1];
+
+  for (int j = -r; slot && j <= r; j++)
+    col[j + r] = gx ? clfx_address (x + j, src->width, s.addressing) + 1
+                    : j + r;
+  for (int i = -r; i <= r; i++)
+    {
+      int row = slot ? (gy ? clfx_address (y + i, src->height, s.addressing)
+                               + 1
+                           : i + r)
+                         * ax
+                     : 0;
+      for (int j = -st->hw[i + r]; j <= st->hw[i + r]; j++)
+        {
+          int k;
+          if (! slot)
+            {
+              clfx_ref_fetch (src, s, x + j, y + i, win[n]);
+              mult[n++] = 1;
+              continue;
+            }
+          k = row + col[j + r];
+          if (slot[k] < 0)
+            {
+              slot[k] = n;
+              key[n] = k;
+              clfx_ref_fetch (src, s, x + j, y + i, win[n]);
+              mult[n++] = 0;
+            }
+          mult[slot[k]]++;
+        }
+    }
+  for (int k = 0; slot && k < n; k++)
+    slot[key[k]] = -1;
+  return n;
+}
+
 static bool
 median_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
             ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
@@ -371,25 +425,25 @@ median_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
   ClfxSamplerDesc s = { true, plan->addressing, false, false, false };
   int             r = st->radius, colour = src->channels == 4 ? 3 : 1;
   int             alpha = src->channels == 4 ? 3 : 1;
+  bool            gx = 2 * r + 1 > src->width, gy = 2 * r + 1 > src->height;
+  size_t          slots = (size_t) (gx ? src->width + 1 : 2 * r + 1)
+                 * (size_t) (gy ? src->height + 1 : 2 * r + 1);
   float          (*win)[4] = malloc ((size_t) st->n * sizeof *win);
   Entry          *e = malloc ((size_t) st->n * sizeof *e);
+  unsigned       *mult = malloc ((size_t) st->n * sizeof *mult);
+  int            *key = malloc ((size_t) st->n * sizeof *key);
+  int            *slot = gx || gy ? malloc (slots * sizeof *slot) : NULL;
+  bool            ok = win && e && mult && key && (slot || ! (gx || gy));
 
   (void) p;
   (void) probes;
-  if (! win || ! e)
-    {
-      free (win);
-      free (e);
-      return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
-    }
-  for (int y = 0; y < src->height; y++)
+  for (size_t k = 0; ok && slot && k < slots; k++)
+    slot[k] = -1;
+  for (int y = 0; ok && y < src->height; y++)
     for (int x = 0; x < src->width; x++)
       {
         float out[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
-        int   n = 0;
-        for (int i = -r; i <= r; i++)
-          for (int j = -st->hw[i + r]; j <= st->hw[i + r]; j++)
-            clfx_ref_fetch (src, s, x + j, y + i, win[n++]);
+        int   n = gather (st, src, s, x, y, slot, key, win, mult);
         for (int c = 0; c < colour; c++)
           {
             for (int k = 0; k < n; k++)
@@ -397,12 +451,13 @@ median_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
                 float a = win[k][alpha];
                 e[k].v = win[k][c];
                 /* GEGL's quantized alpha (NaN: 0). */
-                e[k].w = st->weighted
-                           ? (unsigned) floorf ((a > 0.0f ? fminf (a, 1.0f)
-                                                          : 0.0f)
-                                                    * st->wscale
-                                                + 0.5f)
-                           : 1u;
+                e[k].w = mult[k]
+                         * (st->weighted
+                              ? (unsigned) floorf ((a > 0.0f ? fminf (a, 1.0f)
+                                                             : 0.0f)
+                                                       * st->wscale
+                                                   + 0.5f)
+                              : 1u);
               }
             out[c] = order_statistic (e, n, st->p);
           }
@@ -411,7 +466,7 @@ median_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
             for (int k = 0; k < n; k++)
               {
                 e[k].v = win[k][alpha];
-                e[k].w = 1u;
+                e[k].w = mult[k];
               }
             out[alpha] = order_statistic (e, n, 0.5);
           }
@@ -419,6 +474,11 @@ median_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
       }
   free (win);
   free (e);
+  free (mult);
+  free (key);
+  free (slot);
+  if (! ok)
+    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   return true;
 }
 

@@ -5,7 +5,9 @@
  * stencil (kernels/sobel.cl); edge handling none is refused: a
  * difference's weights cannot be renormalised.
  *
- * The CPU reference: GEGL's sums in double. */
+ * The CPU reference: GEGL's sums in double.  Finite texels give a finite
+ * result: past float's range it is clamped to +-FLT_MAX, and the kernels
+ * sum the texels again scaled where their float sums overflow. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -121,7 +123,7 @@ sobel_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
               g = 0.5 + (h + v) / 8.0;
             else
               g = fabs (h + v) / 4.0;
-            out[c] = (float) g;
+            out[c] = clfx_filter_ref_float (g);
           }
         for (int c = colour; c < 4; c++)
           out[c] = px[1][1][c];

@@ -9,7 +9,9 @@
  *
  * where Y' is the sRGB-encoded luminance (babl's Y) and M is blurred with
  * its alpha premultiplied (GEGL's "YaA float") then made straight.
- * Nothing is clipped.  The blur is the gaussian block's
+ * Nothing is clipped, but a result of finite values past float's range
+ * is clamped to +-FLT_MAX (the kernels sum s + amount d again scaled
+ * where it overflows: unsharp-mix.h).  The blur is the gaussian block's
  * (engine/blocks/gauss.h), premultiplied; the point operations are
  * unsharp.cl, or unsharp-iir.cl's store where both axes are IIR.
  * With an IIR (std-dev from 1, or any threshold: its blur has sigma 1)
@@ -18,6 +20,7 @@
  *
  * The CPU reference: the gaussian's reference in double, then the same
  * formulas in double. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,12 +240,18 @@ unsharp_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
             k *= mv[3] > 0.0 ? mv[0] / mv[3] : 0.0;
           }
         for (int c = 0; c < 3; c++)
-          sv[c] = (sv[c] + k * (sv[c] - bv[c])) * sv[3];
+          {
+            /* Past float's range clamped (straight, before alpha). */
+            double r = sv[c] + k * (sv[c] - bv[c]);
+            if (isfinite (r))
+              r = fmin (fmax (r, -FLT_MAX), FLT_MAX);
+            sv[c] = r * sv[3];
+          }
         /* Back to the canonical layout, premultiplied. */
-        o[0] = (float) sv[0];
-        o[1] = (float) (ai == 3 ? sv[1] : ai == 1 ? sv[3] : 0.0);
-        o[2] = (float) (ai == 3 ? sv[2] : 0.0);
-        o[3] = (float) (ai == 3 ? sv[3] : 1.0);
+        o[0] = clfx_filter_ref_float (sv[0]);
+        o[1] = clfx_filter_ref_float (ai == 3 ? sv[1] : ai == 1 ? sv[3] : 0.0);
+        o[2] = clfx_filter_ref_float (ai == 3 ? sv[2] : 0.0);
+        o[3] = clfx_filter_ref_float (ai == 3 ? sv[3] : 1.0);
         for (int c = 0; c < 4; c++)
           clfx_image_set (&out, x, y, c, o[c]);
       }

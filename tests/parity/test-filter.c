@@ -5,6 +5,7 @@
  * one piece; the refusals say what is wrong.  GEGL itself is the other side in
  * tests/gegl/test-gegl.py. */
 #define _POSIX_C_SOURCE 200809L
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -460,6 +461,68 @@ pieces (ClfxContext *ctx)
   clfx_context_free (many);
 }
 
+/* Windows wider than the image, folded (filter-common.h, ClfxFold), in
+ * tiles of 16 x 11 and in one piece: the same bytes, every edge handling
+ * (a tile reads the folded offsets within its halo, the side at most),
+ * 8-bit sRGB with straight alpha so that the loads decode. */
+static void
+folded_pieces (ClfxContext *ctx)
+{
+  static const Case runs[] = {
+    { "bilateral 1000", { "filter", "bilateral", "blur-radius", "1000",
+                          NULL } },
+    { "gaussian fir 1500 x 0.5", { "method", "fir", "std-dev-x", "1500",
+                                   "std-dev-y", "0.5", NULL } },
+    { "box 1000", { "filter", "box", "radius", "1000", NULL } },
+  };
+  ClfxContext *tiled = clfx_context_new (&ctx->device, NULL);
+
+  if (! tiled)
+    {
+      tap_ok (false, "a second context");
+      return;
+    }
+  tiled->tuning.tile_width = 16;
+  tiled->tuning.tile_height = 11;
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+    for (size_t a = 0; a < sizeof edges / sizeof edges[0]; a++)
+      {
+        ClfxParams  p;
+        ClfxImage   src, one = { 0 }, many = { 0 };
+        ClfxTimings t1, tn;
+        ClfxError   e = { 0 };
+        bool        ok;
+
+        memset (&t1, 0, sizeof t1);
+        memset (&tn, 0, sizeof tn);
+        ok = params_for (&runs[i], edges[a], &p, &e)
+             && clfx_host_image_alloc (&src, 40, 30, 4, CLFX_DEPTH_U8, &e)
+             && clfx_host_image_alloc (&one, 40, 30, 4, CLFX_DEPTH_U8, &e)
+             && clfx_host_image_alloc (&many, 40, 30, 4, CLFX_DEPTH_U8, &e);
+        if (ok)
+          {
+            clfx_host_image_synthetic (&src, 13);
+            src.transfer = CLFX_TRC_SRGB;
+            src.straight_alpha = true;
+            ok = clfx_run_on_context (ctx, &p, &src, &one, &t1, NULL, NULL,
+                                      &e)
+                 && clfx_run_on_context (tiled, &p, &src, &many, &tn, NULL,
+                                         NULL, &e);
+          }
+        tap_ok (ok && tn.tiled && tn.pieces > 1
+                  && ! memcmp (one.data, many.data, one.stride * 30),
+                "%s %s, folded: %d tiles give the bytes of one piece%s%s",
+                runs[i].name, edges[a], tn.pieces, ok ? "" : ": ",
+                ok ? "" : e.message);
+        clfx_timings_clear (&t1);
+        clfx_timings_clear (&tn);
+        clfx_host_image_free (&src);
+        clfx_host_image_free (&one);
+        clfx_host_image_free (&many);
+      }
+  clfx_context_free (tiled);
+}
+
 /* One run of p on ctx with a guard band of guard bytes into *out (a
  * new float RGBA image of src's size); its number of pieces in *pieces. */
 static bool
@@ -889,6 +952,178 @@ box_no_drift (ClfxContext *ctx)
   clfx_host_image_free (&src);
 }
 
+/* The images of extremes (): every channel (alpha too, unless straight)
+ * near float's limits. */
+typedef enum
+{
+  HUGE_SIGNED,   /* +-2.9e38 .. +-3.4e38 */
+  HUGE_FLAT,     /* 3.4e38 everywhere */
+  FLT_MAX_FLAT,  /* FLT_MAX everywhere */
+  HUGE_STRAIGHT, /* colour as HUGE_SIGNED, straight alpha 0.3 .. 1 */
+  MAX_STRAIGHT,  /* colour +-FLT_MAX, straight alpha 0.3 .. 1 */
+  DENORMAL,      /* +-1e-40 and less: below float's normal range */
+  TINY,          /* +-1e-30 .. 1e-31: normal, far below 1 */
+  N_EXTREMES
+} Extreme;
+
+static const char *const extreme_names[] = {
+  "values near +-3e38", "3.4e38 everywhere", "FLT_MAX everywhere",
+  "colour near +-3e38 under straight alpha",
+  "colour +-FLT_MAX under straight alpha", "denormals near 1e-40",
+  "values near 1e-30"
+};
+
+static void
+extreme_image (ClfxImage *src, Extreme kind)
+{
+  unsigned seed = 977u + (unsigned) kind;
+
+  src->straight_alpha = kind == HUGE_STRAIGHT || kind == MAX_STRAIGHT;
+  src->transfer = CLFX_TRC_LINEAR;
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      for (int c = 0; c < 4; c++)
+        {
+          float u, v;
+          seed = seed * 1664525u + 1013904223u;
+          u = (float) (seed >> 8) / 16777216.0f; /* [0, 1) */
+          v = (seed & 1) ? 1.0f : -1.0f;
+          switch (kind)
+            {
+            case HUGE_SIGNED:
+            case HUGE_STRAIGHT:
+              v *= 2.9e38f + u * 0.5e38f;
+              break;
+            case HUGE_FLAT:
+              v = 3.4e38f;
+              break;
+            case FLT_MAX_FLAT:
+              v = FLT_MAX;
+              break;
+            case MAX_STRAIGHT:
+              v *= FLT_MAX;
+              break;
+            case DENORMAL:
+              v *= 1e-40f * u;
+              break;
+            default:
+              v *= 1e-31f + u * 0.9e-30f;
+              break;
+            }
+          if (src->straight_alpha && c == 3)
+            v = 0.3f + 0.7f * u;
+          clfx_image_set (src, x, y, c, v);
+        }
+}
+
+/* Finite values at float's limits through every variant: near FLT_MAX,
+ * where sums of weighted texels overflow float, the kernels sum again
+ * scaled and a result past float's range is FLT_MAX, as the reference's;
+ * denormals and tiny values, where products underflow.  Every result of
+ * the device and of the reference is finite, and they agree within the
+ * tolerance (validation counts NaN and infinities in the device's
+ * result). */
+static void
+extremes (ClfxContext *ctx)
+{
+  static const Case runs[] = {
+    { "gaussian fir 2", { "method", "fir", "std-dev-x", "2", "std-dev-y",
+                          "2", NULL } },
+    { "gaussian 3 (IIR)", { "std-dev-x", "3", "std-dev-y", "3", NULL } },
+    { "box 3", { "filter", "box", "radius", "3", NULL } },
+    { "box 9 (running sums on CPU devices)", { "filter", "box", "radius",
+                                               "9", NULL } },
+    { "unsharp 3 (IIR), amount 300", { "filter", "unsharp", "amount", "300",
+                                       NULL } },
+    { "unsharp 0.7 (FIR), amount 3", { "filter", "unsharp", "std-dev",
+                                       "0.7", "amount", "3", NULL } },
+    { "unsharp 2, amount 300, threshold 0.05",
+      { "filter", "unsharp", "std-dev", "2", "amount", "300", "threshold",
+        "0.05", NULL } },
+    { "median circle 3", { "filter", "median", "radius", "3", NULL } },
+    { "bilateral 4, 8", { "filter", "bilateral", NULL } },
+    { "bilateral 3, 0", { "filter", "bilateral", "blur-radius", "3",
+                          "edge-preservation", "0", NULL } },
+    { "bilateral 12, 100", { "filter", "bilateral", "blur-radius", "12",
+                             "edge-preservation", "100", NULL } },
+    { "bilateral 1000 (folded)", { "filter", "bilateral", "blur-radius",
+                                   "1000", NULL } },
+    { "sobel", { "filter", "sobel", NULL } },
+    { "sobel horizontal, sign", { "filter", "sobel", "vertical", "false",
+                                  NULL } },
+    { "sobel vertical, magnitude", { "filter", "sobel", "horizontal",
+                                     "false", "keep-sign", "false", NULL } },
+    { "convolve sharpen 3x3", { "filter", "convolve", "matrix",
+                                "0 -1 0; -1 5 -1; 0 -1 0", NULL } },
+    { "convolve 1e30 everywhere", { "filter", "convolve", "matrix",
+                                    "1e30 1e30 1e30 1e30 1e30 1e30 1e30 "
+                                    "1e30 1e30", NULL } },
+    { "convolve 1e30 everywhere, not normalized",
+      { "filter", "convolve", "matrix",
+        "1e30 1e30 1e30 1e30 1e30 1e30 1e30 1e30 1e30", "normalize",
+        "false", NULL } },
+    { "convolve 5x5 zero sum, no alpha weight, divisor 1e-3",
+      { "filter", "convolve", "matrix",
+        "1 0 0 0 0  0 1 0 0 0  0 0 -4 0 0  0 0 0 1 0  0 0 0 0 1",
+        "normalize", "false", "alpha-weight", "false", "divisor", "0.001",
+        NULL } },
+  };
+
+  for (int kind = 0; kind < N_EXTREMES; kind++)
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+      {
+        ClfxRunOptions opt = { NULL, true, 64, &ctx, false, false };
+        ClfxParams     p;
+        ClfxImage      src, dst = { 0 };
+        ClfxRunResult  r;
+        ClfxError      e = { 0 };
+        int            odd = 0, odd_ref = 0;
+        bool           ok;
+
+        memset (&r, 0, sizeof r);
+        ok = params_for (&runs[i], kind % 2 ? "clamp" : "clamp-to-edge", &p,
+                         &e)
+             && clfx_host_image_alloc (&src, 37, 23, 4, CLFX_DEPTH_FLOAT,
+                                       &e);
+        if (! ok)
+          {
+            tap_ok (false, "%s: %s", runs[i].name, e.message);
+            continue;
+          }
+        extreme_image (&src, (Extreme) kind);
+        ok = clfx_run (&p, &src, &dst, &opt, &r, &e);
+        for (int y = 0; ok && y < 23; y++)
+          for (int x = 0; x < 37; x++)
+            for (int c = 0; c < 4; c++)
+              {
+                odd += ! isfinite (clfx_image_get (&dst, x, y, c));
+                odd_ref += r.validated
+                           && ! isfinite (clfx_image_get (&r.reference, x, y,
+                                                          c));
+              }
+        tap_ok (ok && r.path == CLFX_PATH_OPENCL && r.validated
+                  && r.validation.passed && r.validation.nan == 0
+                  && r.validation.inf == 0 && odd == 0 && odd_ref == 0,
+                "%s, %s: finite results (%d not on the device, %d not in "
+                "the reference), validated (max abs %g, tolerance %g)%s%s",
+                runs[i].name, extreme_names[kind], odd, odd_ref,
+                ok ? r.validation.max_abs : 0.0,
+                ok ? r.tolerance.abs_tol : 0.0, ok ? "" : ": ",
+                ok ? "" : e.message);
+        if (ok && ! r.validation.passed)
+          tap_diag ("%zu mismatches, worst (%d,%d) ch %d expected %a got %a "
+                    "(tolerance %g: %s)",
+                    r.validation.mismatches, r.validation.worst.x,
+                    r.validation.worst.y, r.validation.worst.channel,
+                    r.validation.worst.expected, r.validation.worst.actual,
+                    r.validation.worst.tol, r.tolerance.basis);
+        clfx_run_result_clear (&r);
+        if (ok)
+          clfx_host_image_free (&dst);
+        clfx_host_image_free (&src);
+      }
+}
+
 /* The median where GEGL's rules bite: a transparent block wider than the
  * window (colour of no weight: 0), alpha 0.3/1024 (quantized to 0) beside
  * opaque texels, NaN, infinities and -0 in the colour (NaN sorts last and
@@ -1115,10 +1350,12 @@ main (int argc, char **argv)
       band_rows_forms (ctx);
       over_source (ctx);
       none_keeps_constant (ctx);
+      folded_pieces (ctx);
       linear_matches_nearest (ctx);
       bilateral_nonfinite (ctx);
       box_nonfinite (ctx);
       box_no_drift (ctx);
+      extremes (ctx);
     }
   /* Last: the median's large networks take a GPU's compiler longest. */
   if (part != OTHER_CASES)
