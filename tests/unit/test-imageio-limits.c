@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+#include "test-files.h"
 
 #define check tap_ok
 #define diag tap_diag
@@ -40,43 +41,6 @@ tmp_path (char *buf, size_t size, const char *name)
 {
   snprintf (buf, size, "%s/%s", tmpdir, name);
   return buf;
-}
-
-static bool
-write_bytes (const char *path, const void *data, size_t size)
-{
-  FILE *fp = fopen (path, "wb");
-  bool  ok;
-
-  if (! fp)
-    return false;
-  ok = fwrite (data, 1, size, fp) == size;
-  if (fclose (fp) != 0)
-    ok = false;
-  return ok;
-}
-
-static unsigned char *
-read_bytes (const char *path, size_t *size)
-{
-  FILE          *fp = fopen (path, "rb");
-  unsigned char *data = NULL;
-  long           n;
-
-  *size = 0;
-  if (! fp)
-    return NULL;
-  if (fseek (fp, 0, SEEK_END) == 0 && (n = ftell (fp)) >= 0
-      && fseek (fp, 0, SEEK_SET) == 0 && (data = malloc ((size_t) n + 1))
-      && fread (data, 1, (size_t) n, fp) == (size_t) n)
-    *size = (size_t) n;
-  else
-    {
-      free (data);
-      data = NULL;
-    }
-  fclose (fp);
-  return data;
 }
 
 static double
