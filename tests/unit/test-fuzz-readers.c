@@ -1024,41 +1024,16 @@ fuzz (long cases, uint64_t seed)
 #endif
 }
 
-static void
-remove_tmpdir (void)
-{
-  DIR           *dir = opendir (tmpdir);
-  struct dirent *e;
-
-  while (dir && (e = readdir (dir)) != NULL)
-    {
-      char path[4200];
-
-      if (strcmp (e->d_name, ".") && strcmp (e->d_name, ".."))
-        unlink (tmp_path (path, sizeof path, e->d_name));
-    }
-  if (dir)
-    closedir (dir);
-  rmdir (tmpdir);
-}
-
 int
 main (void)
 {
-  const char *base = getenv ("TMPDIR");
   long        cases = (long) env_number ("CLFX_FUZZ_CASES", DEFAULT_CASES);
   uint64_t    seed = env_number ("CLFX_FUZZ_SEED", DEFAULT_SEED);
   Rng         r = { seed };
   struct rusage u;
 
-  if (! base || ! *base)
-    base = "/tmp";
-  snprintf (tmpdir, sizeof tmpdir, "%s/test-fuzz-readers-XXXXXX", base);
-  if (! mkdtemp (tmpdir))
-    {
-      printf ("Bail out! cannot create a folder under %s\n", base);
-      return 1;
-    }
+  if (! test_tmpdir_make (tmpdir, sizeof tmpdir, "test-fuzz-readers"))
+    return 1;
   tap_diag ("seed 0x%llx, %ld cases, files in %s", (unsigned long long) seed,
             cases, tmpdir);
   make_png_pfm_seeds (&r);
@@ -1077,6 +1052,6 @@ main (void)
   for (int i = 0; i < n_seeds; i++)
     free (seeds[i].data);
   if (tap_failed == 0)
-    remove_tmpdir ();
+    test_tmpdir_remove (tmpdir);
   return tap_done ();
 }

@@ -496,37 +496,12 @@ test_exr_damaged (void)
 
 #endif
 
-static void
-remove_tmpdir (void)
-{
-  DIR           *dir = opendir (tmpdir);
-  struct dirent *e;
-
-  while (dir && (e = readdir (dir)) != NULL)
-    {
-      char path[4200];
-
-      if (strcmp (e->d_name, ".") && strcmp (e->d_name, ".."))
-        unlink (tmp_path (path, sizeof path, e->d_name));
-    }
-  if (dir)
-    closedir (dir);
-  rmdir (tmpdir);
-}
-
 int
 main (void)
 {
-  const char *base = getenv ("TMPDIR");
 
-  if (! base || ! *base)
-    base = "/tmp";
-  snprintf (tmpdir, sizeof tmpdir, "%s/test-imageio-limits-XXXXXX", base);
-  if (! mkdtemp (tmpdir))
-    {
-      printf ("Bail out! cannot create a folder under %s\n", base);
-      return 1;
-    }
+  if (! test_tmpdir_make (tmpdir, sizeof tmpdir, "test-imageio-limits"))
+    return 1;
   test_png_pfm ();
   test_png_best_ratio ();
 #ifdef CLFX_HAVE_OPENEXR
@@ -536,6 +511,6 @@ main (void)
 #else
   diag ("OpenEXR: not in this build: not tested");
 #endif
-  remove_tmpdir ();
+  test_tmpdir_remove (tmpdir);
   return tap_done ();
 }

@@ -963,16 +963,9 @@ test_exr (void)
 int
 main (void)
 {
-  const char *base = getenv ("TMPDIR");
 
-  if (! base || ! *base)
-    base = "/tmp";
-  snprintf (tmpdir, sizeof tmpdir, "%s/test-imageio-XXXXXX", base);
-  if (! mkdtemp (tmpdir))
-    {
-      printf ("Bail out! cannot create a folder under %s\n", base);
-      return 1;
-    }
+  if (! test_tmpdir_make (tmpdir, sizeof tmpdir, "test-imageio"))
+    return 1;
 
   test_png_u8 ();
   test_png_u16 ();
