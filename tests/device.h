@@ -3,10 +3,12 @@
 #define CLFX_TEST_DEVICE_H
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "tap.h"
 #include "clfx-context.h"
 #include "clfx-device.h"
+#include "clfx-run.h"
 
 /* The device the tests use: $CLFX_TEST_DEVICE, default "auto". */
 static inline const char *
@@ -37,6 +39,16 @@ test_context (ClfxDeviceList *list, int *skip_status)
   tap_diag ("device: %s on %s (%s), %s", dev->name, dev->platform_name,
             dev->driver, ctx->zero_copy ? "zero-copy" : "staged");
   return ctx;
+}
+
+/* The probe `name` of r, or NULL. */
+static inline const ClfxProbe *
+test_probe (const ClfxRunResult *r, const char *name)
+{
+  for (int i = 0; i < r->probes.n; i++)
+    if (! strcmp (r->probes.probes[i].name, name))
+      return &r->probes.probes[i];
+  return NULL;
 }
 
 #endif

@@ -118,15 +118,6 @@ count (const ClfxImage *src, double counts[4], double *largest)
         }
 }
 
-static const ClfxProbe *
-probe (const ClfxRunResult *r, const char *name)
-{
-  for (int i = 0; i < r->probes.n; i++)
-    if (! strcmp (r->probes.probes[i].name, name))
-      return &r->probes.probes[i];
-  return NULL;
-}
-
 /* Colour values of img not finite. */
 static int
 not_finite (const ClfxImage *img)
@@ -222,8 +213,8 @@ one (ClfxContext **ctx, const Case *k, int op, const char *const *args)
       odd_ref = r.validated ? not_finite (&r.reference) : -1;
       shown = shows (&dst, k->show, op, &what);
     }
-  pc = probe (&r, "cleaned: NaN, negative, +Inf, tiny");
-  pl = probe (&r, "largest finite value");
+  pc = test_probe (&r, "cleaned: NaN, negative, +Inf, tiny");
+  pl = test_probe (&r, "largest finite value");
   counted = pc && pl && pc->n_device == 4 && pc->n_reference == 4
             && pl->n_device == 1 && pl->device[0] == largest;
   for (int i = 0; counted && i < 4; i++)

@@ -146,16 +146,6 @@ one (ClfxContext **ctx, int op, bool tweak, int w, int h, int channels,
   return hw;
 }
 
-/* The probe `name` of r, or NULL. */
-static const ClfxProbe *
-probe (const ClfxRunResult *r, const char *name)
-{
-  for (int i = 0; i < r->probes.n; i++)
-    if (! strcmp (r->probes.probes[i].name, name))
-      return &r->probes.probes[i];
-  return NULL;
-}
-
 /* NaN, -Inf, negative, +Inf and tiny colour in a float image: cleaned
  * (NaN, negative and tiny to 0, +Inf to the largest finite value),
  * counted as this test counts them, every result finite, alpha as it
@@ -226,7 +216,7 @@ specials (ClfxContext **ctx)
               }
           clfx_host_image_free (&dst);
         }
-      pc = probe (&r, "cleaned: NaN, negative, +Inf, tiny");
+      pc = test_probe (&r, "cleaned: NaN, negative, +Inf, tiny");
       tap_ok (ok && r.validation.passed && pc && pc->n_device == 4
                 && pc->device[0] == counts[0] && pc->device[1] == counts[1]
                 && pc->device[2] == counts[2] && pc->device[3] == counts[3]
@@ -239,7 +229,7 @@ specials (ClfxContext **ctx)
               pc ? pc->device[0] : -1, pc ? pc->device[1] : -1,
               pc ? pc->device[2] : -1, pc ? pc->device[3] : -1, odd,
               alpha_moved, ok ? "" : ": ", ok ? "" : e.message);
-      pc = probe (&r, "largest finite value");
+      pc = test_probe (&r, "largest finite value");
       tap_ok (pc && pc->n_device == 1 && pc->device[0] == largest,
               "%s: the largest finite value %g (device %g)", operators[op],
               largest, pc ? pc->device[0] : -1);
