@@ -10,7 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int tap_n, tap_failed;
+/* One count for the whole program: a test built from several files
+ * numbers and counts the checks of all of them together, each file but
+ * main's defining TAP_COUNTED_ELSEWHERE before it includes this header. */
+#ifdef TAP_COUNTED_ELSEWHERE
+extern int tap_n, tap_failed;
+#else
+int tap_n, tap_failed;
+#endif
 
 static inline bool tap_ok (bool cond, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
