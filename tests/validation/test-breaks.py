@@ -16,7 +16,11 @@ reference and tolerance:
     validation must find values beyond the bound;
   - the result of kernels with one step of the operator left out (below,
     STRUCTURAL: a tap, a pass, a weight, a layer, a level, a channel):
-    validation must find values beyond the bound.
+    validation must find values beyond the bound.  Its result must also
+    differ from the unbroken kernels' somewhere: where it does not, the
+    break never reached the kernels that ran (the line names those the
+    device launched), and the case fails for that, whatever validation
+    says.
 A bound that grows with the image, or is loose for one operator, lets one
 of these pass.  Each line's diagnostics give the bound and the largest
 difference, so that a margin shrinking shows before it fails.
@@ -212,6 +216,11 @@ def describe(r):
                 w[0], w[1], w[2], w[3], w[5], r["abs_tol"], r["rel_tol"]))
 
 
+def kernels_of(r):
+    """The kernels a run launched, as the line says them."""
+    return ", ".join(r.get("kernels", [])) or "none reported"
+
+
 os.makedirs(work, exist_ok=True)
 ops = OPERATORS[group]
 
@@ -241,12 +250,27 @@ for name, make_args, (omitted, patches) in ops:
                          "%s: the kernels as they are pass validation" % what,
                          describe(good) if good else "no result"):
             continue
-        print("# %s: %s; CPU reference %.0f ms, all four %.1f s" % (
-            what, describe(good), good["reference_ms"], secs))
+        print("# %s: %s; CPU reference %.0f ms, all four %.1f s; "
+              "kernels: %s" % (what, describe(good), good["reference_ms"],
+                               secs, kernels_of(good)))
         for brk, label in (("x1.3", "colour 30 % too large"),
                            ("x1.05", "colour 5 % too large"),
                            ("structural", "without " + omitted)):
             r = lines.get(brk)
+            if brk == "structural" and r is not None:
+                print("# %s, %s: %d of %d values differ from the unbroken "
+                      "result; kernels: %s" % (what, label, r["differs"],
+                                               r["samples"], kernels_of(r)))
+                if r["differs"] == 0:
+                    # Validation cannot judge a break that never ran.
+                    taplib.ok(False,
+                              "%s, %s: the break did not reach the kernels "
+                              "that ran (%s)" % (what, label, kernels_of(r)),
+                              "the broken kernels' result is the unbroken "
+                              "one's, bit for bit: the device ran a kernel "
+                              "form the break does not patch; break it "
+                              "there too (OPERATORS)")
+                    continue
             taplib.ok(r is not None and not r["passed"]
                       and r["mismatches"] > 0,
                       "%s, %s: fails validation (%s values beyond the "
