@@ -16,11 +16,13 @@ reference and tolerance:
     validation must find values beyond the bound;
   - the result of kernels with one step of the operator left out (below,
     STRUCTURAL: a tap, a pass, a weight, a layer, a level, a channel):
-    validation must find values beyond the bound.  Its result must also
-    differ from the unbroken kernels' somewhere: where it does not, the
-    break never reached the kernels that ran (the line names those the
-    device launched), and the case fails for that, whatever validation
-    says.
+    validation must find values beyond the bound.  The break is made in
+    every kernel form the case may launch, a CPU device's and a GPU's,
+    so that it holds whichever form the device picks.  Its result must
+    also differ from the unbroken kernels' somewhere: where it does not,
+    the break never reached the kernels that ran (the line names those
+    the device launched), and the case fails for that, whatever
+    validation says.
 A bound that grows with the image, or is loose for one operator, lets one
 of these pass.  Each line's diagnostics give the bound and the largest
 difference, so that a margin shrinking shows before it fails.
@@ -61,10 +63,17 @@ def fixed(*args):
 
 # The break of each operator: what is left out, and the kernel text that
 # does it (file, text, replacement; every occurrence of the text, which
-# must occur `count` times).
-# (resize_filter_vb, the vertical pass of CPU devices: its two loops.)
+# must occur `count` times).  A break leaves the same step out of every
+# kernel form the operator's case may launch, a CPU device's (sources
+# from buffers) and a GPU's (sources as images, local-memory tiles, the
+# hardware sampler): whichever form the device picks is broken alike.
+# The comments name the kernels each patch reaches.
+# Resize: every form leaves out the last row a result pixel takes (linear:
+# the lower of its two; cubic, lanczos3: the last tap of its table).  The
+# strip and sweep kernels take only shrinks by whole factors, never 7/10.
 RESIZE_TAP = ("the vertical pass's last tap",
-              [("resize.cl", "for (int k = 0; k < ntaps; k++)\n"
+              [# resize_filter_vb (CPU devices, every filter): its two loops.
+               ("resize.cl", "for (int k = 0; k < ntaps; k++)\n"
                 "      acc += weights[(long) k * dst_h + y]\n"
                 "             * vload16",
                 "for (int k = 0; k < ntaps - 1; k++)\n"
@@ -73,7 +82,42 @@ RESIZE_TAP = ("the vertical pass's last tap",
                ("resize.cl", "for (int k = 0; k < ntaps; k++)\n      {\n"
                 "        float                   w",
                 "for (int k = 0; k < ntaps - 1; k++)\n      {\n"
-                "        float                   w", 1)])
+                "        float                   w", 1),
+               # resize_filter_tile (images: cubic, lanczos3 where a tile's
+               # footprint fits local memory), its columns pass.
+               ("resize.cl", "wy + y, dst_h,\n                         "
+                "TILE_NTY);",
+                "wy + y, dst_h,\n                         TILE_NTY - 1);", 1),
+               # resize_filter_v (images: the two-pass form elsewhere).
+               ("resize.cl", "for (int k = 0; k < ntaps; k++)\n"
+                "      acc += weights[(long) k * dst_h + y]\n"
+                "             * read_imagef",
+                "for (int k = 0; k < ntaps - 1; k++)\n"
+                "      acc += weights[(long) k * dst_h + y]\n"
+                "             * read_imagef", 1),
+               # resize_sample (images: linear), in the kernel: the lower
+               # row's two texels, weight b, left out of the bilinear sum.
+               ("resize.cl", "t01 = clfx_fetch (CLFX_SRC (src), i0, j0 + 1);",
+                "t01 = (float4) (0.0f);", 1),
+               ("resize.cl",
+                "t11 = clfx_fetch (CLFX_SRC (src), i0 + 1, j0 + 1);",
+                "t11 = (float4) (0.0f);", 1),
+               # resize_sample through the hardware sampler: the upper row
+               # alone (sampled at its centre, filtered along the row) at
+               # its weight 1 - b.
+               ("resize.cl",
+                "acc += clfx_canonical (read_imagef (src, smp,\n"
+                "                                                  "
+                "(float2) (cx, cy)));",
+                "{\n"
+                "                float ty = normalized ? cy * size.y : cy;\n"
+                "                float iv = floor (ty - 0.5f), "
+                "ry = iv + 0.5f;\n"
+                "                acc += (1.0f - (ty - 0.5f - iv))\n"
+                "                       * clfx_canonical (read_imagef (\n"
+                "                           src, smp, (float2) (cx, "
+                "normalized ? ry / size.y : ry)));\n"
+                "              }", 1)])
 OPERATORS = {
     "filters": [
         ("nearest", resize("nearest"),
@@ -89,8 +133,12 @@ OPERATORS = {
             "coef.s2 * n2;", 1)])),
         ("box", fixed("filter", "--filter", "box"),
          ("the vertical pass's last tap",
-          [("filter-fir.cl", "for (int j = 0; j < n; j++)",
-            "for (int j = 0; j < n - 1; j++)", 2)])),
+          [# filter_conv_vv (CPU devices): its two loops.
+           ("filter-fir.cl", "for (int j = 0; j < n; j++)",
+            "for (int j = 0; j < n - 1; j++)", 2),
+           # filter_conv_v (images, its tile in local memory).
+           ("filter-fir.cl", "FIR_RUN (acc, k, n, j, tile[",
+            "FIR_RUN (acc, k, n - 1, j, tile[", 1)])),
         ("unsharp", fixed("filter", "--filter", "unsharp"),
          ("the sharpening (the difference from the blur)",
           [("unsharp-mix.h", "  o = amount * d + s;\n", "  o = s;\n",
@@ -98,13 +146,27 @@ OPERATORS = {
         ("median", fixed("filter", "--filter", "median", "--radius", "1",
                          "--neighborhood", "square"),
          ("the window's rows (every texel from the centre's row)",
-          [("median-network-cpu.cl", "long at = o0 + di * stride + dj;",
-            "long at = o0 + dj;", 1)])),
+          [# median_network_cpu (CPU devices), four results at a time.
+           ("median-network-cpu.cl", "long at = o0 + di * stride + dj;",
+            "long at = o0 + dj;", 1),
+           # MEDIAN_NET: median_network_tile (images, local memory),
+           # median_network_buffers, median_network_cpu's single results.
+           ("median-network.h", "(o) + di * (stride) + dj", "(o) + dj", 2),
+           # The radix selection's reads (MEDIAN_NET's windows of unequal
+           # weights on GPUs): KW_B from buffers, KW_L from a tile.
+           ("median-windows.h", "o + (long) (di) * rect.z + (dj)",
+            "o + (dj)", 2),
+           ("median-windows.h", "o + (di) * span + (dj)", "o + (dj)", 2)])),
         ("bilateral", fixed("filter", "--filter", "bilateral",
                             "--blur-radius", "2"),
          ("the colour weight",
-          [("bilateral.cl", "float8 w = wy * ws[u] * exp (-e);",
-            "float8 w = wy * ws[u];", 1)])),
+          [# bilateral_v (CPU devices), eight results at a time.
+           ("bilateral.cl", "float8 w = wy * ws[u] * exp (-e);",
+            "float8 w = wy * ws[u];", 1),
+           # BIL_TAP: bilateral_l (images, local memory), bilateral_d,
+           # bilateral_f (folded) and bilateral_v's results made again.
+           ("bilateral.cl", "float  w_ = (s) * exp (-e_);",
+            "float  w_ = (s);", 1)])),
         ("sobel", fixed("filter", "--filter", "sobel"),
          ("the vertical gradient's lower row",
           [("sobel.cl",
@@ -113,8 +175,12 @@ OPERATORS = {
         ("convolve", fixed("filter", "--filter", "convolve", "--matrix",
                            "0,-1,0,-1,5,-1,0,-1,0"),
          ("the matrix's odd rows",
-          [("convolve.cl", "sl0 + sl1", "sl0", 2),
-           ("convolve.cl", "sh0 + sh1", "sh0", 2)])),
+          [# convolve_v (CPU devices), eight results at a time.
+           ("convolve.cl", "sl0 + sl1", "sl0", 2),
+           ("convolve.cl", "sh0 + sh1", "sh0", 2),
+           # CONV_PIXEL: convolve_l (images, local memory) and
+           # convolve_v's results one at a time.
+           ("convolve.cl", "t_ = s0_ + s1_;", "t_ = s0_;", 1)])),
         ("copy", fixed("copy"),
          ("the blue channel",
           [("copy.cl",
@@ -154,8 +220,12 @@ OPERATORS = {
           [("durand02.cl", "p[4] = detail;", "p[4] = 0.0f;", 1)])),
         ("fattal02", fixed("tonemap", "--operator", "fattal02"),
          ("the coarsest level's attenuation",
-          [("fattal02.cl", "phi = g > 1e-4f ? exp2",
-            "phi = g > 1e-4f && ! coarsest ? exp2", 1)])),
+          [# fat_phi_v (CPU devices).
+           ("fattal02.cl", "phi = g > 1e-4f ? exp2",
+            "phi = g > 1e-4f && ! coarsest ? exp2", 1),
+           # fat_phi (images).
+           ("fattal02.cl", "if (g > 1e-4f)\n    phi = exp2",
+            "if (g > 1e-4f && ! coarsest)\n    phi = exp2", 1)])),
     ],
 }
 
