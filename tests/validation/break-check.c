@@ -16,7 +16,13 @@
  * One JSON object a line per result: break ("none", "x1.3", "x1.05",
  * "structural"), whether validation passed, the values beyond the bound
  * (mismatches; ambiguous: inside what a tie allows), the largest
- * difference and the bound where it was.  The reference is the costly part
+ * difference and the bound where it was.  The device's two runs also say
+ * which kernels they launched (kernels: "none" the shipped kernels',
+ * "structural" the broken ones'), and "structural" how many values differ
+ * from the shipped kernels' result (differs): none at all means the break
+ * never reached a kernel the device ran (a form of the operator the
+ * driver did not break), which says nothing of validation.  The
+ * reference is the costly part
  * at 2048 x 2048 (median, bilateral, fattal02): made once, it serves all
  * four.  Exit status 0 when every line was written, 1 otherwise. */
 #define _POSIX_C_SOURCE 200809L
@@ -73,27 +79,71 @@ scaled (const ClfxImage *img, double f, ClfxImage *out, ClfxError *e)
   return true;
 }
 
+/* The kernels a run launched, as a JSON array of their names (t: that
+ * run's timings; NULL: none). */
+static void
+print_kernels (const ClfxTimings *t)
+{
+  printf (", \"kernels\": [");
+  for (int i = 0; t && i < t->n_kernels; i++)
+    printf ("%s\"%s\"", i ? ", " : "", t->kernels[i].name);
+  printf ("]");
+}
+
+/* One result's line; kernels, when given, the run's kernels, and differs,
+ * when not negative, the values that differ from the shipped kernels'
+ * result. */
 static void
 print_line (const char *input, const char *brk, const ClfxValidation *v,
-            bool passed, double reference_ms)
+            bool passed, double reference_ms, const ClfxTimings *kernels,
+            long differs)
 {
   printf ("{\"input\": \"%s\", \"break\": \"%s\", \"passed\": %s, "
           "\"mismatches\": %zu, \"ambiguous\": %zu, \"samples\": %zu, "
           "\"max_abs\": %.9g, \"abs_tol\": %.9g, \"abs_tol_min\": %.9g, "
           "\"rel_tol\": %.9g, \"worst\": [%d, %d, %d, %.9g, %.9g, %.9g], "
-          "\"reference_ms\": %.1f}\n",
+          "\"reference_ms\": %.1f",
           input, brk, passed ? "true" : "false", v->mismatches, v->ambiguous,
           v->samples, v->max_abs, v->abs_tol, v->abs_tol_min, v->rel_tol,
           v->worst.x, v->worst.y, v->worst.channel, v->worst.expected,
           v->worst.actual, v->worst.tol, reference_ms);
+  if (kernels)
+    print_kernels (kernels);
+  if (differs >= 0)
+    printf (", \"differs\": %ld", differs);
+  printf ("}\n");
   fflush (stdout);
+}
+
+/* The values (samples) of a and b, of one size and layout, whose bytes
+ * differ. */
+static long
+count_differing (const ClfxImage *a, const ClfxImage *b)
+{
+  size_t bps = clfx_depth_size (a->depth);
+  size_t row = (size_t) a->width * (size_t) a->channels * bps;
+  long   n = 0;
+
+  for (int y = 0; y < a->height; y++)
+    {
+      const unsigned char *p = (const unsigned char *) a->data
+                               + (size_t) y * a->stride;
+      const unsigned char *q = (const unsigned char *) b->data
+                               + (size_t) y * b->stride;
+      if (! memcmp (p, q, row))
+        continue;
+      for (size_t i = 0; i < row; i += bps)
+        n += memcmp (p + i, q + i, bps) != 0;
+    }
+  return n;
 }
 
 /* dst against the good run's reference, tolerance, per-pixel bound and
  * the variant's envelope lo and hi (may be empty). */
 static void
 judge (const char *input, const char *brk, const ClfxRunResult *r,
-       const ClfxImage *lo, const ClfxImage *hi, const ClfxImage *dst)
+       const ClfxImage *lo, const ClfxImage *hi, const ClfxImage *dst,
+       const ClfxTimings *kernels, long differs)
 {
   ClfxValidation v;
 
@@ -101,7 +151,7 @@ judge (const char *input, const char *brk, const ClfxRunResult *r,
                            hi->data ? hi : NULL, dst, r->tolerance.abs_tol,
                            r->abs_map.data ? &r->abs_map : NULL,
                            r->tolerance.rel_tol, &v);
-  print_line (input, brk, &v, v.passed, 0.0);
+  print_line (input, brk, &v, v.passed, 0.0, kernels, differs);
 }
 
 int
@@ -155,7 +205,7 @@ main (int argc, char **argv)
       goto out;
     }
   print_line (input, "none", &r.validation, r.validation.passed,
-              r.timings.reference_ms);
+              r.timings.reference_ms, &r.timings, -1);
   if (var->bounds)
     {
       if (! clfx_host_image_alloc (&lo, dst.width, dst.height, dst.channels,
@@ -170,7 +220,7 @@ main (int argc, char **argv)
     {
       if (! scaled (&dst, k ? 1.05 : 1.3, &tmp, &e))
         goto out;
-      judge (input, k ? "x1.05" : "x1.3", &r, &lo, &hi, &tmp);
+      judge (input, k ? "x1.05" : "x1.3", &r, &lo, &hi, &tmp, NULL, -1);
       clfx_host_image_free (&tmp);
     }
   setenv ("CLFX_KERNEL_DIR", broken, 1);
@@ -182,7 +232,8 @@ main (int argc, char **argv)
   bad.transfer = dst.transfer;
   if (! clfx_run_on_context (bctx, &p, &src, &bad, &t, NULL, NULL, &e))
     goto out;
-  judge (input, "structural", &r, &lo, &hi, &bad);
+  judge (input, "structural", &r, &lo, &hi, &bad, &t,
+         count_differing (&dst, &bad));
   status = 0;
 out:
   if (status)

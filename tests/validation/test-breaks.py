@@ -2,11 +2,14 @@
 """test-breaks.py: validation catches broken results of every operator,
 at 2048 x 2048 as at small sizes, on synthetic and real images.
 
-    test-breaks.py BREAK_CHECK WORK_DIR GROUP [INPUT]...
+    test-breaks.py BREAK_CHECK WORK_DIR GROUP [--structural] [INPUT]...
 
-GROUP is "filters" (resize, the filters, copy) or "tonemap" (the tone
-mappers): meson runs the two as tests of their own, side by side.  Each
-INPUT is WxH:DEPTH (the synthetic image clfx-bench makes) or a file.
+GROUP is "filters" (resize, the filters, copy), "tonemap" (the tone
+mappers) or "all" (both): meson runs the first two as tests of their own,
+side by side.  Each INPUT is WxH:DEPTH (the synthetic image clfx-bench
+makes) or a file.  --structural checks only the kernels as they are and
+the structural breaks: breaks-forms runs them so, on small inputs, with
+the GPUs' kernel forms that CLFX_DEV selects on a CPU device.
 
 For every operator of the group and every input, break-check
 (tests/validation/break-check.c) validates the device's result as
@@ -16,7 +19,13 @@ reference and tolerance:
     validation must find values beyond the bound;
   - the result of kernels with one step of the operator left out (below,
     STRUCTURAL: a tap, a pass, a weight, a layer, a level, a channel):
-    validation must find values beyond the bound.
+    validation must find values beyond the bound.  The break is made in
+    every kernel form the case may launch, a CPU device's and a GPU's,
+    so that it holds whichever form the device picks.  Its result must
+    also differ from the unbroken kernels' somewhere: where it does not,
+    the break never reached the kernels that ran (the line names those
+    the device launched), and the case fails for that, whatever
+    validation says.
 A bound that grows with the image, or is loose for one operator, lets one
 of these pass.  Each line's diagnostics give the bound and the largest
 difference, so that a margin shrinking shows before it fails.
@@ -40,7 +49,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
 import taplib  # noqa: E402
 
 check, work, group = sys.argv[1], sys.argv[2], sys.argv[3]
-inputs = sys.argv[4:]
+inputs = [a for a in sys.argv[4:] if a != "--structural"]
+structural_only = "--structural" in sys.argv[4:]
 src_dir = os.environ["CLFX_KERNEL_SRC"]
 device = os.environ.get("CLFX_TEST_DEVICE", "auto")
 
@@ -57,10 +67,17 @@ def fixed(*args):
 
 # The break of each operator: what is left out, and the kernel text that
 # does it (file, text, replacement; every occurrence of the text, which
-# must occur `count` times).
-# (resize_filter_vb, the vertical pass of CPU devices: its two loops.)
+# must occur `count` times).  A break leaves the same step out of every
+# kernel form the operator's case may launch, a CPU device's (sources
+# from buffers) and a GPU's (sources as images, local-memory tiles, the
+# hardware sampler): whichever form the device picks is broken alike.
+# The comments name the kernels each patch reaches.
+# Resize: every form leaves out the last row a result pixel takes (linear:
+# the lower of its two; cubic, lanczos3: the last tap of its table).  The
+# strip and sweep kernels take only shrinks by whole factors, never 7/10.
 RESIZE_TAP = ("the vertical pass's last tap",
-              [("resize.cl", "for (int k = 0; k < ntaps; k++)\n"
+              [# resize_filter_vb (CPU devices, every filter): its two loops.
+               ("resize.cl", "for (int k = 0; k < ntaps; k++)\n"
                 "      acc += weights[(long) k * dst_h + y]\n"
                 "             * vload16",
                 "for (int k = 0; k < ntaps - 1; k++)\n"
@@ -69,7 +86,42 @@ RESIZE_TAP = ("the vertical pass's last tap",
                ("resize.cl", "for (int k = 0; k < ntaps; k++)\n      {\n"
                 "        float                   w",
                 "for (int k = 0; k < ntaps - 1; k++)\n      {\n"
-                "        float                   w", 1)])
+                "        float                   w", 1),
+               # resize_filter_tile (images: cubic, lanczos3 where a tile's
+               # footprint fits local memory), its columns pass.
+               ("resize.cl", "wy + y, dst_h,\n                         "
+                "TILE_NTY);",
+                "wy + y, dst_h,\n                         TILE_NTY - 1);", 1),
+               # resize_filter_v (images: the two-pass form elsewhere).
+               ("resize.cl", "for (int k = 0; k < ntaps; k++)\n"
+                "      acc += weights[(long) k * dst_h + y]\n"
+                "             * read_imagef",
+                "for (int k = 0; k < ntaps - 1; k++)\n"
+                "      acc += weights[(long) k * dst_h + y]\n"
+                "             * read_imagef", 1),
+               # resize_sample (images: linear), in the kernel: the lower
+               # row's two texels, weight b, left out of the bilinear sum.
+               ("resize.cl", "t01 = clfx_fetch (CLFX_SRC (src), i0, j0 + 1);",
+                "t01 = (float4) (0.0f);", 1),
+               ("resize.cl",
+                "t11 = clfx_fetch (CLFX_SRC (src), i0 + 1, j0 + 1);",
+                "t11 = (float4) (0.0f);", 1),
+               # resize_sample through the hardware sampler: the upper row
+               # alone (sampled at its centre, filtered along the row) at
+               # its weight 1 - b.
+               ("resize.cl",
+                "acc += clfx_canonical (read_imagef (src, smp,\n"
+                "                                                  "
+                "(float2) (cx, cy)));",
+                "{\n"
+                "                float ty = normalized ? cy * size.y : cy;\n"
+                "                float iv = floor (ty - 0.5f), "
+                "ry = iv + 0.5f;\n"
+                "                acc += (1.0f - (ty - 0.5f - iv))\n"
+                "                       * clfx_canonical (read_imagef (\n"
+                "                           src, smp, (float2) (cx, "
+                "normalized ? ry / size.y : ry)));\n"
+                "              }", 1)])
 OPERATORS = {
     "filters": [
         ("nearest", resize("nearest"),
@@ -85,8 +137,12 @@ OPERATORS = {
             "coef.s2 * n2;", 1)])),
         ("box", fixed("filter", "--filter", "box"),
          ("the vertical pass's last tap",
-          [("filter-fir.cl", "for (int j = 0; j < n; j++)",
-            "for (int j = 0; j < n - 1; j++)", 2)])),
+          [# filter_conv_vv (CPU devices): its two loops.
+           ("filter-fir.cl", "for (int j = 0; j < n; j++)",
+            "for (int j = 0; j < n - 1; j++)", 2),
+           # filter_conv_v (images, its tile in local memory).
+           ("filter-fir.cl", "FIR_RUN (acc, k, n, j, tile[",
+            "FIR_RUN (acc, k, n - 1, j, tile[", 1)])),
         ("unsharp", fixed("filter", "--filter", "unsharp"),
          ("the sharpening (the difference from the blur)",
           [("unsharp-mix.h", "  o = amount * d + s;\n", "  o = s;\n",
@@ -94,13 +150,27 @@ OPERATORS = {
         ("median", fixed("filter", "--filter", "median", "--radius", "1",
                          "--neighborhood", "square"),
          ("the window's rows (every texel from the centre's row)",
-          [("median-network-cpu.cl", "long at = o0 + di * stride + dj;",
-            "long at = o0 + dj;", 1)])),
+          [# median_network_cpu (CPU devices), four results at a time.
+           ("median-network-cpu.cl", "long at = o0 + di * stride + dj;",
+            "long at = o0 + dj;", 1),
+           # MEDIAN_NET: median_network_tile (images, local memory),
+           # median_network_buffers, median_network_cpu's single results.
+           ("median-network.h", "(o) + di * (stride) + dj", "(o) + dj", 2),
+           # The radix selection's reads (MEDIAN_NET's windows of unequal
+           # weights on GPUs): KW_B from buffers, KW_L from a tile.
+           ("median-windows.h", "o + (long) (di) * rect.z + (dj)",
+            "o + (dj)", 2),
+           ("median-windows.h", "o + (di) * span + (dj)", "o + (dj)", 2)])),
         ("bilateral", fixed("filter", "--filter", "bilateral",
                             "--blur-radius", "2"),
          ("the colour weight",
-          [("bilateral.cl", "float8 w = wy * ws[u] * exp (-e);",
-            "float8 w = wy * ws[u];", 1)])),
+          [# bilateral_v (CPU devices), eight results at a time.
+           ("bilateral.cl", "float8 w = wy * ws[u] * exp (-e);",
+            "float8 w = wy * ws[u];", 1),
+           # BIL_TAP: bilateral_l (images, local memory), bilateral_d,
+           # bilateral_f (folded) and bilateral_v's results made again.
+           ("bilateral.cl", "float  w_ = (s) * exp (-e_);",
+            "float  w_ = (s);", 1)])),
         ("sobel", fixed("filter", "--filter", "sobel"),
          ("the vertical gradient's lower row",
           [("sobel.cl",
@@ -109,8 +179,12 @@ OPERATORS = {
         ("convolve", fixed("filter", "--filter", "convolve", "--matrix",
                            "0,-1,0,-1,5,-1,0,-1,0"),
          ("the matrix's odd rows",
-          [("convolve.cl", "sl0 + sl1", "sl0", 2),
-           ("convolve.cl", "sh0 + sh1", "sh0", 2)])),
+          [# convolve_v (CPU devices), eight results at a time.
+           ("convolve.cl", "sl0 + sl1", "sl0", 2),
+           ("convolve.cl", "sh0 + sh1", "sh0", 2),
+           # CONV_PIXEL: convolve_l (images, local memory) and
+           # convolve_v's results one at a time.
+           ("convolve.cl", "t_ = s0_ + s1_;", "t_ = s0_;", 1)])),
         ("copy", fixed("copy"),
          ("the blue channel",
           [("copy.cl",
@@ -150,8 +224,12 @@ OPERATORS = {
           [("durand02.cl", "p[4] = detail;", "p[4] = 0.0f;", 1)])),
         ("fattal02", fixed("tonemap", "--operator", "fattal02"),
          ("the coarsest level's attenuation",
-          [("fattal02.cl", "phi = g > 1e-4f ? exp2",
-            "phi = g > 1e-4f && ! coarsest ? exp2", 1)])),
+          [# fat_phi_v (CPU devices).
+           ("fattal02.cl", "phi = g > 1e-4f ? exp2",
+            "phi = g > 1e-4f && ! coarsest ? exp2", 1),
+           # fat_phi (images).
+           ("fattal02.cl", "if (g > 1e-4f)\n    phi = exp2",
+            "if (g > 1e-4f && ! coarsest)\n    phi = exp2", 1)])),
     ],
 }
 
@@ -212,8 +290,14 @@ def describe(r):
                 w[0], w[1], w[2], w[3], w[5], r["abs_tol"], r["rel_tol"]))
 
 
+def kernels_of(r):
+    """The kernels a run launched, as the line says them."""
+    return ", ".join(r.get("kernels", [])) or "none reported"
+
+
 os.makedirs(work, exist_ok=True)
-ops = OPERATORS[group]
+ops = (OPERATORS["filters"] + OPERATORS["tonemap"] if group == "all"
+       else OPERATORS[group])
 
 # A device first, or skip (test-outlier.py's rule).
 probe_dir, _ = broken_kernels("probe", [])
@@ -241,12 +325,28 @@ for name, make_args, (omitted, patches) in ops:
                          "%s: the kernels as they are pass validation" % what,
                          describe(good) if good else "no result"):
             continue
-        print("# %s: %s; CPU reference %.0f ms, all four %.1f s" % (
-            what, describe(good), good["reference_ms"], secs))
-        for brk, label in (("x1.3", "colour 30 % too large"),
-                           ("x1.05", "colour 5 % too large"),
-                           ("structural", "without " + omitted)):
+        print("# %s: %s; CPU reference %.0f ms, all four %.1f s; "
+              "kernels: %s" % (what, describe(good), good["reference_ms"],
+                               secs, kernels_of(good)))
+        checks = [] if structural_only else [
+            ("x1.3", "colour 30 % too large"),
+            ("x1.05", "colour 5 % too large")]
+        for brk, label in checks + [("structural", "without " + omitted)]:
             r = lines.get(brk)
+            if brk == "structural" and r is not None:
+                print("# %s, %s: %d of %d values differ from the unbroken "
+                      "result; kernels: %s" % (what, label, r["differs"],
+                                               r["samples"], kernels_of(r)))
+                if r["differs"] == 0:
+                    # Validation cannot judge a break that never ran.
+                    taplib.ok(False,
+                              "%s, %s: the break did not reach the kernels "
+                              "that ran (%s)" % (what, label, kernels_of(r)),
+                              "the broken kernels' result is the unbroken "
+                              "one's, bit for bit: the device ran a kernel "
+                              "form the break does not patch; break it "
+                              "there too (OPERATORS)")
+                    continue
             taplib.ok(r is not None and not r["passed"]
                       and r["mismatches"] > 0,
                       "%s, %s: fails validation (%s values beyond the "
