@@ -3,7 +3,8 @@
 #
 #   ui_start TAG TOOL...   skip (77), or fail under CLFX_REQUIRE_DEVICE=1,
 #                          when a TOOL is missing; make $WORK; export HOME,
-#                          GIMP3_DIRECTORY and DISPLAY (a free :90..:99);
+#                          GIMP3_DIRECTORY and DISPLAY (a display Xvfb
+#                          finds free);
 #                          start Xvfb and openbox; stop them (and
 #                          $GIMP_PID, $BUS_PID) on exit.
 #   find_window REGEX TRIES   a window's id, or nothing
@@ -43,17 +44,6 @@ ui_start ()
   done
   WORK=$(mktemp -d "/tmp/clfx-$tag.XXXXXX")
   trap ui_cleanup EXIT INT TERM
-  # A free display in :90..:99 (parallel runs and other sessions may hold
-  # one).
-  DISPLAY_NUM=
-  for n in 90 91 92 93 94 95 96 97 98 99; do
-    if [ ! -e "/tmp/.X11-unix/X$n" ] && [ ! -e "/tmp/.X$n-lock" ]; then
-      DISPLAY_NUM=$n
-      break
-    fi
-  done
-  [ -n "$DISPLAY_NUM" ] || skip_or_fail "no free X display in :90..:99"
-  export DISPLAY=":$DISPLAY_NUM"
   export HOME="$WORK/home"
   export GIMP3_DIRECTORY="$WORK/profile"
   # Cold kernel caches, clfx's and PoCL's, under the fresh HOME (not the
@@ -62,12 +52,20 @@ ui_start ()
   mkdir -p "$HOME" "$GIMP3_DIRECTORY"
   echo '(show-welcome-dialog no)' > "$GIMP3_DIRECTORY/gimprc"
 
-  Xvfb "$DISPLAY" -screen 0 1400x1000x24 -nolisten tcp >"$WORK/xvfb.log" 2>&1 &
+  # Xvfb takes the first display it can listen on and says which: a
+  # display picked by looking at /tmp would clash with runs whose /tmp is
+  # another (ci/env gives each its own) while X's abstract sockets are
+  # shared.
+  Xvfb -displayfd 3 -screen 0 1400x1000x24 -nolisten tcp \
+    3>"$WORK/display" >"$WORK/xvfb.log" 2>&1 &
   XVFB_PID=$!
-  for i in 1 2 3 4 5 6 7 8 9 10; do
-    [ -e "/tmp/.X11-unix/X$DISPLAY_NUM" ] && break
+  for i in $(seq 20); do
+    [ -s "$WORK/display" ] && break
     sleep 0.5
   done
+  DISPLAY_NUM=$(head -n 1 "$WORK/display" 2>/dev/null)
+  [ -n "$DISPLAY_NUM" ] || skip_or_fail "Xvfb did not start (xvfb.log: $(tail -n 3 "$WORK/xvfb.log" 2>/dev/null))"
+  export DISPLAY=":$DISPLAY_NUM"
   openbox >"$WORK/openbox.log" 2>&1 &
   OB_PID=$!
   sleep 1
