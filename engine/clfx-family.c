@@ -477,3 +477,74 @@ clfx_family_help (const ClfxFamily *f, const char *(*translate) (const char *))
     strcat (text, translate (f->help_end));
   return text;
 }
+
+/* ---- variants as operators of their own --------------------------------- */
+
+bool
+clfx_family_has_operators (const ClfxFamily *f)
+{
+  return f->procedure && f->variant_param >= 0 && f->n_variants > 0;
+}
+
+bool
+clfx_operator_procedure (const ClfxFamily *f, int k, char *buf, size_t n)
+{
+  const ClfxVariant *v;
+  int                len;
+
+  if (! clfx_family_has_operators (f) || k < 0 || k >= f->n_variants)
+    return false;
+  v = f->variants[k];
+  len = snprintf (buf, n, "plug-in-clfx-%s",
+                  v->place.gegl_name ? v->place.gegl_name : v->name);
+  return len > 0 && (size_t) len < n;
+}
+
+bool
+clfx_operator_has_row (const ClfxFamily *f, int k, int i)
+{
+  if (k < 0 || k >= f->n_variants || i < 0 || i >= f->n_params
+      || i == f->variant_param)
+    return false;
+  return clfx_variant_uses (f->variants[k], &f->params[i]);
+}
+
+const char *
+clfx_operator_arg_name (const ClfxParamSpec *s)
+{
+  return s->gegl_name ? s->gegl_name : s->name;
+}
+
+char *
+clfx_operator_help (const ClfxFamily *f, int k,
+                    const char *(*translate) (const char *))
+{
+  const char *head = f->help_operator ? f->help_operator : f->help;
+  const char *end = f->help_operator_end ? f->help_operator_end
+                                         : f->help_end;
+  const char *part = NULL;
+  const char *pieces[3];
+  size_t      n = 1;
+  char       *text;
+
+  if (! translate)
+    translate = as_is;
+  for (int i = 0; f->help_variants && f->help_variants[i]; i++)
+    if (i == k)
+      part = f->help_variants[i];
+  pieces[0] = head;
+  pieces[1] = part;
+  pieces[2] = end;
+  /* Measured and joined one piece at a time: a translation is used where
+   * it is made (see clfx_family_help). */
+  for (int i = 0; i < 3; i++)
+    if (pieces[i])
+      n += strlen (translate (pieces[i]));
+  if (! (text = malloc (n)))
+    return NULL;
+  text[0] = '\0';
+  for (int i = 0; i < 3; i++)
+    if (pieces[i])
+      strcat (text, translate (pieces[i]));
+  return text;
+}

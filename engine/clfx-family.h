@@ -78,34 +78,63 @@ typedef struct
   bool              plugin_only;    /* an argument of the plug-in's apply
                                      * step (resize's target), not of the
                                      * engine: no clfx-bench option */
+  /* GEGL's name for the same property where it differs from name
+   * (gaussian's method is gegl:gaussian-blur's "filter"): the argument's
+   * name in the variant's own procedure, whose arguments are GEGL's.
+   * The family procedure, the CLI, the module and the report keep name,
+   * which scripts already use.  NULL: name. */
+  const char       *gegl_name;
 } ClfxParamSpec;
 
-/* Rows, each checked at compile time to name a field of the right type. */
+/* Rows, each checked at compile time to name a field of the right type.
+ * The _AS forms give the row GEGL's name for the property (gegl_name). */
 #define CLFX_FIELD_(st, field, ctype)                                        \
   offsetof (st, field),                                                      \
     sizeof (char[_Generic (((st *) 0)->field, ctype: 1, default: -1)])      \
       * sizeof (((st *) 0)->field)
-#define CLFX_PARAM_INT_ROW(st, field, name, label, blurb, min, max, def,     \
-                           ui_min, ui_max, unit, group)                      \
+#define CLFX_PARAM_INT_ROW_AS(gegl, st, field, name, label, blurb, min, max, \
+                              def, ui_min, ui_max, unit, group)              \
   { name, label, blurb, CLFX_PARAM_INT, CLFX_FIELD_ (st, field, int), min,  \
-    max, def, ui_min, ui_max, 0, unit, group, NULL, NULL, false }
-#define CLFX_PARAM_DOUBLE_ROW(st, field, name, label, blurb, min, max, def,  \
-                              ui_min, ui_max, digits, unit, group)           \
+    max, def, ui_min, ui_max, 0, unit, group, NULL, NULL, false, gegl }
+#define CLFX_PARAM_DOUBLE_ROW_AS(gegl, st, field, name, label, blurb, min,   \
+                                 max, def, ui_min, ui_max, digits, unit,     \
+                                 group)                                      \
   { name, label, blurb, CLFX_PARAM_DOUBLE,                                   \
     CLFX_FIELD_ (st, field, double), min, max, def, ui_min, ui_max, digits,  \
-    unit, group, NULL, NULL, false }
-#define CLFX_PARAM_BOOL_ROW(st, field, name, label, blurb, def, group)       \
+    unit, group, NULL, NULL, false, gegl }
+#define CLFX_PARAM_BOOL_ROW_AS(gegl, st, field, name, label, blurb, def,     \
+                               group)                                        \
   { name, label, blurb, CLFX_PARAM_BOOL, CLFX_FIELD_ (st, field, bool), 0,  \
-    1, def, 0, 1, 0, CLFX_UNIT_NONE, group, NULL, NULL, false }
-#define CLFX_PARAM_CHOICE_ROW(st, field, name, label, blurb, choices, def,   \
-                              group)                                         \
+    1, def, 0, 1, 0, CLFX_UNIT_NONE, group, NULL, NULL, false, gegl }
+#define CLFX_PARAM_CHOICE_ROW_AS(gegl, st, field, name, label, blurb,        \
+                                 choices, def, group)                        \
   { name, label, blurb, CLFX_PARAM_CHOICE, CLFX_FIELD_ (st, field, int), 0, \
-    0, def, 0, 0, 0, CLFX_UNIT_NONE, group, choices, NULL, false }
-#define CLFX_PARAM_STRING_ROW(st, field, name, label, blurb, def, group)     \
+    0, def, 0, 0, 0, CLFX_UNIT_NONE, group, choices, NULL, false, gegl }
+#define CLFX_PARAM_STRING_ROW_AS(gegl, st, field, name, label, blurb, def,   \
+                                 group)                                      \
   { name, label, blurb, CLFX_PARAM_STRING, offsetof (st, field),             \
     sizeof (char[_Generic (((st *) 0)->field, char *: 1, default: -1)])      \
       * sizeof (((st *) 0)->field),                                          \
-    0, 0, 0, 0, 0, 0, CLFX_UNIT_NONE, group, NULL, def, false }
+    0, 0, 0, 0, 0, 0, CLFX_UNIT_NONE, group, NULL, def, false, gegl }
+#define CLFX_PARAM_INT_ROW(...) CLFX_PARAM_INT_ROW_AS (NULL, __VA_ARGS__)
+#define CLFX_PARAM_DOUBLE_ROW(...) CLFX_PARAM_DOUBLE_ROW_AS (NULL, __VA_ARGS__)
+#define CLFX_PARAM_BOOL_ROW(...) CLFX_PARAM_BOOL_ROW_AS (NULL, __VA_ARGS__)
+#define CLFX_PARAM_CHOICE_ROW(...) CLFX_PARAM_CHOICE_ROW_AS (NULL, __VA_ARGS__)
+#define CLFX_PARAM_STRING_ROW(...) CLFX_PARAM_STRING_ROW_AS (NULL, __VA_ARGS__)
+
+/* Where a variant of a family with several (filter, tonemap) stands as an
+ * operator of its own: the plug-in's procedure for it and the GEGL
+ * module's clfx:NAME sit beside GIMP's and GEGL's own operation of the
+ * kind.  Each variant's header says it (CLFX_NAME_PLACE). */
+typedef struct
+{
+  const char *gegl_name;  /* GEGL's operation of the same definition,
+                           * without "gegl:" ("gaussian-blur"); NULL where
+                           * GEGL has none */
+  const char *categories; /* GEGL's categories, beside GEGL's own */
+  const char *menu_path;  /* the GIMP menu where GIMP puts its own filter
+                           * of the kind */
+} ClfxOperatorPlace;
 
 /* Room for any family's parameter struct (checked where each is defined). */
 #define CLFX_PARAMS_BYTES 2048
@@ -177,6 +206,11 @@ struct ClfxFamily
   const char *const     *help_variants;
   const char            *help_separator;
   const char            *help_end;
+  /* The help text of a variant's own procedure (clfx_operator_help):
+   * help_operator, that variant's part, help_operator_end; NULL: help,
+   * help_end. */
+  const char            *help_operator;
+  const char            *help_operator_end;
 };
 
 /* The whole help text of f, each piece passed through translate (NULL:
@@ -236,6 +270,29 @@ const ClfxVariant *clfx_params_variant (const ClfxParams *p);
 /* Whether variant v reads parameter s (others are insensitive in the
  * dialog and left out of its self-test sweep). */
 bool clfx_variant_uses (const ClfxVariant *v, const ClfxParamSpec *s);
+
+/* A family whose variants are operators of their own, each with its own
+ * procedure besides the family's (a public family with a variant
+ * choice: filter, tonemap). */
+bool clfx_family_has_operators (const ClfxFamily *f);
+/* The procedure of variant k of f as an operator of its own into buf:
+ * "plug-in-clfx-" and GEGL's name of the operation where GEGL has it
+ * (plug-in-clfx-gaussian-blur), else the variant's name
+ * (plug-in-clfx-drago03).  False where f has no such procedures or buf
+ * is too small. */
+bool clfx_operator_procedure (const ClfxFamily *f, int k, char *buf,
+                              size_t n);
+/* Whether row i of f is an argument of variant k's procedure: the rows
+ * the variant reads, less the variant's choice, and the plug-in's rows
+ * (in-process, ...). */
+bool clfx_operator_has_row (const ClfxFamily *f, int k, int i);
+/* The row's argument name in a variant's procedure: GEGL's where the
+ * row has one (gegl_name), else its own. */
+const char *clfx_operator_arg_name (const ClfxParamSpec *s);
+/* The help text of variant k's procedure: the family's, with only that
+ * variant's part; free() it. */
+char *clfx_operator_help (const ClfxFamily *f, int k,
+                          const char *(*translate) (const char *));
 
 /* Locale-independent strtod (JSON and the CLI must not depend on
  * LC_NUMERIC). */

@@ -317,6 +317,10 @@ struct ClfxVariant
    * graph's current tile, which writes no result (NULL: none). */
   bool (*stats_cl) (ClfxGraph *g, const ClfxParams *p, int pass,
                     ClfxError *error);
+  /* In a family with several variants: GEGL's name of the operation,
+   * its categories and GIMP's menu for it (the variant's header's
+   * CLFX_NAME_PLACE); zero elsewhere. */
+  ClfxOperatorPlace place;
 };
 
 /* The variant's plan, checked against the families' common rules (result

@@ -99,38 +99,18 @@ typedef struct
  * menu (GIMP 3 reads "gimp:menu-path") where GIMP puts its own filter of
  * the same kind, so that a user finds ours beside it, with the on-canvas
  * preview and the non-destructive filter GIMP gives every GEGL
- * operation. */
-typedef struct
-{
-  const char *variant, *categories, *menu;
-} OpPlace;
+ * operation.  Both are the variant's (its header's CLFX_NAME_PLACE), as
+ * for the plug-in's procedure of the same operator. */
+static const ClfxOperatorPlace other_place = { NULL, "generic",
+                                               "<Image>/Filters/Generic" };
 
-static const OpPlace op_places[] = {
-  { "gaussian", "blur", "<Image>/Filters/Blur" },
-  { "box", "blur", "<Image>/Filters/Blur" },
-  { "unsharp", "enhance:sharpen", "<Image>/Filters/Enhance" },
-  { "median", "blur:noise-reduction", "<Image>/Filters/Blur" },
-  { "bilateral", "enhance:noise-reduction", "<Image>/Filters/Enhance" },
-  { "sobel", "edge-detect", "<Image>/Filters/Edge-Detect" },
-  { "convolve", "generic", "<Image>/Filters/Generic" },
-};
-
-static const OpPlace tonemap_place = { NULL, "tonemapping",
-                                       "<Image>/Colors/Tone Mapping" };
-static const OpPlace other_place = { NULL, "generic",
-                                     "<Image>/Filters/Generic" };
-
-static const OpPlace *
+static const ClfxOperatorPlace *
 place_of (const ClfxOpInfo *info)
 {
-  const char *v = info->family->variants[info->variant]->name;
+  const ClfxOperatorPlace *place =
+    &info->family->variants[info->variant]->place;
 
-  for (size_t i = 0; i < G_N_ELEMENTS (op_places); i++)
-    if (! strcmp (op_places[i].variant, v))
-      return &op_places[i];
-  if (! strcmp (info->family->name, "tonemap"))
-    return &tonemap_place;
-  return &other_place;
+  return place->categories && place->menu_path ? place : &other_place;
 }
 
 /* ---- the engine, shared by every operation of the process ------------- */
@@ -701,7 +681,7 @@ clfx_op_class_init (gpointer klass,
   GeglOperationClass       *operation_class = GEGL_OPERATION_CLASS (klass);
   GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
   const ClfxVariant        *v = info->family->variants[info->variant];
-  const OpPlace            *place = place_of (info);
+  const ClfxOperatorPlace  *place = place_of (info);
   /* GEGL keeps copies of the keys' values. */
   gchar                    *menu_label = g_strdup_printf ("%s...",
                                                           info->title);
@@ -751,7 +731,7 @@ clfx_op_class_init (gpointer klass,
                                  "name", info->op_name,
                                  "title", info->title,
                                  "categories", place->categories,
-                                 "gimp:menu-path", place->menu,
+                                 "gimp:menu-path", place->menu_path,
                                  "gimp:menu-label", menu_label,
                                  "description", tr (v->blurb),
                                  NULL);

@@ -278,29 +278,33 @@ clfx_call_restored (GError **error,
 /* ---- the procedure ----------------------------------------------------- */
 
 gboolean
-clfx_call_run (const ClfxFamily    *family,
+clfx_call_run (const ClfxProcSpec  *proc,
                GimpImage           *image,
                GimpDrawable       **drawables,
                GimpProcedureConfig *config,
                gchar              **report,
                GError             **error)
 {
-  ClfxCall call;
-  gboolean geometry = family->apply == CLFX_APPLY_GEOMETRY;
-  gboolean ok;
+  const ClfxFamily *family = proc->family;
+  ClfxCall          call;
+  gboolean          geometry = family->apply == CLFX_APPLY_GEOMETRY;
+  gboolean          ok;
 
   memset (&call, 0, sizeof call);
   call.family = family;
   call.image = image;
   call.jobs = g_array_new (FALSE, TRUE, sizeof (ClfxJob));
   ok = clfx_call_check_image (image, error)
-       && clfx_args_read (family, config, &call.args, error)
+       && clfx_args_read (proc, config, &call.args, error)
        && (geometry ? clfx_geometry_collect (&call, drawables, error)
                     : clfx_shadow_collect (&call, drawables, error))
        && clfx_call_check_jobs (&call, error);
   if (ok)
     {
-      gimp_progress_init (clfx_translate (family->title));
+      gchar *title = clfx_proc_title (proc);
+
+      gimp_progress_init (title);
+      g_free (title);
       if (! geometry && clfx_inprocess_wanted (&call))
         /* GIMP runs the module's operation itself: no engine here. */
         ok = clfx_inprocess_apply (&call, error);

@@ -57,12 +57,12 @@ typedef struct
 gboolean clfx_call_check_image (GimpImage           *image,
                                 GError             **error);
 
-/* Runs family on the drawables as the config says.  The engine runs on
- * every job first; only when all succeeded and the report is written
- * does one undo group change the image, and a failure after that puts
- * the image back as it was.  *report: the JSON report of the first job
- * (g_free). */
-gboolean clfx_call_run         (const ClfxFamily    *family,
+/* Runs the procedure's family (a variant's own procedure: that variant)
+ * on the drawables as the config says.  The engine runs on every job
+ * first; only when all succeeded and the report is written does one undo
+ * group change the image, and a failure after that puts the image back as
+ * it was.  *report: the JSON report of the first job (g_free). */
+gboolean clfx_call_run         (const ClfxProcSpec  *proc,
                                 GimpImage           *image,
                                 GimpDrawable       **drawables,
                                 GimpProcedureConfig *config,

@@ -1,6 +1,7 @@
 /* clfx-plugin.c: the GimpPlugIn.  It registers one procedure per public
- * family of the engine's table and the self-test, handles the run modes
- * and hands the work to clfx-call.c and clfx-selftest.c. */
+ * family of the engine's table, one per variant of the families whose
+ * variants are operators of their own, and the self-test, handles the
+ * run modes and hands the work to clfx-call.c and clfx-selftest.c. */
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
@@ -56,18 +57,19 @@ clfx_plugin_have_display (void)
   return gtk_init_check (NULL, NULL);
 }
 
-/* The run of every family procedure; the family is the run data. */
+/* The run of every family's and variant's procedure; what it runs
+ * (ClfxProcSpec) is the run data. */
 static GimpValueArray *
-clfx_run_family (GimpProcedure        *procedure,
-                 GimpRunMode           run_mode,
-                 GimpImage            *image,
-                 GimpDrawable        **drawables,
-                 GimpProcedureConfig  *config,
-                 gpointer              run_data)
+clfx_run_procedure (GimpProcedure        *procedure,
+                    GimpRunMode           run_mode,
+                    GimpImage            *image,
+                    GimpDrawable        **drawables,
+                    GimpProcedureConfig  *config,
+                    gpointer              run_data)
 {
-  const ClfxFamily *family = run_data;
-  GError           *error = NULL;
-  gchar            *report = NULL;
+  const ClfxProcSpec *proc = run_data;
+  GError             *error = NULL;
+  gchar              *report = NULL;
 
   gegl_init (NULL, NULL);
   if (! clfx_call_check_image (image, &error))
@@ -79,11 +81,11 @@ clfx_run_family (GimpProcedure        *procedure,
           g_error_new_literal (CLFX_PLUGIN_ERROR, CLFX_ERR_UNSUPPORTED,
                                _("interactive mode needs a display; call "
                                  "with RUN-NONINTERACTIVE from scripts")));
-      if (! clfx_dialog_run (procedure, family, config, image, drawables))
+      if (! clfx_dialog_run (procedure, proc, config, image, drawables))
         return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL,
                                                  NULL);
     }
-  if (! clfx_call_run (family, image, drawables, config, &report, &error))
+  if (! clfx_call_run (proc, image, drawables, config, &report, &error))
     return clfx_error_values (procedure, error);
   return clfx_report_values (procedure, report);
 }
@@ -148,27 +150,23 @@ clfx_run_selftest (GimpProcedure       *procedure,
 }
 
 /* Every family with a procedure (internal ones, such as copy, have
- * none), then the self-test. */
+ * none) and its variants', then the self-test. */
 static GList *
 clfx_plug_in_query (GimpPlugIn *plug_in)
 {
-  GList *names = NULL;
-
   (void) plug_in;
-  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
-    if ((*f)->procedure)
-      names = g_list_append (names, g_strdup ((*f)->procedure));
-  return g_list_append (names, g_strdup (CLFX_PROC_SELFTEST));
+  return g_list_append (clfx_procedure_names (),
+                        g_strdup (CLFX_PROC_SELFTEST));
 }
 
 static GimpProcedure *
 clfx_plug_in_create (GimpPlugIn  *plug_in,
                      const gchar *name)
 {
-  const ClfxFamily *family = clfx_family_of_procedure (name);
+  ClfxProcSpec proc;
 
-  if (family)
-    return clfx_procedure_new_family (plug_in, family, clfx_run_family);
+  if (clfx_proc_of_procedure (name, &proc))
+    return clfx_procedure_new (plug_in, &proc, clfx_run_procedure);
   if (! g_strcmp0 (name, CLFX_PROC_SELFTEST))
     return clfx_procedure_new_selftest (plug_in, clfx_run_selftest);
   return NULL;

@@ -3,7 +3,9 @@
  * A family's arguments are not written out by hand: they come from its
  * rows in the engine's family table (name, range, default, choice
  * nicks), so the PDB, the dialog, clfx-bench and the engine's checks
- * cannot disagree. */
+ * cannot disagree.  So do the procedures of each variant of filter and
+ * tonemap as an operator of its own (plug-in-clfx-gaussian-blur): the
+ * variant's rows, under GEGL's names, in GIMP's menu for the kind. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,13 +17,51 @@
 #define CLFX_COPYRIGHT "clfx developers, GPL-3.0-or-later"
 #define CLFX_DATE      "2025"
 
-const ClfxFamily *
-clfx_family_of_procedure (const gchar *name)
+GList *
+clfx_procedure_names (void)
+{
+  GList *names = NULL;
+
+  /* The families' first, then their variants', in table order. */
+  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
+    if ((*f)->procedure)
+      names = g_list_append (names, g_strdup ((*f)->procedure));
+  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
+    for (gint k = 0; clfx_family_has_operators (*f) && k < (*f)->n_variants;
+         k++)
+      {
+        ClfxProcSpec proc = { *f, k };
+
+        names = g_list_append (names, clfx_proc_name (&proc));
+      }
+  return names;
+}
+
+gboolean
+clfx_proc_of_procedure (const gchar  *name,
+                        ClfxProcSpec *proc)
 {
   for (const ClfxFamily *const *f = clfx_families (); *f; f++)
-    if ((*f)->procedure && ! g_strcmp0 ((*f)->procedure, name))
-      return *f;
-  return NULL;
+    {
+      if ((*f)->procedure && ! g_strcmp0 ((*f)->procedure, name))
+        {
+          *proc = (ClfxProcSpec) { *f, -1 };
+          return TRUE;
+        }
+      for (gint k = 0; clfx_family_has_operators (*f) && k < (*f)->n_variants;
+           k++)
+        {
+          gchar buf[128];
+
+          if (clfx_operator_procedure (*f, k, buf, sizeof buf)
+              && ! g_strcmp0 (buf, name))
+            {
+              *proc = (ClfxProcSpec) { *f, k };
+              return TRUE;
+            }
+        }
+    }
+  return FALSE;
 }
 
 /* ---- declaring arguments from the family table -------------------------- */
@@ -40,7 +80,8 @@ clfx_choice_from_spec (const ClfxParamSpec *spec)
 
 static void
 clfx_add_row_argument (GimpProcedure       *procedure,
-                       const ClfxParamSpec *s)
+                       const ClfxParamSpec *s,
+                       const gchar         *name)
 {
   const gchar *label = clfx_translate (s->label);
   const gchar *blurb = clfx_translate (s->blurb);
@@ -48,27 +89,27 @@ clfx_add_row_argument (GimpProcedure       *procedure,
   switch (s->type)
     {
     case CLFX_PARAM_INT:
-      gimp_procedure_add_int_argument (procedure, s->name, label, blurb,
+      gimp_procedure_add_int_argument (procedure, name, label, blurb,
                                        (gint) s->min, (gint) s->max,
                                        (gint) s->def, G_PARAM_READWRITE);
       break;
     case CLFX_PARAM_DOUBLE:
-      gimp_procedure_add_double_argument (procedure, s->name, label, blurb,
+      gimp_procedure_add_double_argument (procedure, name, label, blurb,
                                           s->min, s->max, s->def,
                                           G_PARAM_READWRITE);
       break;
     case CLFX_PARAM_BOOL:
-      gimp_procedure_add_boolean_argument (procedure, s->name, label, blurb,
+      gimp_procedure_add_boolean_argument (procedure, name, label, blurb,
                                            s->def != 0, G_PARAM_READWRITE);
       break;
     case CLFX_PARAM_CHOICE:
-      gimp_procedure_add_choice_argument (procedure, s->name, label, blurb,
+      gimp_procedure_add_choice_argument (procedure, name, label, blurb,
                                           clfx_choice_from_spec (s),
                                           s->choices[(gint) s->def].nick,
                                           G_PARAM_READWRITE);
       break;
     case CLFX_PARAM_STRING:
-      gimp_procedure_add_string_argument (procedure, s->name, label, blurb,
+      gimp_procedure_add_string_argument (procedure, name, label, blurb,
                                           s->def_string ? s->def_string : "",
                                           G_PARAM_READWRITE);
       break;
@@ -114,43 +155,77 @@ clfx_add_common_arguments (GimpProcedure *procedure)
 }
 
 GimpProcedure *
-clfx_procedure_new_family (GimpPlugIn       *plug_in,
-                           const ClfxFamily *family,
-                           GimpRunImageFunc  run)
+clfx_procedure_new (GimpPlugIn         *plug_in,
+                    const ClfxProcSpec *proc,
+                    GimpRunImageFunc    run)
 {
-  GimpProcedure *procedure;
+  const ClfxFamily *family = proc->family;
+  ClfxProcSpec     *data = g_memdup2 (proc, sizeof *proc);
+  gchar            *name = clfx_proc_name (proc);
+  GimpProcedure    *procedure;
 
-  procedure = gimp_image_procedure_new (plug_in, family->procedure,
-                                        GIMP_PDB_PROC_TYPE_PLUGIN, run,
-                                        (gpointer) family, NULL);
+  procedure = gimp_image_procedure_new (plug_in, name,
+                                        GIMP_PDB_PROC_TYPE_PLUGIN, run, data,
+                                        g_free);
   gimp_procedure_set_image_types (procedure, "RGB*, GRAY*");
   gimp_procedure_set_sensitivity_mask (procedure,
                                        GIMP_PROCEDURE_SENSITIVE_DRAWABLE
                                        | GIMP_PROCEDURE_SENSITIVE_DRAWABLES);
-  /* A family without a menu label is called from scripts only. */
-  if (family->menu_label)
+  if (proc->variant >= 0)
     {
-      gimp_procedure_set_menu_label (procedure,
-                                     clfx_translate (family->menu_label));
-      for (gint i = 0; family->menu_paths && family->menu_paths[i]; i++)
-        gimp_procedure_add_menu_path (procedure, family->menu_paths[i]);
+      const ClfxVariant *v = family->variants[proc->variant];
+      gchar             *title = clfx_proc_title (proc);
+      /* As the GEGL module labels its operation of the variant. */
+      gchar             *label = g_strdup_printf ("%s...", title);
+      char              *help = clfx_operator_help (family, proc->variant,
+                                                    clfx_translate);
+
+      gimp_procedure_set_menu_label (procedure, label);
+      if (v->place.menu_path)
+        gimp_procedure_add_menu_path (procedure, v->place.menu_path);
+      gimp_procedure_set_documentation (procedure,
+                                        clfx_translate (v->blurb), help,
+                                        name);
+      free (help);
+      g_free (label);
+      g_free (title);
     }
-  {
-    /* The help's pieces are translated one by one (each variant's
-     * sentence lives in its own header). */
-    gchar *help = clfx_family_help (family, clfx_translate);
-    gimp_procedure_set_documentation (procedure,
-                                      clfx_translate (family->blurb), help,
-                                      family->procedure);
-    free (help);
-  }
+  else
+    {
+      /* The help's pieces are translated one by one (each variant's
+       * sentence lives in its own header). */
+      char *help = clfx_family_help (family, clfx_translate);
+
+      /* A family without a menu label is called from scripts only. */
+      if (family->menu_label)
+        {
+          gimp_procedure_set_menu_label (procedure,
+                                         clfx_translate (family->menu_label));
+          for (gint i = 0; family->menu_paths && family->menu_paths[i]; i++)
+            gimp_procedure_add_menu_path (procedure, family->menu_paths[i]);
+        }
+      gimp_procedure_set_documentation (procedure,
+                                        clfx_translate (family->blurb), help,
+                                        name);
+      free (help);
+    }
   gimp_procedure_set_attribution (procedure, CLFX_AUTHORS, CLFX_COPYRIGHT,
                                   CLFX_DATE);
   /* In the table's order, plug-in-only rows included: positional
-   * Script-Fu calls depend on it. */
-  for (gint i = 0; i < family->n_params; i++)
-    clfx_add_row_argument (procedure, &family->params[i]);
+   * Script-Fu calls depend on it.  A variant's own procedure has the rows
+   * the variant reads, then the plug-in's rows. */
+  {
+    gint *rows = g_new (gint, family->n_params);
+    gint  n = clfx_proc_rows (proc, rows);
+
+    for (gint k = 0; k < n; k++)
+      clfx_add_row_argument (procedure, &family->params[rows[k]],
+                             clfx_proc_arg_name (proc,
+                                                 &family->params[rows[k]]));
+    g_free (rows);
+  }
   clfx_add_common_arguments (procedure);
+  g_free (name);
   return procedure;
 }
 

@@ -5,18 +5,25 @@
 
 #include <libgimp/gimp.h>
 
-#include "clfx-run.h"
+#include "clfx-args.h"
 
 G_BEGIN_DECLS
 
-/* The family whose procedure is called name, or NULL. */
-const ClfxFamily *clfx_family_of_procedure  (const gchar       *name);
+/* Every procedure of the families: each public family's, then each
+ * variant's of the families whose variants are operators of their own
+ * (g_list_free_full with g_free). */
+GList *           clfx_procedure_names      (void);
+/* What the procedure called name runs; FALSE when it is none of the
+ * families'. */
+gboolean          clfx_proc_of_procedure    (const gchar       *name,
+                                             ClfxProcSpec      *proc);
 
-/* The family's image procedure: its rows as arguments in table order,
- * then device, validate and report-file; the report as return value.
- * The family is the run data. */
-GimpProcedure *   clfx_procedure_new_family (GimpPlugIn        *plug_in,
-                                             const ClfxFamily  *family,
+/* The image procedure of a family or of one variant: its rows as
+ * arguments in table order (a variant's: only those it has, see
+ * clfx_proc_has_row), then device, validate and report-file; the report
+ * as return value.  A copy of proc is the run data. */
+GimpProcedure *   clfx_procedure_new        (GimpPlugIn        *plug_in,
+                                             const ClfxProcSpec *proc,
                                              GimpRunImageFunc   run);
 GimpProcedure *   clfx_procedure_new_selftest (GimpPlugIn      *plug_in,
                                                GimpRunFunc      run);

@@ -52,11 +52,77 @@ clfx_engine_text (char    *text,
   return copy;
 }
 
+/* ---- what a procedure runs ---------------------------------------------- */
+
+gboolean
+clfx_proc_has_row (const ClfxProcSpec *proc,
+                   gint                i)
+{
+  if (proc->variant < 0)
+    return i >= 0 && i < proc->family->n_params;
+  return clfx_operator_has_row (proc->family, proc->variant, i);
+}
+
+gint
+clfx_proc_rows (const ClfxProcSpec *proc,
+                gint               *rows)
+{
+  const ClfxFamily *f = proc->family;
+  gint              n = 0;
+
+  /* A family keeps the table's order, which positional Script-Fu calls
+   * depend on; a variant's procedure has its own rows, then the
+   * plug-in's. */
+  for (gint plugin_rows = 0; plugin_rows < 2; plugin_rows++)
+    for (gint i = 0; i < f->n_params; i++)
+      if (clfx_proc_has_row (proc, i)
+          && (proc->variant < 0 ? plugin_rows == 1
+                                : f->params[i].plugin_only == plugin_rows))
+        rows[n++] = i;
+  return n;
+}
+
+const gchar *
+clfx_proc_arg_name (const ClfxProcSpec  *proc,
+                    const ClfxParamSpec *s)
+{
+  /* The family procedure keeps the table's names, which scripts use. */
+  return proc->variant < 0 ? s->name : clfx_operator_arg_name (s);
+}
+
+gchar *
+clfx_proc_name (const ClfxProcSpec *proc)
+{
+  gchar name[128];
+
+  if (proc->variant < 0
+      || ! clfx_operator_procedure (proc->family, proc->variant, name,
+                                    sizeof name))
+    return g_strdup (proc->family->procedure);
+  return g_strdup (name);
+}
+
+gchar *
+clfx_proc_title (const ClfxProcSpec *proc)
+{
+  const ClfxFamily *f = proc->family;
+
+  if (proc->variant < 0 || f->variant_param < 0)
+    return g_strdup (clfx_translate (f->title));
+  /* TRANSLATORS: a GEGL operation's title, %s its filter or tone mapper
+   * ("Gaussian blur (OpenCL)"). */
+  return g_strdup_printf (_("%s (OpenCL)"),
+                          clfx_translate (f->params[f->variant_param]
+                                            .choices[proc->variant].label));
+}
+
 /* ---- reading a config --------------------------------------------------- */
 
+/* Row s from the config's property name (the row's argument name). */
 static gboolean
 clfx_args_read_row (GimpProcedureConfig *config,
                     const ClfxParamSpec *s,
+                    const gchar         *name,
                     ClfxParams          *p,
                     GError             **error)
 {
@@ -68,30 +134,30 @@ clfx_args_read_row (GimpProcedureConfig *config,
   switch (s->type)
     {
     case CLFX_PARAM_INT:
-      g_object_get (config, s->name, &i, NULL);
+      g_object_get (config, name, &i, NULL);
       clfx_param_set_int (p, s, i);
       break;
     case CLFX_PARAM_DOUBLE:
-      g_object_get (config, s->name, &d, NULL);
+      g_object_get (config, name, &d, NULL);
       clfx_param_set_double (p, s, d);
       break;
     case CLFX_PARAM_BOOL:
-      g_object_get (config, s->name, &b, NULL);
+      g_object_get (config, name, &b, NULL);
       clfx_param_set_bool (p, s, b != FALSE);
       break;
     case CLFX_PARAM_CHOICE:
       /* The id is the choice's index in the row: the engine's value. */
       clfx_param_set_int (p, s,
                           gimp_procedure_config_get_choice_id (config,
-                                                               s->name));
+                                                               name));
       break;
     case CLFX_PARAM_STRING:
-      g_object_get (config, s->name, &text, NULL);
+      g_object_get (config, name, &text, NULL);
       if (text && strlen (text) >= s->size)
         {
           g_set_error (error, CLFX_PLUGIN_ERROR, CLFX_ERR_INVALID,
                        _("%s: the text is %zu characters long, at most %zu "
-                         "are allowed"), s->name, strlen (text),
+                         "are allowed"), name, strlen (text),
                        s->size - 1);
           g_free (text);
           return FALSE;
@@ -104,15 +170,21 @@ clfx_args_read_row (GimpProcedureConfig *config,
 }
 
 gboolean
-clfx_args_read (const ClfxFamily    *family,
+clfx_args_read (const ClfxProcSpec  *proc,
                 GimpProcedureConfig *config,
                 ClfxArgs            *args,
                 GError             **error)
 {
-  ClfxError e = { 0 };
+  const ClfxFamily *family = proc->family;
+  ClfxError         e = { 0 };
 
   memset (args, 0, sizeof *args);
+  args->proc = *proc;
   clfx_params_defaults (family, &args->params);
+  /* A variant's own procedure has no choice of variant: it is fixed. */
+  if (proc->variant >= 0 && family->variant_param >= 0)
+    clfx_param_set_int (&args->params, &family->params[family->variant_param],
+                        proc->variant);
   g_object_get (config, "device", &args->device, "validate",
                 &args->validate, "report-file", &args->report_file, NULL);
   if (! args->device || ! *args->device)
@@ -123,8 +195,11 @@ clfx_args_read (const ClfxFamily    *family,
   if (! args->report_file)
     args->report_file = g_strdup ("");
   for (gint i = 0; i < family->n_params; i++)
-    if (! clfx_args_read_row (config, &family->params[i], &args->params,
-                              error))
+    if (clfx_proc_has_row (proc, i)
+        && ! clfx_args_read_row (config, &family->params[i],
+                                 clfx_proc_arg_name (proc,
+                                                     &family->params[i]),
+                                 &args->params, error))
       return FALSE;
   if (! clfx_params_check (&args->params, &e))
     {
@@ -138,6 +213,7 @@ void
 clfx_args_copy (ClfxArgs       *dst,
                 const ClfxArgs *src)
 {
+  dst->proc = src->proc;
   dst->params = src->params;
   dst->device = g_strdup (src->device);
   dst->validate = src->validate;
@@ -211,17 +287,25 @@ gchar *
 clfx_args_script_fu (const ClfxArgs *args)
 {
   const ClfxFamily *f = args->params.family;
+  /* Values made without a procedure are the family procedure's. */
+  ClfxProcSpec      proc = args->proc.family ? args->proc
+                                             : (ClfxProcSpec) { f, -1 };
   GString          *s = g_string_new (NULL);
+  gchar            *name = clfx_proc_name (&proc);
+  gint             *rows = g_new (gint, f->n_params);
+  gint              n;
 
   g_string_append_printf (s, "(%s #:run-mode RUN-NONINTERACTIVE #:image img "
-                          "#:drawables (vector drw)", f->procedure);
-  for (gint i = 0; i < f->n_params; i++)
+                          "#:drawables (vector drw)", name);
+  g_free (name);
+  /* The procedure's own arguments only, by their names there. */
+  n = clfx_proc_rows (&proc, rows);
+  for (gint k = 0; k < n; k++)
     {
-      const ClfxParamSpec *r = &f->params[i];
-
+      const ClfxParamSpec *r = &f->params[rows[k]];
       gchar               *text = clfx_row_text (&args->params, r);
 
-      g_string_append_printf (s, " #:%s ", r->name);
+      g_string_append_printf (s, " #:%s ", clfx_proc_arg_name (&proc, r));
       if (r->type == CLFX_PARAM_BOOL)
         g_string_append (s, clfx_param_get_bool (&args->params, r) ? "#t"
                                                                    : "#f");
@@ -239,5 +323,6 @@ clfx_args_script_fu (const ClfxArgs *args)
                           args->validate ? "#t" : "#f");
   clfx_append_scheme_string (s, args->report_file);
   g_string_append_c (s, ')');
+  g_free (rows);
   return g_string_free (s, FALSE);
 }

@@ -29,20 +29,50 @@ const gchar *     clfx_translate          (const char      *text);
 gchar *           clfx_engine_text        (char            *text,
                                            GError         **error);
 
-/* A family procedure's arguments: its rows' values and the common
- * arguments every family procedure ends with. */
+/* What a procedure runs: a family (variant -1: every row of the table,
+ * the variant a choice), or one variant of it as an operator of its own
+ * (plug-in-clfx-gaussian-blur: the variant fixed, only the rows it reads
+ * and the plug-in's, some under GEGL's names). */
 typedef struct
 {
-  ClfxParams params;
-  gchar     *device;      /* never NULL nor empty: "auto" when not given */
-  gboolean   validate;
-  gchar     *report_file; /* never NULL; empty: no file */
+  const ClfxFamily *family;
+  gint              variant;
+} ClfxProcSpec;
+
+/* Whether the procedure has row i of the family as an argument. */
+gboolean     clfx_proc_has_row  (const ClfxProcSpec  *proc,
+                                 gint                 i);
+/* The procedure's rows in argument order into rows (room for the
+ * family's n_params); returns how many.  A family's: the table's order; a
+ * variant's: the rows it reads in the table's order, then the plug-in's
+ * rows. */
+gint         clfx_proc_rows     (const ClfxProcSpec  *proc,
+                                 gint                *rows);
+/* The argument's (and its config property's) name for row s. */
+const gchar *clfx_proc_arg_name (const ClfxProcSpec  *proc,
+                                 const ClfxParamSpec *s);
+/* The procedure's name (g_free). */
+gchar *      clfx_proc_name     (const ClfxProcSpec  *proc);
+/* The variant's title, "Gaussian blur (OpenCL)", as the GEGL module titles
+ * its operation; the family's title for a family (g_free). */
+gchar *      clfx_proc_title    (const ClfxProcSpec  *proc);
+
+/* A procedure's arguments: its rows' values and the common arguments
+ * every family procedure ends with. */
+typedef struct
+{
+  ClfxProcSpec proc;       /* the procedure they are for */
+  ClfxParams   params;
+  gchar       *device;      /* never NULL nor empty: "auto" when not given */
+  gboolean     validate;
+  gchar       *report_file; /* never NULL; empty: no file */
 } ClfxArgs;
 
-/* Reads every row of family from config (choices by their id, which is
- * the row's index) and the common arguments, then checks the values
- * against the rows.  args is always initialised (clear it). */
-gboolean clfx_args_read        (const ClfxFamily    *family,
+/* Reads the procedure's rows from config (choices by their id, which is
+ * the row's index; a variant's own procedure: the variant fixed, the rows
+ * it lacks at their defaults) and the common arguments, then checks the
+ * values against the rows.  args is always initialised (clear it). */
+gboolean clfx_args_read        (const ClfxProcSpec  *proc,
                                 GimpProcedureConfig *config,
                                 ClfxArgs            *args,
                                 GError             **error);
@@ -57,7 +87,8 @@ gchar ** clfx_args_report_extra (const ClfxArgs     *args,
                                  gint                n_drawables);
 
 /* The Script-Fu v3 call with named arguments that repeats these values
- * (every row, then device, validate and report-file). */
+ * through the procedure they are for (its rows by their argument names,
+ * then device, validate and report-file). */
 gchar *  clfx_args_script_fu   (const ClfxArgs      *args);
 
 G_END_DECLS

@@ -1,9 +1,9 @@
-/* clfx-dialog.c: every family's dialog.  Settings holds one frame per
- * group of the family's rows (widgets built by GimpProcedureDialog from
- * the config, whose properties come from the rows; the rows the selected
- * variant does not read are insensitive), the engine's verdict on the
- * values, the device chooser and the live preview; Diagnostics is
- * clfx-diagnostics.c. */
+/* clfx-dialog.c: the dialog of every family's and variant's procedure.
+ * Settings holds one frame per group of the procedure's rows (widgets
+ * built by GimpProcedureDialog from the config, whose properties come
+ * from the rows; in a family's dialog the rows the selected variant does
+ * not read are hidden), the engine's verdict on the values, the device
+ * chooser and the live preview; Diagnostics is clfx-diagnostics.c. */
 #include <gegl.h>
 
 #include "clfx-dialog.h"
@@ -39,12 +39,20 @@ clfx_dialog_check (ClfxUi *ui)
   g_free (why);
 }
 
-/* Rows the selected variant does not read are insensitive. */
+/* Only the rows the selected variant reads are shown, and a group's
+ * frame only while it shows a row: a family's dialog follows its variant
+ * choice; a variant's own dialog has no other rows.  The widget hidden is
+ * the whole row, its label included (GimpProcedureDialog's labelled
+ * widgets, check buttons). */
 static void
-clfx_dialog_sensitivity (ClfxUi *ui)
+clfx_dialog_rows_shown (ClfxUi *ui)
 {
+  const ClfxFamily  *f = ui->family;
   ClfxArgs           args;
   const ClfxVariant *v;
+  gint              *rows, *group_rows, *group_shown;
+  GString           *shown;
+  gint               n;
 
   if (! clfx_ui_read_args (ui, &args, NULL))
     {
@@ -52,25 +60,65 @@ clfx_dialog_sensitivity (ClfxUi *ui)
       return;
     }
   v = clfx_params_variant (&args.params);
-  for (gint i = 0; i < ui->family->n_params; i++)
+  clfx_args_clear (&args);
+  rows = g_new (gint, f->n_params);
+  group_rows = g_new0 (gint, f->n_groups + 1);
+  group_shown = g_new0 (gint, f->n_groups + 1);
+  shown = g_string_new (NULL);
+  n = clfx_proc_rows (&ui->proc, rows);
+  for (gint k = 0; k < n; k++)
     {
-      const ClfxParamSpec *s = &ui->family->params[i];
+      const ClfxParamSpec *s = &f->params[rows[k]];
+      const gchar         *name = clfx_proc_arg_name (&ui->proc, s);
+      gboolean             used = ! v || clfx_variant_uses (v, s);
       GtkWidget           *w;
 
       /* Only rows the dialog shows (asking for another would make it). */
-      if (s->group < 0 || s->group >= ui->family->n_groups)
+      if (s->group < 0 || s->group >= f->n_groups)
         continue;
-      w = gimp_procedure_dialog_get_widget (ui->dialog, s->name, G_TYPE_NONE);
+      w = gimp_procedure_dialog_get_widget (ui->dialog, name, G_TYPE_NONE);
       if (w)
-        gtk_widget_set_sensitive (w, ! v || clfx_variant_uses (v, s));
+        gtk_widget_set_visible (w, used);
+      group_rows[s->group]++;
+      if (used)
+        {
+          group_shown[s->group]++;
+          g_string_append_printf (shown, " %s", name);
+        }
     }
-  clfx_args_clear (&args);
+  for (gint g = 0; g < f->n_groups; g++)
+    if (group_rows[g])
+      {
+        gchar     *frame_id = g_strdup_printf ("clfx-%s-frame",
+                                               f->groups[g].id);
+        GtkWidget *frame = gimp_procedure_dialog_get_widget (ui->dialog,
+                                                             frame_id,
+                                                             G_TYPE_NONE);
+
+        if (frame)
+          gtk_widget_set_visible (frame, group_shown[g] > 0);
+        g_free (frame_id);
+      }
+  /* G_MESSAGES_DEBUG=clfx, when the set changes: the dialog test reads
+   * which rows each dialog showed. */
+  if (g_strcmp0 (ui->rows_shown, shown->str))
+    {
+      g_free (ui->rows_shown);
+      ui->rows_shown = g_strdup (shown->str);
+      g_debug ("%s: rows shown:%s", gimp_procedure_get_name
+                 (gimp_procedure_config_get_procedure (ui->config)),
+               shown->str);
+    }
+  g_string_free (shown, TRUE);
+  g_free (group_shown);
+  g_free (group_rows);
+  g_free (rows);
 }
 
 static void
 clfx_dialog_config_changed (ClfxUi *ui)
 {
-  clfx_dialog_sensitivity (ui);
+  clfx_dialog_rows_shown (ui);
   clfx_dialog_check (ui);
   clfx_preview_queue (ui);
 }
@@ -178,21 +226,29 @@ clfx_dialog_frame (GimpProcedureDialog *pd,
   g_ptr_array_add (frames, frame_id);
 }
 
-/* One frame per group of the family, its rows in table order. */
+/* One frame per group of the procedure's rows, its rows in argument
+ * order: only the properties the config has. */
 static void
 clfx_dialog_groups (ClfxUi    *ui,
                     GPtrArray *frames)
 {
   const ClfxFamily *f = ui->family;
+  gint             *rows = g_new (gint, f->n_params);
+  gint              n = clfx_proc_rows (&ui->proc, rows);
 
   for (gint g = 0; g < f->n_groups; g++)
     {
       GList *names = NULL;
       gchar *box_id;
 
-      for (gint i = 0; i < f->n_params; i++)
-        if (f->params[i].group == g)
-          names = g_list_append (names, (gpointer) f->params[i].name);
+      for (gint k = 0; k < n; k++)
+        {
+          const ClfxParamSpec *s = &f->params[rows[k]];
+
+          if (s->group == g)
+            names = g_list_append (names, (gpointer) clfx_proc_arg_name
+                                                       (&ui->proc, s));
+        }
       if (! names)
         continue;
       box_id = g_strdup_printf ("clfx-%s-box", f->groups[g].id);
@@ -202,6 +258,7 @@ clfx_dialog_groups (ClfxUi    *ui,
       g_free (box_id);
       g_list_free (names);
     }
+  g_free (rows);
 }
 
 static void
@@ -293,22 +350,23 @@ clfx_dialog_build (ClfxUi *ui)
 
 gboolean
 clfx_dialog_run (GimpProcedure       *procedure,
-                 const ClfxFamily    *family,
+                 const ClfxProcSpec  *proc,
                  GimpProcedureConfig *config,
                  GimpImage           *image,
                  GimpDrawable       **drawables)
 {
   GtkWidget *dialog;
   ClfxUi    *ui;
+  gchar     *title = clfx_proc_title (proc);
   gboolean   ok;
 
   (void) image;
   gimp_ui_init (CLFX_UI_BINARY);
   /* The preview reads the drawable's buffer; gegl_init is idempotent. */
   gegl_init (NULL, NULL);
-  dialog = gimp_procedure_dialog_new (procedure, config,
-                                      clfx_translate (family->title));
-  ui = clfx_ui_new (GIMP_PROCEDURE_DIALOG (dialog), family, config,
+  dialog = gimp_procedure_dialog_new (procedure, config, title);
+  g_free (title);
+  ui = clfx_ui_new (GIMP_PROCEDURE_DIALOG (dialog), proc, config,
                     drawables);
   clfx_dialog_build (ui);
   g_signal_connect_swapped (config, "notify",

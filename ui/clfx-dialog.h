@@ -4,16 +4,17 @@
 
 #include <libgimp/gimp.h>
 
-#include "clfx-family.h"
+#include "clfx-args.h"
 
 G_BEGIN_DECLS
 
-/* Shows the family's dialog (Settings: its parameter groups, the device
- * and a live preview; Diagnostics: build logs, validation, execution and
- * timings).  Needs a display.  Returns TRUE when OK was pressed; the
- * config then holds the edited values. */
+/* Shows the procedure's dialog (Settings: its parameter groups, the
+ * device and a live preview; Diagnostics: build logs, validation,
+ * execution and timings): a family's, or a variant's with only that
+ * variant's rows.  Needs a display.  Returns TRUE when OK was pressed;
+ * the config then holds the edited values. */
 gboolean clfx_dialog_run (GimpProcedure       *procedure,
-                          const ClfxFamily    *family,
+                          const ClfxProcSpec  *proc,
                           GimpProcedureConfig *config,
                           GimpImage           *image,
                           GimpDrawable       **drawables);

@@ -12,9 +12,9 @@
  * small copy with distances scaled to it (clfx_ui_submit).
  *
  * CLFX_DEV=preview-dump=FOLDER writes each 1:1 picture shown to
- * FOLDER/<family>.pam (8-bit, the drawable's layout, its place on the
- * drawable in a comment): what the user saw, for bug reports and the
- * dialog test. */
+ * FOLDER/<family>.pam (a variant's own dialog: <family>-<variant>.pam;
+ * 8-bit, the drawable's layout, its place on the drawable in a comment):
+ * what the user saw, for bug reports and the dialog test. */
 #include <stdio.h>
 
 #include "clfx-tuning.h"
@@ -70,7 +70,10 @@ clfx_preview_dump (ClfxUi              *ui,
 
   if (! dir || ! *dir)
     return;
-  path = g_strdup_printf ("%s/%s.pam", dir, ui->family->name);
+  path = ui->proc.variant < 0
+           ? g_strdup_printf ("%s/%s.pam", dir, ui->family->name)
+           : g_strdup_printf ("%s/%s-%s.pam", dir, ui->family->name,
+                              ui->family->variants[ui->proc.variant]->name);
   if ((f = fopen (path, "wb")))
     {
       fprintf (f, "P7\n# view %d %d\nWIDTH %d\nHEIGHT %d\nDEPTH %d\n"

@@ -58,7 +58,7 @@ clfx_ui_done (ClfxWorkReply *reply,
 
 ClfxUi *
 clfx_ui_new (GimpProcedureDialog *dialog,
-             const ClfxFamily    *family,
+             const ClfxProcSpec  *proc,
              GimpProcedureConfig *config,
              GimpDrawable       **drawables)
 {
@@ -68,7 +68,8 @@ clfx_ui_new (GimpProcedureDialog *dialog,
 
   ui->dialog = dialog;
   ui->config = config;
-  ui->family = family;
+  ui->proc = *proc;
+  ui->family = proc->family;
   ui->drawable = drawable;
   /* A failed enumeration leaves the list empty: the chooser then offers
    * auto and the reference, and Diagnostics says why. */
@@ -119,6 +120,7 @@ clfx_ui_free (ClfxUi *ui)
   clfx_ui_preview_forget (ui);
   clfx_device_list_free (&ui->devices);
   g_free (ui->thumb_note);
+  g_free (ui->rows_shown);
   g_free (ui);
 }
 
@@ -129,7 +131,7 @@ clfx_ui_read_args (ClfxUi   *ui,
                    ClfxArgs *args,
                    GError  **error)
 {
-  return clfx_args_read (ui->family, ui->config, args, error);
+  return clfx_args_read (&ui->proc, ui->config, args, error);
 }
 
 gboolean

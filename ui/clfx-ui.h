@@ -32,7 +32,9 @@ typedef struct
 {
   GimpProcedureDialog *dialog;
   GimpProcedureConfig *config;
-  const ClfxFamily    *family;
+  ClfxProcSpec         proc;        /* the procedure's rows are the
+                                     * config's properties */
+  const ClfxFamily    *family;      /* proc's */
   ClfxImage            thumb;       /* the drawable, downscaled, RGBA u8
                                      * sRGB, straight alpha */
   /* SHADOW families on a drawable: the preview shows the drawable at 1:1
@@ -58,6 +60,7 @@ typedef struct
   guint                generation[CLFX_N_WORK]; /* of the latest request */
 
   /* Settings tab */
+  gchar               *rows_shown;  /* the rows' names, as last shown */
   GtkWidget           *check_note;  /* why the engine refuses the values */
   gboolean             refused;
   GtkWidget           *preview_image;
@@ -84,7 +87,7 @@ typedef struct
 
 /* clfx-ui.c */
 ClfxUi    *clfx_ui_new              (GimpProcedureDialog *dialog,
-                                     const ClfxFamily    *family,
+                                     const ClfxProcSpec  *proc,
                                      GimpProcedureConfig *config,
                                      GimpDrawable       **drawables);
 /* Stops the worker (waits for a run in progress) before anything goes. */

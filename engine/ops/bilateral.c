@@ -455,4 +455,5 @@ const ClfxVariant clfx_variant_bilateral
       bilateral_tolerance,
       NULL,
       NULL,
-      NULL };
+      NULL,
+      CLFX_BILATERAL_PLACE };

@@ -19,6 +19,13 @@ typedef struct
   CLFX_N_ ("bilateral (blur-radius, edge-preservation as "                   \
            "gegl:bilateral-filter, centred, on straight colour)")
 
+/* As an operator of its own: GEGL's operation, categories and menu
+ * (GIMP has no menu entry for gegl:bilateral-filter: beside
+ * Enhance's Noise Reduction, as GEGL's categories say). */
+#define CLFX_BILATERAL_PLACE                                                 \
+  { "bilateral-filter", "enhance:noise-reduction",                           \
+    "<Image>/Filters/Enhance" }
+
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_BILATERAL_ROWS(F, G)                                            \
   CLFX_PARAM_DOUBLE_ROW (F, bilateral.blur_radius, "blur-radius",            \

@@ -9,6 +9,10 @@
 #define CLFX_BOX_LABEL CLFX_N_ ("Box blur")
 #define CLFX_BOX_HELP CLFX_N_ ("box (radius)")
 
+/* As an operator of its own: GEGL's operation, categories and menu
+ * (GIMP has no menu entry for gegl:box-blur: beside the other blurs). */
+#define CLFX_BOX_PLACE { "box-blur", "blur", "<Image>/Filters/Blur" }
+
 extern const ClfxVariant clfx_variant_box;
 
 #endif

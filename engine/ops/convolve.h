@@ -24,6 +24,12 @@ typedef struct
   CLFX_N_ ("convolve (matrix, divisor, offset, normalize, alpha-weight "     \
            "as GIMP's Convolution Matrix, 3x3 to 7x7)")
 
+/* As an operator of its own: GEGL's operation, categories and menu
+ * (GIMP's Filters > Generic > Convolution Matrix). */
+#define CLFX_CONVOLVE_PLACE                                                  \
+  { "convolution-matrix", "generic",                                         \
+    "<Image>/Filters/Generic" }
+
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_CONVOLVE_ROWS(F, G)                                             \
   CLFX_PARAM_STRING_ROW (F, convolve.matrix, "matrix", CLFX_N_ ("Matrix"),   \

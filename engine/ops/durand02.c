@@ -646,5 +646,5 @@ const ClfxVariant clfx_variant_durand02 = {
   "durand02", "durand02",
   CLFX_N_ ("Durand 2002 base and detail (a bilateral grid)"), uses_durand,
   durand_plan, NULL, durand_run_cl, durand_cpu, durand_tolerance, NULL,
-  tm_describe, NULL
+  tm_describe, NULL, CLFX_DURAND02_PLACE
 };

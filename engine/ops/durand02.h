@@ -28,6 +28,10 @@ extern const ClfxChoice clfx_durand02_filter_choices[];
   CLFX_N_ ("durand02 (contrast, detail, spatial-sigma, range-sigma): "       \
            "base and detail through a bilateral grid sliced by the "         \
            "sampler-filter.")
+/* As an operator of its own: GEGL has no durand02; beside GIMP's tone
+ * mappers. */
+#define CLFX_DURAND02_PLACE                                                  \
+  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping" }
 #define CLFX_DURAND02_ROWS(F, G, G_SAMPLER)                                  \
   CLFX_PARAM_DOUBLE_ROW (F, durand02.contrast, "contrast",                   \
                          CLFX_N_ ("Co_ntrast"),                              \

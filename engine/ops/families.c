@@ -82,7 +82,7 @@ static const ClfxParamSpec resize_params[] = {
     CLFX_N_ ("What to resize: the selected layers, or the image (canvas and "
              "every layer)"),
     CLFX_PARAM_CHOICE, CLFX_FIELD_ (R, target, int), 0, 0, 0, 0, 0, 0,
-    CLFX_UNIT_NONE, G_OUTPUT, target_choices, NULL, true },
+    CLFX_UNIT_NONE, G_OUTPUT, target_choices, NULL, true, NULL },
 };
 #undef R
 _Static_assert (sizeof (ClfxResizeParams) <= CLFX_PARAMS_BYTES,
@@ -97,12 +97,12 @@ _Static_assert (sizeof (ClfxResizeParams) <= CLFX_PARAMS_BYTES,
              "pixel transfer to the plug-in) when the module is "            \
              "installed; otherwise, or off, the plug-in runs the engine"),   \
     CLFX_PARAM_BOOL, CLFX_FIELD_ (st, in_process, bool), 0, 1, 1, 0, 1, 0,  \
-    CLFX_UNIT_NONE, group, NULL, NULL, true },                               \
+    CLFX_UNIT_NONE, group, NULL, NULL, true, NULL },                         \
   { "non-destructive", CLFX_N_ ("_Non-destructive"),                         \
     CLFX_N_ ("In GIMP's process: add the operation as a layer filter that "  \
              "stays editable (saved in XCF files) instead of merging it"),   \
     CLFX_PARAM_BOOL, CLFX_FIELD_ (st, non_destructive, bool), 0, 1, 0, 0, 1, \
-    0, CLFX_UNIT_NONE, group, NULL, NULL, true }
+    0, CLFX_UNIT_NONE, group, NULL, NULL, true, NULL }
 
 static const ClfxVariant *const resize_variants[] = { &clfx_variant_resize };
 static const char *const resize_sweep[] = { "filter", "addressing",
@@ -153,6 +153,8 @@ const ClfxFamily clfx_family_resize = {
   1,
   resize_sweep,
   resize_sweep_case,
+  NULL,
+  NULL,
   NULL,
   NULL,
   NULL,
@@ -287,6 +289,13 @@ const ClfxFamily clfx_family_filter = {
            "auto a missing OpenCL falls back to the CPU reference; validate "
            "compares with that reference.  Returns a JSON report (device, "
            "build logs, timings, validation)."),
+  /* A filter's own procedure: one definition, so no "all". */
+  CLFX_N_ ("Filters the selected layers (within the selection) with GEGL's "
+           "definition, in linear light (the blurs on premultiplied alpha), "
+           "addressing as the edge handling: "),
+  CLFX_N_ (".  With device auto a missing OpenCL falls back to the CPU "
+           "reference; validate compares with that reference.  Returns a "
+           "JSON report (device, build logs, timings, validation)."),
 };
 
 /* ---- tonemap ---------------------------------------------------------------- */
@@ -401,6 +410,10 @@ const ClfxFamily clfx_family_tonemap = {
            "reference; validate compares with that reference.  Returns a "
            "JSON report (device, build logs, timings, statistics, "
            "validation)."),
+  /* A tone mapper's own procedure: one operator, not "one of these". */
+  CLFX_N_ ("Tone-maps the selected layers (within the selection) in linear "
+           "light, alpha kept.  "),
+  NULL,
 };
 
 /* ---- copy (internal) ------------------------------------------------------ */
@@ -424,6 +437,8 @@ const ClfxFamily clfx_family_copy = {
   -1,
   copy_variants,
   1,
+  NULL,
+  NULL,
   NULL,
   NULL,
   NULL,

@@ -21,6 +21,10 @@ typedef struct
   CLFX_N_ ("fattal02 (alpha, beta, saturation, noise): as "                  \
            "gegl:fattal02, gradients attenuated, a Poisson equation "        \
            "solved by multigrid on the device.")
+/* As an operator of its own: gegl:fattal02, beside GIMP's Colors >
+ * Tone Mapping > Fattal et al. 2002. */
+#define CLFX_FATTAL02_PLACE                                                  \
+  { "fattal02", "tonemapping", "<Image>/Colors/Tone Mapping" }
 #define CLFX_FATTAL02_ROWS(F, G)                                             \
   CLFX_PARAM_DOUBLE_ROW (F, fattal02.alpha, "alpha", CLFX_N_ ("Al_pha"),     \
                          CLFX_N_ ("Fattal 2002: the gradient threshold, "    \

@@ -167,4 +167,5 @@ const ClfxVariant clfx_variant_gaussian
       CLFX_N_ ("Gaussian blur (GEGL's gaussian-blur: FIR below sigma 1, "
                "IIR from 1)"),
       uses_gaussian, gaussian_plan, NULL, gaussian_cl, gaussian_cpu,
-      gaussian_tolerance, NULL, clfx_filter_describe, NULL };
+      gaussian_tolerance, NULL, clfx_filter_describe, NULL,
+      CLFX_GAUSSIAN_PLACE };

@@ -25,8 +25,12 @@ typedef struct
 
 #define CLFX_GAUSSIAN_LABEL CLFX_N_ ("Gaussian blur")
 #define CLFX_GAUSSIAN_HELP                                                   \
-  CLFX_N_ ("gaussian (std-dev-x, std-dev-y, method auto/fir/iir as "         \
-           "gegl:gaussian-blur)")
+  CLFX_N_ ("gaussian (std-dev-x, std-dev-y, method auto/fir/iir, GEGL's "   \
+           "filter, as gegl:gaussian-blur)")
+
+/* As an operator of its own: GEGL's operation, categories and menu
+ * (GIMP's Filters > Blur > Gaussian Blur). */
+#define CLFX_GAUSSIAN_PLACE { "gaussian-blur", "blur", "<Image>/Filters/Blur" }
 
 /* The method's choices, in CLFX_GAUSS_* order. */
 #define CLFX_GAUSS_METHOD_CHOICES                                            \
@@ -48,10 +52,11 @@ typedef struct
                          CLFX_N_ ("Standard deviation of the vertical blur " \
                                   "in pixels (GEGL's std-dev-y)"),           \
                          0, 1500, 1.5, 0.24, 100, 2, CLFX_UNIT_DISTANCE, G), \
-  CLFX_PARAM_CHOICE_ROW (F, gaussian.method, "method", CLFX_N_ ("_Method"),  \
-                         CLFX_N_ ("How the Gaussian is computed, per axis, " \
-                                  "as GEGL's filter property"),              \
-                         CLFX_GAUSS_METHOD_CHOICES, CLFX_GAUSS_AUTO, G)
+  CLFX_PARAM_CHOICE_ROW_AS ("filter", F, gaussian.method, "method",         \
+                            CLFX_N_ ("_Method"),                             \
+                            CLFX_N_ ("How the Gaussian is computed, per "    \
+                                     "axis, as GEGL's filter property"),     \
+                            CLFX_GAUSS_METHOD_CHOICES, CLFX_GAUSS_AUTO, G)
 
 extern const ClfxVariant clfx_variant_gaussian;
 

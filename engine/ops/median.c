@@ -521,4 +521,5 @@ const ClfxVariant clfx_variant_median
       median_tolerance,
       NULL,
       clfx_filter_describe,
-      NULL };
+      NULL,
+      CLFX_MEDIAN_PLACE };

@@ -27,6 +27,12 @@ typedef struct
   CLFX_N_ ("median (radius, percentile, neighborhood as "                    \
            "gegl:median-blur in high precision, on the stored values)")
 
+/* As an operator of its own: GEGL's operation, categories and menu
+ * (GIMP's Filters > Blur > Median Blur). */
+#define CLFX_MEDIAN_PLACE                                                    \
+  { "median-blur", "blur:noise-reduction",                                   \
+    "<Image>/Filters/Blur" }
+
 /* The neighborhood's choices, in CLFX_MEDIAN_* order. */
 #define CLFX_MEDIAN_NEIGHBORHOOD_CHOICES                                     \
   ((const ClfxChoice[]) { { "square", CLFX_N_ ("Square") },                  \

@@ -21,6 +21,12 @@ typedef struct
   CLFX_N_ ("sobel (horizontal, vertical, keep-sign as gegl:edge-sobel, "     \
            "centred)")
 
+/* As an operator of its own: GEGL's operation, categories and menu
+ * (GIMP's Filters > Edge-Detect > Sobel). */
+#define CLFX_SOBEL_PLACE                                                     \
+  { "edge-sobel", "edge-detect",                                             \
+    "<Image>/Filters/Edge-Detect" }
+
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_SOBEL_ROWS(F, G)                                                \
   CLFX_PARAM_BOOL_ROW (F, sobel.horizontal, "horizontal",                    \

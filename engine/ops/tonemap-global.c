@@ -782,21 +782,21 @@ static const char *const uses_drago[] = { "operator", "exposure", "bias",
                                           NULL };
 static const char *const uses_aces[] = { "operator", "exposure", NULL };
 
-#define VARIANT(id, blurb, plan, uses)                                       \
+#define VARIANT(id, blurb, plan, uses, place)                                \
   { id, "tonemap-global", blurb, uses, plan, NULL, global_cl, global_cpu,   \
-    global_tolerance, NULL, tm_describe, tm_stats_cl }
+    global_tolerance, NULL, tm_describe, tm_stats_cl, place }
 const ClfxVariant clfx_variant_reinhard02
   = VARIANT ("reinhard02",
              CLFX_N_ ("Reinhard 2002 photographic (pfstmo's, global)"),
-             reinhard02_plan, uses_r02);
+             reinhard02_plan, uses_r02, CLFX_REINHARD02_PLACE);
 const ClfxVariant clfx_variant_reinhard05
   = VARIANT ("reinhard05", CLFX_N_ ("Reinhard 2005 (gegl:reinhard05)"),
-             reinhard05_plan, uses_r05);
+             reinhard05_plan, uses_r05, CLFX_REINHARD05_PLACE);
 const ClfxVariant clfx_variant_drago03
   = VARIANT ("drago03", CLFX_N_ ("Drago 2003 adaptive logarithm (pfstmo's)"),
-             drago03_plan, uses_drago);
+             drago03_plan, uses_drago, CLFX_DRAGO03_PLACE);
 const ClfxVariant clfx_variant_aces
   = VARIANT ("aces",
              CLFX_N_ ("ACES filmic (Hill's fit of the RRT + sRGB ODT)"),
-             aces_plan, uses_aces);
+             aces_plan, uses_aces, CLFX_ACES_PLACE);
 #undef VARIANT

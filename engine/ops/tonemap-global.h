@@ -29,6 +29,10 @@ typedef struct
 #define CLFX_REINHARD02_LABEL CLFX_N_ ("Reinhard 2002 (photographic)")
 #define CLFX_REINHARD02_HELP                                                 \
   CLFX_N_ ("reinhard02 (key, white-point): pfstmo's photographic operator.")
+/* As an operator of its own: GEGL has no reinhard02; beside GIMP's
+ * tone mappers (Colors > Tone Mapping). */
+#define CLFX_REINHARD02_PLACE                                                \
+  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping" }
 #define CLFX_REINHARD02_ROWS(F, G)                                           \
   CLFX_PARAM_DOUBLE_ROW (F, reinhard02.key, "key", CLFX_N_ ("_Key"),         \
                          CLFX_N_ ("Reinhard 2002: the key, the luminance "   \
@@ -44,6 +48,10 @@ typedef struct
 #define CLFX_REINHARD05_LABEL CLFX_N_ ("Reinhard 2005")
 #define CLFX_REINHARD05_HELP                                                 \
   CLFX_N_ ("reinhard05 (brightness, chromatic, light): as gegl:reinhard05.")
+/* As an operator of its own: gegl:reinhard05, beside GIMP's Colors >
+ * Tone Mapping > Reinhard 2005. */
+#define CLFX_REINHARD05_PLACE                                                \
+  { "reinhard05", "tonemapping", "<Image>/Colors/Tone Mapping" }
 #define CLFX_REINHARD05_ROWS(F, G)                                           \
   CLFX_PARAM_DOUBLE_ROW (F, reinhard05.brightness, "brightness",             \
                          CLFX_N_ ("_Brightness"),                            \
@@ -63,6 +71,10 @@ typedef struct
 
 #define CLFX_DRAGO03_LABEL CLFX_N_ ("Drago 2003 (adaptive logarithmic)")
 #define CLFX_DRAGO03_HELP CLFX_N_ ("drago03 (bias): as pfstmo's.")
+/* As an operator of its own: GEGL has no drago03; beside GIMP's tone
+ * mappers. */
+#define CLFX_DRAGO03_PLACE                                                   \
+  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping" }
 #define CLFX_DRAGO03_ROWS(F, G)                                              \
   CLFX_PARAM_DOUBLE_ROW (F, drago03.bias, "bias", CLFX_N_ ("Bias"),          \
                          CLFX_N_ ("Drago 2003: contrast in the darks "       \
@@ -72,6 +84,10 @@ typedef struct
 /* aces has no parameters of its own. */
 #define CLFX_ACES_LABEL CLFX_N_ ("ACES filmic")
 #define CLFX_ACES_HELP CLFX_N_ ("aces: Hill's fit of the ACES filmic curve.")
+/* As an operator of its own: GEGL has no ACES curve; beside GIMP's
+ * tone mappers. */
+#define CLFX_ACES_PLACE                                                      \
+  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping" }
 
 extern const ClfxVariant clfx_variant_reinhard02;
 extern const ClfxVariant clfx_variant_reinhard05;

@@ -17,7 +17,14 @@ typedef struct
 
 #define CLFX_UNSHARP_LABEL CLFX_N_ ("Unsharp mask (sharpen)")
 #define CLFX_UNSHARP_HELP                                                    \
-  CLFX_N_ ("unsharp (std-dev, amount, threshold as gegl:unsharp-mask)")
+  CLFX_N_ ("unsharp (std-dev, amount (GEGL's scale), threshold as "          \
+           "gegl:unsharp-mask)")
+
+/* As an operator of its own: GEGL's operation, categories and menu
+ * (GIMP's Filters > Enhance > Sharpen (Unsharp Mask)). */
+#define CLFX_UNSHARP_PLACE                                                   \
+  { "unsharp-mask", "enhance:sharpen",                                       \
+    "<Image>/Filters/Enhance" }
 
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_UNSHARP_ROWS(F, G)                                              \
@@ -26,10 +33,11 @@ typedef struct
                                   "in pixels (GEGL's std-dev, its "          \
                                   "\"Radius\")"),                            \
                          0, 1500, 3, 0, 40, 2, CLFX_UNIT_DISTANCE, G),       \
-  CLFX_PARAM_DOUBLE_ROW (F, unsharp.amount, "amount", CLFX_N_ ("_Amount"),   \
-                         CLFX_N_ ("Unsharp: strength, out = in + amount "    \
-                                  "(in - blur) (GEGL's scale)"),             \
-                         0, 300, 0.5, 0, 10, 3, CLFX_UNIT_NONE, G),          \
+  CLFX_PARAM_DOUBLE_ROW_AS ("scale", F, unsharp.amount, "amount",           \
+                            CLFX_N_ ("_Amount"),                             \
+                            CLFX_N_ ("Unsharp: strength, out = in + amount " \
+                                     "(in - blur) (GEGL's scale)"),          \
+                            0, 300, 0.5, 0, 10, 3, CLFX_UNIT_NONE, G),       \
   CLFX_PARAM_DOUBLE_ROW (F, unsharp.threshold, "threshold",                  \
                          CLFX_N_ ("_Threshold"),                             \
                          CLFX_N_ ("Unsharp: sharpen only where the "         \

@@ -135,6 +135,13 @@ sf_values="width=70 height=50 zoom-x=0.8 zoom-y=0.9 filter=cubic
            addressing=mirrored-repeat target=layer device=$device"
 sf_call=$("$sfcall" resize "$out/script-fu-call.json" $sf_values)
 ok $? "the Script-Fu call text for $(echo $sf_values)"
+# The same from a variant's own dialog: its procedure, its arguments
+# under GEGL's names (unsharp's amount is GEGL's scale).
+sf_op_call=$("$sfcall" filter:unsharp "$out/script-fu-op.json" std-dev=2 \
+             amount=1.5 device=$device)
+echo "$sf_op_call" | grep -q '^(plug-in-clfx-unsharp-mask .*#:std-dev 2 #:scale 1.5 .*#:in-process #t' \
+  && ! echo "$sf_op_call" | grep -q '#:filter\|#:amount\|#:radius'
+ok $? "the Script-Fu call text of plug-in-clfx-unsharp-mask names it and its own arguments"
 
 # name input prep expected-message call-arguments.  The unknown choice
 # name goes positionally: with a #:addressing keyword, GIMP 3.0.4's
@@ -274,6 +281,8 @@ CASES
       "$in" "$in"
   printf '(clfx-call-case "script-fu-call" "%s/rgb8.png" (lambda (img drw) %s))\n' \
     "$in" "$sf_call"
+  printf '(clfx-call-case "script-fu-op" "%s/rgba8.png" (lambda (img drw) %s))\n' \
+    "$in" "$sf_op_call"
   # On the CPU reference there is nothing to compare, and a report-file
   # that cannot be written is said too, not hidden behind that.
   printf '(clfx-selftest-bad-case "selftest-reference" "reference" "%s/no-such-folder/selftest-reference.json")\n' \
@@ -562,6 +571,19 @@ assert all(p[k] == v for k, v in want.items()), p
 PY
 )
 ok $? "script-fu-call: the report has the values the text was made from"
+[ -z "$err" ] || echo "$err" | tail -3 | diag
+marked script-fu-op ok
+ok $? "script-fu-op: the copied call of plug-in-clfx-unsharp-mask ran"
+check_pixels script-fu-op rgba8 none filter --filter unsharp --std-dev 2 \
+  --amount 1.5
+err=$(python3 - "$out/script-fu-op.json" <<'PY' 2>&1
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["parameters"]
+assert r["variant"] == "unsharp" and p["std-dev"] == 2 and p["amount"] == 1.5, r
+PY
+)
+ok $? "script-fu-op: the report has the values the text was made from"
 [ -z "$err" ] || echo "$err" | tail -3 | diag
 
 # All or nothing: the second layer's apply step fails; the first layer

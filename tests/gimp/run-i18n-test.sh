@@ -51,6 +51,9 @@ ok $? "gimp-console ran under zh_CN.UTF-8"
 
 grep -q '调整大小 (OpenCL)(_R)...' "$work/profile/pluginrc"
 ok $? "the menu label is translated (pluginrc)"
+# A variant's own procedure: the GEGL module's title of its operation.
+grep -q '"高斯模糊 (OpenCL)..."' "$work/profile/pluginrc"
+ok $? "a variant's own menu label is translated (pluginrc)"
 grep -a "^CLFX-ERROR indexed: " "$work/gimp.log" | grep -q '不支持索引图像'
 ok $? "the error for an indexed image is translated: $(grep -a '^CLFX-ERROR indexed' "$work/gimp.log" | head -c 200)"
 python3 - "$work/out/zh.json" <<'PY'

@@ -1,11 +1,13 @@
 /* script-fu-call.c: prints the Script-Fu call that the dialog's "Copy
- * Script-Fu call" button copies for a family's values, so that the GIMP
- * batch can run it and check what it did.
+ * Script-Fu call" button copies for a procedure's values, so that the
+ * GIMP batch can run it and check what it did.
  *
- *   script-fu-call FAMILY REPORT-FILE [NAME=VALUE...]
+ *   script-fu-call FAMILY[:VARIANT] REPORT-FILE [NAME=VALUE...]
  *
- * NAME is a row of the family or "device"; values are read as clfx-bench
- * reads them (clfx_params_set).  validate is on. */
+ * FAMILY: the family's procedure; FAMILY:VARIANT: that variant's own.
+ * NAME is a row of the family (its name in the table) or "device";
+ * values are read as clfx-bench reads them (clfx_params_set).  validate
+ * is on. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,19 +17,32 @@ int
 main (int    argc,
       char **argv)
 {
-  const ClfxFamily *family = argc >= 3 ? clfx_family_find (argv[1]) : NULL;
+  gchar           **what = g_strsplit (argc >= 3 ? argv[1] : "", ":", 2);
+  const ClfxFamily *family = clfx_family_find (what[0]);
   ClfxArgs          args = { 0 };
   ClfxError         e = { 0 };
   gchar            *call;
 
-  if (! family || ! family->procedure)
+  args.proc = (ClfxProcSpec) { family, -1 };
+  for (gint k = 0; family && what[1] && k < family->n_variants; k++)
+    if (! strcmp (family->variants[k]->name, what[1]))
+      args.proc.variant = k;
+  if (! family || ! family->procedure
+      || (what[1] && (args.proc.variant < 0
+                      || ! clfx_family_has_operators (family))))
     {
-      fprintf (stderr, "usage: script-fu-call FAMILY REPORT-FILE "
+      fprintf (stderr, "usage: script-fu-call FAMILY[:VARIANT] REPORT-FILE "
                        "[NAME=VALUE...] (FAMILY: a family with a "
-                       "procedure)\n");
+                       "procedure, VARIANT one of its variants)\n");
+      g_strfreev (what);
       return 2;
     }
+  g_strfreev (what);
   clfx_params_defaults (family, &args.params);
+  if (args.proc.variant >= 0)
+    clfx_param_set_int (&args.params,
+                        &family->params[family->variant_param],
+                        args.proc.variant);
   args.device = g_strdup ("auto");
   args.validate = TRUE;
   args.report_file = g_strdup (argv[2]);

@@ -72,14 +72,21 @@ cat > "$WORK/ui.scm" <<SCM
                                 #:drawables (gimp-image-get-selected-drawables img)
                                 #:operator "durand02" #:detail 1.5
                                 #:sampler-filter "linear"))
-        "$WORK/tonemap.json"))
+        "$WORK/tonemap.json")
+  ; A variant's own procedure: the unsharp mask with GEGL's argument
+  ; names, its dialog showing its own rows only, OK pressed by the test.
+  (save (catch "cancelled or failed"
+          (plug-in-clfx-unsharp-mask #:run-mode RUN-INTERACTIVE #:image img
+                                     #:drawables (gimp-image-get-selected-drawables img)
+                                     #:std-dev 2.0 #:scale 1.5))
+        "$WORK/unsharp.json"))
 SCM
 
 gimp-3.0 -n --no-splash --batch-interpreter=plug-in-script-fu-eval \
   -b "(load \"$WORK/ui.scm\")" >"$LOG" 2>&1 &
 GIMP_PID=$!
 
-echo "1..18"
+echo "1..21"
 WIN=$(find_window '^Resize \(OpenCL\)$' 150)
 if [ -z "$WIN" ]; then
   echo "not ok 1 - the dialog appeared"
@@ -177,6 +184,23 @@ else
   FAILED=1
 fi
 
+# A variant's own dialog, then OK.
+WIN=$(find_window '^Unsharp mask \(sharpen\) \(OpenCL\)$' 120)
+if [ -n "$WIN" ]; then
+  echo "ok 19 - the unsharp mask's own dialog appeared (window $WIN)"
+  xdotool windowactivate --sync "$WIN" 2>/dev/null
+  shot ui-unsharp.png 5 20
+  xdotool key alt+o
+  for i in $(seq 120); do
+    [ -s "$WORK/unsharp.json" ] && break
+    sleep 0.5
+  done
+else
+  echo "not ok 19 - the unsharp mask's own dialog appeared"
+  echo "not ok 20 - screenshot ui-unsharp.png"
+  FAILED=1
+fi
+
 check_report ()  # check_report FILE NUMBER DESCRIPTION
 {
   if python3 - "$1" <<'PY' 2>"$WORK/check.log"
@@ -228,6 +252,41 @@ then
 else
   echo "not ok 15 - OK ran the tone mapper with the dialog's values (report)"
   sed 's/^/# /' "$WORK/check.log" "$WORK/tonemap.json" 2>/dev/null
+  FAILED=1
+fi
+
+# The rows each dialog showed (its debug line): the family's dialogs only
+# the chosen variant's (the others hidden, not greyed out), the unsharp
+# mask's own dialog its own under GEGL's names; and the values OK ran.
+if python3 - "$WORK/unsharp.json" "$LOG" <<'PY' 2>"$WORK/check.log"
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+p = r["parameters"]
+assert r["operation"] == "filter" and r["variant"] == "unsharp", r
+assert (p["std-dev"], p["amount"]) == (2.0, 1.5), p
+shown = {}
+for line in open(sys.argv[2], errors="replace"):
+    m = re.search(r"(plug-in-clfx-[a-z0-9-]+): rows shown: (.*)$", line)
+    if m:
+        shown[m.group(1)] = m.group(2).split()
+gimp = ["in-process", "non-destructive"]
+want = {
+    "plug-in-clfx-filter": ["filter", "horizontal", "vertical",
+                            "keep-sign", "addressing"] + gimp,
+    "plug-in-clfx-tonemap": ["operator", "exposure", "contrast", "detail",
+                             "spatial-sigma", "range-sigma",
+                             "sampler-filter"] + gimp,
+    "plug-in-clfx-unsharp-mask": ["std-dev", "scale", "threshold",
+                                  "addressing"] + gimp,
+}
+for proc, rows in want.items():
+    assert shown.get(proc) == rows, (proc, shown.get(proc), rows)
+PY
+then
+  echo "ok 21 - each dialog showed only its variant's rows; the unsharp mask's own ran with its dialog's values"
+else
+  echo "not ok 21 - each dialog showed only its variant's rows; the unsharp mask's own ran with its dialog's values"
+  sed 's/^/# /' "$WORK/check.log" "$WORK/unsharp.json" 2>/dev/null
   FAILED=1
 fi
 

@@ -262,13 +262,13 @@ bad_tolerance (const ClfxParams *p, const ClfxPlan *plan,
 
 static const ClfxVariant bad_variant = {
   "bad", "resize", "launches with wrong arguments", NULL, bad_plan, NULL,
-  bad_cl, bad_cpu, bad_tolerance, NULL, NULL, NULL,
+  bad_cl, bad_cpu, bad_tolerance, NULL, NULL, NULL, { NULL, NULL, NULL },
 };
 static const ClfxVariant *const bad_variants[] = { &bad_variant };
 static const ClfxFamily bad_family = {
   "bad", NULL, NULL, NULL, "test family", NULL, NULL, CLFX_APPLY_SHADOW,
   bad_rows, 1, bad_groups, 1, sizeof (BadParams), -1, bad_variants, 1,
-  NULL, NULL, NULL, NULL, NULL,
+  NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 static void

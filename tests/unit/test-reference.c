@@ -973,6 +973,63 @@ test_family_help (void)
     }
 }
 
+/* The variants as operators of their own (the plug-in's procedure of
+ * each, the GEGL module's clfx:NAME): a place in GEGL's categories and
+ * GIMP's menus, a procedure name of their own, arguments whose names
+ * (GEGL's where a row has one) do not meet, and a help text with their
+ * part alone. */
+static void
+test_operators (void)
+{
+  char seen[64][80];
+  int  n_seen = 0;
+
+  for (const ClfxFamily *const *f = clfx_families (); *f; f++)
+    for (int k = 0; clfx_family_has_operators (*f) && k < (*f)->n_variants;
+         k++)
+      {
+        const ClfxVariant *v = (*f)->variants[k];
+        char               name[80];
+        const char        *args[64];
+        int                n_args = 0;
+        bool               ok = clfx_operator_procedure (*f, k, name,
+                                                         sizeof name)
+                                && v->place.categories
+                                && v->place.menu_path
+                                && ! strncmp (v->place.menu_path,
+                                              "<Image>/", 8);
+        char              *help = clfx_operator_help (*f, k, bracket);
+
+        for (int i = 0; ok && i < n_seen; i++)
+          ok = strcmp (seen[i], name) != 0;
+        if (ok && n_seen < 64)
+          snprintf (seen[n_seen++], sizeof seen[0], "%s", name);
+        args[n_args++] = "device";
+        args[n_args++] = "validate";
+        args[n_args++] = "report-file";
+        for (int i = 0; ok && i < (*f)->n_params; i++)
+          {
+            const char *arg = clfx_operator_arg_name (&(*f)->params[i]);
+
+            if (! clfx_operator_has_row (*f, k, i))
+              continue;
+            for (int a = 0; ok && a < n_args; a++)
+              ok = strcmp (args[a], arg) != 0;
+            if (n_args < 64)
+              args[n_args++] = arg;
+          }
+        ok = ok && ! clfx_operator_has_row (*f, k, (*f)->variant_param);
+        /* Its own part of the help, no other variant's. */
+        for (int o = 0; ok && help && o < (*f)->n_variants; o++)
+          ok = (strstr (help, bracket ((*f)->help_variants[o])) != NULL)
+               == (o == k);
+        tap_ok (ok && help, "%s %s: procedure %s, %d arguments, in %s (%s)",
+                (*f)->name, v->name, name, n_args, v->place.menu_path,
+                v->place.categories);
+        free (help);
+      }
+}
+
 /* A failed validation says what failed: a probe (with its values) when
  * the pixels passed, the values beyond the tolerance when they did not,
  * never "0 pixels". */
@@ -1097,6 +1154,7 @@ main (void)
   test_families ();
   test_variants_own_rows ();
   test_family_help ();
+  test_operators ();
   test_failure_words ();
   test_keep_reference ();
   test_tolerance_helpers ();
