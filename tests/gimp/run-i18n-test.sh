@@ -93,7 +93,7 @@ if has_locale de_DE; then
   ok $? "gimp-console ran under de_DE.UTF-8"
   check_run de de_DE '_Größe ändern (OpenCL)...' \
     'indizierte Bilder werden nicht unterstützt' \
-    'Gaußscher Weichzeichner (OpenCL)...'
+    'Gauß’scher Weichzeichner (OpenCL)...'
 elif [ "${CLFX_REQUIRE_DEVICE:-0}" = 1 ]; then
   ok 1 "the de_DE.UTF-8 locale is missing"
 else
