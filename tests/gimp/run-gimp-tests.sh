@@ -35,14 +35,8 @@ ok () {       # ok CONDITION-STATUS DESCRIPTION
 
 diag () { sed 's/^/# /'; }
 
-if ! command -v "$gimp" >/dev/null 2>&1; then
-  if [ "${CLFX_REQUIRE_DEVICE:-0}" = 1 ]; then
-    echo "1..1"; echo "not ok 1 - $gimp not found (CLFX_REQUIRE_DEVICE=1)"
-    exit 1
-  fi
-  echo "1..0 # SKIP $gimp not found"
-  exit 0
-fi
+. "$(dirname "$0")/gimp-lib.sh"
+need_gimp "$gimp"
 
 # ---------------------------------------------------------------- set-up
 rm -rf "$work"

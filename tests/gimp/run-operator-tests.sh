@@ -20,14 +20,8 @@ plugin=$1 bench=$2 table_tool=$3 src=$4 work=$5
 gimp=${CLFX_GIMP_CONSOLE:-gimp-console-3.0}
 device=${CLFX_TEST_DEVICE:-reference}
 
-if ! command -v "$gimp" >/dev/null 2>&1; then
-  if [ "${CLFX_REQUIRE_DEVICE:-0}" = 1 ]; then
-    echo "1..1"; echo "not ok 1 - $gimp not found (CLFX_REQUIRE_DEVICE=1)"
-    exit 1
-  fi
-  echo "1..0 # SKIP $gimp not found"
-  exit 0
-fi
+. "$(dirname "$0")/gimp-lib.sh"
+need_gimp "$gimp"
 
 rm -rf "$work"
 mkdir -p "$work/profile/plug-ins" "$work/home" || exit 1

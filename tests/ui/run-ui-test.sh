@@ -128,10 +128,7 @@ shot ui-sampler-rule.png 1 4
 xdotool key alt+n
 sleep 2
 xdotool key alt+o
-for i in $(seq 120); do
-  [ -s "$WORK/last-vals.json" ] && break
-  sleep 0.5
-done
+wait_for_file "$WORK/last-vals.json" 120
 sleep 1
 
 # The filter's dialog, then OK.
@@ -142,15 +139,9 @@ if [ -n "$WIN" ]; then
   shot ui-filter.png 5 6
   # The first preview builds its kernels (cold caches): on a busy machine
   # that can outlast the screenshot's wait; check 17 needs its picture.
-  for i in $(seq 120); do
-    [ -s "$PREVIEWS/filter.pam" ] && break
-    sleep 0.5
-  done
+  wait_for_file "$PREVIEWS/filter.pam" 120
   xdotool key alt+o
-  for i in $(seq 120); do
-    [ -s "$WORK/filter.json" ] && break
-    sleep 0.5
-  done
+  wait_for_file "$WORK/filter.json" 120
 else
   echo "not ok 5 - the filter's dialog appeared"
   echo "not ok 6 - screenshot ui-filter.png"
@@ -173,10 +164,7 @@ if [ -n "$WIN" ]; then
   xdotool key alt+e
   sleep 1
   xdotool key alt+o
-  for i in $(seq 120); do
-    [ -s "$WORK/tonemap.json" ] && break
-    sleep 0.5
-  done
+  wait_for_file "$WORK/tonemap.json" 120
 else
   echo "not ok 13 - the tone mapper's dialog appeared"
   echo "not ok 14 - screenshot ui-tonemap.png"
@@ -191,10 +179,7 @@ if [ -n "$WIN" ]; then
   xdotool windowactivate --sync "$WIN" 2>/dev/null
   shot ui-unsharp.png 5 20
   xdotool key alt+o
-  for i in $(seq 120); do
-    [ -s "$WORK/unsharp.json" ] && break
-    sleep 0.5
-  done
+  wait_for_file "$WORK/unsharp.json" 120
 else
   echo "not ok 19 - the unsharp mask's own dialog appeared"
   echo "not ok 20 - screenshot ui-unsharp.png"

@@ -8,6 +8,7 @@
 #                          start Xvfb and openbox; stop them (and
 #                          $GIMP_PID, $BUS_PID) on exit.
 #   find_window REGEX TRIES   a window's id, or nothing
+#   wait_for_file FILE TRIES  until FILE is written (status 1: not in time)
 
 skip_or_fail ()
 {
@@ -69,6 +70,17 @@ ui_start ()
   openbox >"$WORK/openbox.log" 2>&1 &
   OB_PID=$!
   sleep 1
+}
+
+# wait_for_file FILE TRIES: until FILE is there and not empty, half a
+# second a try (the plug-in writes its report or preview when done).
+wait_for_file ()
+{
+  for i in $(seq "$2"); do
+    [ -s "$1" ] && return 0
+    sleep 0.5
+  done
+  return 1
 }
 
 # Poll rather than `search --sync`: xdotool can exit on an X error when
