@@ -229,3 +229,18 @@ clfx_validate_error_map (const ClfxImage *expected, const ClfxImage *actual,
       }
   return true;
 }
+
+void
+clfx_validate_widen (ClfxImage *lo, ClfxImage *hi, const ClfxImage *v)
+{
+  for (int y = 0; y < v->height; y++)
+    for (int x = 0; x < v->width; x++)
+      for (int c = 0; c < v->channels; c++)
+        {
+          float b = clfx_image_get (v, x, y, c);
+          if (b < clfx_image_get (lo, x, y, c))
+            clfx_image_set (lo, x, y, c, b);
+          if (b > clfx_image_get (hi, x, y, c))
+            clfx_image_set (hi, x, y, c, b);
+        }
+}

@@ -64,6 +64,11 @@ void clfx_validate_per_pixel (const ClfxImage *expected, const ClfxImage *lo,
                               double abs_tol, const ClfxImage *abs_map,
                               double rel_tol, ClfxValidation *v);
 
+/* Widens lo and hi (shaped like v) to hold v too, channel by channel:
+ * the bounds of clfx_validate_bounded from every result the spec allows,
+ * one at a time. */
+void clfx_validate_widen (ClfxImage *lo, ClfxImage *hi, const ClfxImage *v);
+
 /* Per-pixel largest |actual - expected| / (tolerance), as a float gray map
  * (for the Diagnostics heat-map); values > 1 are mismatches.  abs_map as
  * for clfx_validate_per_pixel (may be NULL). */

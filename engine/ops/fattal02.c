@@ -18,6 +18,7 @@
 #include "clfx-params.h"
 #include "fattal-ref.h"
 #include "tonemap-common.h"
+#include "../clfx-validate.h"
 
 /* The reference's U, read before U names the unit roundoff. */
 static inline const double *
@@ -863,16 +864,7 @@ fattal_bounds (const ClfxParams *p, const ClfxPlan *plan,
       fp.near = 1e-4 * (1.0 + rel) + abs;
       tm_ref_run (plan, src, &other, scale, &r, fattal_pixel, &fp, NULL,
                   NULL);
-      for (int y = 0; y < ref->height; y++)
-        for (int x = 0; x < ref->width; x++)
-          for (int q = 0; q < ref->channels; q++)
-            {
-              float b = clfx_image_get (&other, x, y, q);
-              if (b < clfx_image_get (lo, x, y, q))
-                clfx_image_set (lo, x, y, q, b);
-              if (b > clfx_image_get (hi, x, y, q))
-                clfx_image_set (hi, x, y, q, b);
-            }
+      clfx_validate_widen (lo, hi, &other);
     }
   clfx_host_image_free (&other);
   return true;

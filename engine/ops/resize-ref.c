@@ -10,6 +10,7 @@
 #include "../../kernels/clfx-common.h"
 #include "../clfx-parallel.h"
 #include "../clfx-sampler-ref.h"
+#include "../clfx-validate.h"
 #include "resize-private.h"
 
 /* ---- CPU reference ------------------------------------------------------- */
@@ -241,16 +242,7 @@ resize_bounds (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
       job.jx = jit[k][0] * ux;
       job.jy = jit[k][1] * uy;
       clfx_parallel_rows (tmp.height, cpu_sample_rows, &job);
-      for (int y = 0; y < tmp.height; y++)
-        for (int x = 0; x < tmp.width; x++)
-          for (int c = 0; c < tmp.channels; c++)
-            {
-              float v = clfx_image_get (&tmp, x, y, c);
-              if (v < clfx_image_get (lo, x, y, c))
-                clfx_image_set (lo, x, y, c, v);
-              if (v > clfx_image_get (hi, x, y, c))
-                clfx_image_set (hi, x, y, c, v);
-            }
+      clfx_validate_widen (lo, hi, &tmp);
     }
   clfx_host_image_free (&tmp);
   return true;
