@@ -95,14 +95,12 @@ typedef struct
   (((ClfxOpClass *) G_OBJECT_GET_CLASS (obj))->info)
 
 /* GEGL's categories for each variant, so that they sit beside GEGL's own
- * blurs, enhance, edge-detect and tone-mapping operations; and the GIMP
- * menu (GIMP 3 reads "gimp:menu-path") where GIMP puts its own filter of
- * the same kind, so that a user finds ours beside it, with the on-canvas
- * preview and the non-destructive filter GIMP gives every GEGL
- * operation.  Both are the variant's (its header's CLFX_NAME_PLACE), as
- * for the plug-in's procedure of the same operator. */
-static const ClfxOperatorPlace other_place = { NULL, "generic",
-                                               "<Image>/Filters/Generic" };
+ * blurs, enhance, edge-detect and tone-mapping operations in GIMP's GEGL
+ * Operation tool (the variant's header's CLFX_NAME_PLACE).  No
+ * "gimp:menu-path": the GIMP menu entry is the plug-in's procedure of the
+ * operator, whose dialog adds this operation as a non-destructive filter;
+ * a second entry with the same label would only confuse. */
+static const ClfxOperatorPlace other_place = { NULL, "generic", NULL };
 
 static const ClfxOperatorPlace *
 place_of (const ClfxOpInfo *info)
@@ -110,7 +108,7 @@ place_of (const ClfxOpInfo *info)
   const ClfxOperatorPlace *place =
     &info->family->variants[info->variant]->place;
 
-  return place->categories && place->menu_path ? place : &other_place;
+  return place->categories ? place : &other_place;
 }
 
 /* ---- the engine, shared by every operation of the process ------------- */
@@ -682,9 +680,6 @@ clfx_op_class_init (gpointer klass,
   GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
   const ClfxVariant        *v = info->family->variants[info->variant];
   const ClfxOperatorPlace  *place = place_of (info);
-  /* GEGL keeps copies of the keys' values. */
-  gchar                    *menu_label = g_strdup_printf ("%s...",
-                                                          info->title);
   guint                     id = 1;
 
   ((ClfxOpClass *) klass)->info = info;
@@ -731,11 +726,8 @@ clfx_op_class_init (gpointer klass,
                                  "name", info->op_name,
                                  "title", info->title,
                                  "categories", place->categories,
-                                 "gimp:menu-path", place->menu_path,
-                                 "gimp:menu-label", menu_label,
                                  "description", tr (v->blurb),
                                  NULL);
-  g_free (menu_label);
 }
 
 static void

@@ -282,6 +282,19 @@ clfx_preview_notice_new (ClfxUi *ui)
   return box;
 }
 
+/* The picture itself, not the widget with its scrollbars; no larger
+ * than the drawable. */
+static void
+clfx_preview_size (GtkWidget *view)
+{
+  gint xmin, ymin, xmax, ymax;
+
+  gimp_preview_get_bounds (GIMP_PREVIEW (view), &xmin, &ymin, &xmax, &ymax);
+  gimp_preview_set_size (GIMP_PREVIEW (view),
+                         MIN (CLFX_UI_PREVIEW_WIDTH, xmax - xmin),
+                         MIN (CLFX_UI_PREVIEW_HEIGHT, ymax - ymin));
+}
+
 /* A frame holding the picture, a caption (size, device, time) and the
  * fallback notice, shown only when there is something to say. */
 GtkWidget *
@@ -296,8 +309,11 @@ clfx_preview_new (ClfxUi *ui)
     {
       /* Scrolling asks for a new run on the part now in view. */
       ui->view = gimp_drawable_preview_new_from_drawable (ui->drawable);
-      gtk_widget_set_size_request (ui->view, CLFX_UI_PREVIEW_SIZE,
-                                   CLFX_UI_PREVIEW_SIZE);
+      /* GimpDrawablePreview sizes its picture from its style (200
+       * pixels square) whenever the style changes: ours after it. */
+      g_signal_connect (ui->view, "style-updated",
+                        G_CALLBACK (clfx_preview_size), NULL);
+      clfx_preview_size (ui->view);
       g_signal_connect_swapped (ui->view, "invalidated",
                                 G_CALLBACK (clfx_preview_queue), ui);
       picture = ui->view;
@@ -305,8 +321,8 @@ clfx_preview_new (ClfxUi *ui)
   else
     {
       ui->preview_image = gtk_image_new ();
-      gtk_widget_set_size_request (ui->preview_image, CLFX_UI_PREVIEW_SIZE,
-                                   CLFX_UI_PREVIEW_SIZE);
+      gtk_widget_set_size_request (ui->preview_image, CLFX_UI_PREVIEW_WIDTH,
+                                   CLFX_UI_PREVIEW_HEIGHT);
       picture = ui->preview_image;
     }
   ui->preview_caption = gtk_label_new (NULL);

@@ -22,9 +22,13 @@
 
 G_BEGIN_DECLS
 
-/* The preview image's long side: big enough to see zoom and addressing,
- * small enough for a run to follow the controls. */
-#define CLFX_UI_PREVIEW_SIZE 256
+/* The preview's picture: big enough to judge a filter at 1:1 and to see
+ * zoom and addressing, small enough for a run to follow the controls and
+ * for the dialog to fit a 1280x720 screen.  The preview image (resize's,
+ * and the test picture) has the width as its long side. */
+#define CLFX_UI_PREVIEW_WIDTH  480
+#define CLFX_UI_PREVIEW_HEIGHT 360
+#define CLFX_UI_PREVIEW_SIZE   CLFX_UI_PREVIEW_WIDTH
 
 typedef struct _ClfxDiagnostics ClfxDiagnostics;
 

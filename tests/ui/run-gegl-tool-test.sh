@@ -1,11 +1,12 @@
 #!/bin/sh
-# run-gegl-tool-test.sh MODULE OUTDIR IMAGE -- the GEGL module's clfx:
+# run-gegl-tool-test.sh MODULE OUTDIR IMAGE PLUGIN -- the GEGL module's clfx:
 # operations in GIMP's own interactive filter tool: a real GIMP 3 under
 # Xvfb, the module in the user's GEGL folder, Tools > GEGL Operation
 # opened on the image, clfx:gaussian picked in its list, the on-canvas
 # preview screenshot (OUTDIR/gegl-tool-preview.png), OK pressed; then the
-# same operation from GIMP's Filters > Blur menu (gegl-tool-menu.png).  TAP on
-# stdout.  GIMP's widgets are driven through AT-SPI (gegl-tool.py): the
+# plug-in's entry for the operator in GIMP's Filters > Blur menu
+# (gegl-tool-menu.png), whose OK adds the operation as a layer filter.  TAP
+# on stdout.  GIMP's widgets are driven through AT-SPI (gegl-tool.py): the
 # tool's list of operations can only be searched by name that way.
 #
 # Fails when the tool's dialog or the operation is not there, when the
@@ -19,6 +20,7 @@ set -u
 MODULE=$1
 OUTDIR=$2
 IMAGE=$3
+PLUGIN=$4
 HERE=$(dirname "$0")
 
 . "$HERE/ui-lib.sh"
@@ -35,6 +37,8 @@ mkdir -p "$OUTDIR"
 rm -f "$OUTDIR"/gegl-tool-*.png
 # The user's GEGL folder under the private HOME, where GIMP finds it.
 "$HERE/../../tools/install-plugin.sh" --gegl "$MODULE"
+mkdir -p "$GIMP3_DIRECTORY/plug-ins"
+"$HERE/../../tools/install-plugin.sh" "$PLUGIN" "$GIMP3_DIRECTORY/plug-ins"
 # A session bus of our own: GTK's accessibility bridge in GIMP finds the
 # accessibility bus through it (the bus launcher starts on demand).
 eval "$(dbus-launch --sh-syntax 2>>"$WORK/dbus.log")"
@@ -185,16 +189,27 @@ else
   say 1 7 "OK applied clfx:gaussian to the layer and closed the tool's dialog ($before runs before, $(runs) after)"
 fi
 
-# GIMP puts the operation in its own menu too ("gimp:menu-path"), beside
-# GEGL's Gaussian Blur: the filter's dialog opens there and previews it.
+# The operator's menu entry beside GEGL's Gaussian Blur is the plug-in's
+# procedure (the module has none of its own): its dialog opens there
+# with its preview, and OK adds the module's operation to the layer as a
+# non-destructive filter, which GIMP renders in its own process.
 before=$(runs)
-driver --dialog "Gaussian blur (OpenCL)" \
-  menu Filters Blur "Gaussian blur (OpenCL)..."
-rc=$?
-[ $rc = 0 ] && wait_runs_past "$before" &&
-  import -window root "$OUTDIR/gegl-tool-menu.png" 2>>"$WORK/import.log" &&
-  driver --dialog "Gaussian blur (OpenCL)" press Cancel
-say $? 9 "Filters > Blur > Gaussian blur (OpenCL)... opens it with its preview ($(runs) runs)"
+driver open Filters Blur "Gaussian blur (OpenCL)..."
+PDLG=$(find_window '^Gaussian blur \(OpenCL\)$' 120)
+if [ -n "$PDLG" ]; then
+  # Its first preview (the plug-in's own run), then OK.
+  for i in $(seq 120); do
+    grep -aq 'preview: shown' "$LOG" && break
+    sleep 0.5
+  done
+  import -window root "$OUTDIR/gegl-tool-menu.png" 2>>"$WORK/import.log"
+  xdotool windowactivate --sync "$PDLG" 2>/dev/null
+  xdotool key alt+o
+  wait_runs_past "$before"
+else
+  false
+fi
+say $? 9 "Filters > Blur > Gaussian blur (OpenCL)... opens the plug-in's dialog; OK adds clfx:gaussian, rendered in GIMP's process ($(runs) runs)"
 
 # GTK's accessibility bridge prints CRITICALs of its own (Gdk, Gtk, Atk)
 # when dialogs go away under it: not ours, so only the module's domain
