@@ -100,7 +100,8 @@ typedef struct
  * "gimp:menu-path": the GIMP menu entry is the plug-in's procedure of the
  * operator, whose dialog adds this operation as a non-destructive filter;
  * a second entry with the same label would only confuse. */
-static const ClfxOperatorPlace other_place = { NULL, "generic", NULL };
+static const ClfxOperatorPlace other_place = { NULL, "generic", NULL,
+                                               NULL };
 
 static const ClfxOperatorPlace *
 place_of (const ClfxOpInfo *info)
@@ -770,10 +771,12 @@ register_variant (GTypeModule      *module,
   info->family = f;
   info->variant = variant;
   g_snprintf (info->op_name, sizeof info->op_name, "clfx:%s", v->name);
-  if (f->variant_param >= 0)
+  if (v->place.title)
+    label = tr (v->place.title);
+  else if (f->variant_param >= 0)
     label = plain_label (f->params[f->variant_param].choices[variant].label);
   /* TRANSLATORS: a GEGL operation's title, %s its filter or tone mapper
-   * ("Gaussian blur (OpenCL)"). */
+   * ("Gaussian Blur (OpenCL)"). */
   g_snprintf (info->title, sizeof info->title, _("%s (OpenCL)"), label);
   info->rows = g_new0 (int, (gsize) f->n_params + 1);
   for (int i = 0; i < f->n_params; i++)

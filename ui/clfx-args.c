@@ -107,13 +107,18 @@ clfx_proc_title (const ClfxProcSpec *proc)
 {
   const ClfxFamily *f = proc->family;
 
+  const ClfxVariant *v;
+
   if (proc->variant < 0 || f->variant_param < 0)
     return g_strdup (clfx_translate (f->title));
+  v = f->variants[proc->variant];
   /* TRANSLATORS: a GEGL operation's title, %s its filter or tone mapper
-   * ("Gaussian blur (OpenCL)"). */
+   * ("Gaussian Blur (OpenCL)"). */
   return g_strdup_printf (_("%s (OpenCL)"),
-                          clfx_translate (f->params[f->variant_param]
-                                            .choices[proc->variant].label));
+                          clfx_translate (v->place.title
+                                          ? v->place.title
+                                          : f->params[f->variant_param]
+                                              .choices[proc->variant].label));
 }
 
 const gchar *

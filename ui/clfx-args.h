@@ -53,7 +53,7 @@ const gchar *clfx_proc_arg_name (const ClfxProcSpec  *proc,
                                  const ClfxParamSpec *s);
 /* The procedure's name (g_free). */
 gchar *      clfx_proc_name     (const ClfxProcSpec  *proc);
-/* The variant's title, "Gaussian blur (OpenCL)", as the GEGL module titles
+/* The variant's title, "Gaussian Blur (OpenCL)", as the GEGL module titles
  * its operation; the family's title for a family (g_free). */
 gchar *      clfx_proc_title    (const ClfxProcSpec  *proc);
 

@@ -388,7 +388,7 @@ else:
     run = subprocess.run([sys.executable, "-c", probe], env=env,
                          capture_output=True, text=True, timeout=120)
     zh = po_strings(zh_po)
-    want = [zh["%s (OpenCL)"] % zh["Gaussian blur"],
+    want = [zh["%s (OpenCL)"] % zh["Gaussian Blur"],
             zh["Median blur (GEGL's median-blur, high precision: the exact "
                "percentile per channel, colour weighted by alpha)"],
             zh["Size _X"].replace("(_X)", "").strip(),
@@ -397,7 +397,7 @@ else:
     got = (json.loads(run.stdout.strip().splitlines()[-1])
            if run.returncode == 0 and run.stdout.strip() else None)
     ok(inst.returncode == 0 and got == want
-       and got[0] != "Gaussian blur (OpenCL)",
+       and got[0] != "Gaussian Blur (OpenCL)",
        "under zh_CN the module's title, description and property names are "
        "the catalog's (%s)" % (got if got == want else
                                "got %s, want %s; %s" % (got, want,

@@ -194,8 +194,8 @@ fi
 # with its preview, and OK adds the module's operation to the layer as a
 # non-destructive filter, which GIMP renders in its own process.
 before=$(runs)
-driver open Filters Blur "Gaussian blur (OpenCL)..."
-PDLG=$(find_window '^Gaussian blur \(OpenCL\)$' 120)
+driver open Filters Blur "Gaussian Blur (OpenCL)..."
+PDLG=$(find_window '^Gaussian Blur \(OpenCL\)$' 120)
 if [ -n "$PDLG" ]; then
   # Its first preview (the plug-in's own run), then OK.
   for i in $(seq 120); do
@@ -209,7 +209,7 @@ if [ -n "$PDLG" ]; then
 else
   false
 fi
-say $? 9 "Filters > Blur > Gaussian blur (OpenCL)... opens the plug-in's dialog; OK adds clfx:gaussian, rendered in GIMP's process ($(runs) runs)"
+say $? 9 "Filters > Blur > Gaussian Blur (OpenCL)... opens the plug-in's dialog; OK adds clfx:gaussian, rendered in GIMP's process ($(runs) runs)"
 
 # GTK's accessibility bridge prints CRITICALs of its own (Gdk, Gtk, Atk)
 # when dialogs go away under it: not ours, so only the module's domain

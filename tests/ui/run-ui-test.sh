@@ -178,7 +178,7 @@ else
 fi
 
 # A variant's own dialog, then OK.
-WIN=$(find_window '^Unsharp mask \(sharpen\) \(OpenCL\)$' 120)
+WIN=$(find_window '^Sharpen \(Unsharp Mask\) \(OpenCL\)$' 120)
 if [ -n "$WIN" ]; then
   echo "ok 19 - the unsharp mask's own dialog appeared (window $WIN)"
   xdotool windowactivate --sync "$WIN" 2>/dev/null
