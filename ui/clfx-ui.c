@@ -259,9 +259,16 @@ clfx_ui_view_source (ClfxUi          *ui,
   ClfxError      e = { 0 };
   ClfxSource    *s = ui->view_source;
 
-  gimp_preview_get_position (GIMP_PREVIEW (ui->view), &view->x, &view->y);
-  gimp_preview_get_size (GIMP_PREVIEW (ui->view), &view->width,
-                         &view->height);
+  if (ui->whole && kind == CLFX_WORK_PREVIEW)
+    gegl_rectangle_set (view, 0, 0, (guint) ui->source.width,
+                        (guint) ui->source.height);
+  else
+    {
+      gimp_preview_get_position (GIMP_PREVIEW (ui->view), &view->x,
+                                 &view->y);
+      gimp_preview_get_size (GIMP_PREVIEW (ui->view), &view->width,
+                             &view->height);
+    }
   gegl_rectangle_intersect (view, view,
                             GEGL_RECTANGLE (0, 0, ui->source.width,
                                             ui->source.height));
@@ -371,7 +378,8 @@ clfx_ui_submit (ClfxUi      *ui,
         {
           /* G_MESSAGES_DEBUG=clfx: the dialog test counts these. */
           g_debug ("preview: the same request again, not run");
-          if (! ui->preview_pending)
+          /* The whole drawable's picture stays in its image. */
+          if (! ui->preview_pending && ! ui->whole)
             gimp_preview_draw_buffer (GIMP_PREVIEW (ui->view),
                                       ui->preview_pixels,
                                       ui->preview_rowstride);

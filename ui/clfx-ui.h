@@ -47,6 +47,13 @@ typedef struct
    * drawable's own precision, the parameters unscaled. */
   GimpDrawable        *drawable;
   GtkWidget           *view;
+  /* The whole drawable, zoomed out to the preview's size, in place of
+   * the 1:1 view while whole is on (the engine runs on all of it, the
+   * result is scaled down for the screen: what the filter gives, at any
+   * zoom). */
+  GtkWidget           *whole_toggle;
+  GtkWidget           *whole_image;
+  gboolean             whole;
   ClfxSource          *view_source;  /* the pixels the latest request read */
   GeglRectangle        view_rect[CLFX_N_WORK];  /* what each kind's latest
                                                  * request shows */

@@ -31,6 +31,7 @@ struct _ClfxWorker
   gboolean         quit;       /* under lock */
   ClfxWorkRequest  pending[CLFX_N_WORK]; /* under lock */
   ClfxWorkRequest  warm_up;    /* under lock; after the others */
+  gboolean         warming;    /* under lock: warm_up waits or runs */
   const ClfxImage *source;
   ClfxWorkDone     done;
   gpointer         data;
@@ -302,7 +303,12 @@ clfx_worker_main (gpointer data)
       if (kind < 0 && ! warm_up)
         break;
       if (warm_up)
-        clfx_worker_warm_up (w, &req);
+        {
+          clfx_worker_warm_up (w, &req);
+          g_mutex_lock (&w->lock);
+          w->warming = w->warm_up.waiting;
+          g_mutex_unlock (&w->lock);
+        }
       else
         clfx_worker_run (w, (ClfxWorkKind) kind, &req);
       clfx_request_clear (&req);
@@ -362,8 +368,20 @@ clfx_worker_warm (ClfxWorker     *w,
   clfx_args_copy (&w->warm_up.args, args);
   w->warm_up.source = clfx_source_ref (source);
   w->warm_up.waiting = TRUE;
+  w->warming = TRUE;
   g_cond_signal (&w->wake);
   g_mutex_unlock (&w->lock);
+}
+
+gboolean
+clfx_worker_building (ClfxWorker *w)
+{
+  gboolean warming;
+
+  g_mutex_lock (&w->lock);
+  warming = w->warming;
+  g_mutex_unlock (&w->lock);
+  return warming;
 }
 
 void

@@ -77,6 +77,8 @@ void        clfx_worker_submit (ClfxWorker      *worker,
 void        clfx_worker_warm   (ClfxWorker      *worker,
                                 const ClfxArgs  *args,
                                 ClfxSource      *source);
+/* Whether a build ahead waits or runs: a request now waits for it. */
+gboolean    clfx_worker_building (ClfxWorker    *worker);
 /* Drops waiting requests, waits for the running one (an engine run
  * cannot be interrupted) and ends the thread; replies not delivered yet
  * never are.  Frees the worker's side. */

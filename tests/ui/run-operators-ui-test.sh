@@ -12,8 +12,9 @@
 # non-destructive filter on the layer, named with the dialog's title and
 # running the module's clfx: operation; when the filter, saved in an XCF,
 # reopened and merged, differs by a code from the destructive result (the
-# plug-in's engine on the same image); or when GIMP's output has a
-# CRITICAL or a crash.  Logs open-to-first-preview times: gaussian first
+# plug-in's engine on the same image); when the preview's whole image,
+# zoomed out, is not the whole result scaled down; or when GIMP's output
+# has a CRITICAL or a crash.  Logs open-to-first-preview times: gaussian first
 # with cold caches, again at the end with warm ones.
 set -u
 
@@ -30,6 +31,11 @@ ui_start operators-ui python3
 LOG=$OUTDIR/gimp-operators-ui.log
 export G_MESSAGES_DEBUG=clfx
 export NO_AT_BRIDGE=1
+# What the previews showed (the whole drawable's, before it is scaled
+# down: filter-gaussian-whole.pam).
+PREVIEWS="$WORK/previews"
+export CLFX_DEV="preview-dump=$PREVIEWS"
+mkdir -p "$PREVIEWS"
 mkdir -p "$GIMP3_DIRECTORY/plug-ins" "$OUTDIR"
 rm -f "$OUTDIR"/ui-op-*.png
 "$HERE/../../tools/install-plugin.sh" "$PLUGIN" "$GIMP3_DIRECTORY/plug-ins"
@@ -105,7 +111,7 @@ gimp-3.0 -n --no-splash --batch-interpreter=plug-in-script-fu-eval \
   -b "(load \"$WORK/ops.scm\")" >"$LOG" 2>&1 &
 GIMP_PID=$!
 
-echo "1..$((N * 4 + 2))"
+echo "1..$((N * 4 + 4))"
 FAILED=0
 say ()  # say STATUS NUMBER DESCRIPTION
 {
@@ -148,6 +154,22 @@ while IFS='|' read -r proc variant title i; do
   [ -n "$w" ] && [ "$w" -le 1280 ] 2>/dev/null && [ "$h" -le 690 ]
   say $? $t "$variant: screenshot ui-op-$variant.png, ${size} fits 1280x720 with its title bar"
   xdotool windowactivate --sync "$WIN" 2>/dev/null
+  if [ "$variant" = gaussian-warm ]; then
+    # Zoomed out: the whole drawable in the preview's place.
+    xdotool key alt+w
+    for k in $(seq 120); do
+      grep -aq 'preview: the whole drawable' "$LOG" && break
+      sleep 0.5
+    done
+    sleep 1
+    import -window "$WIN" "$OUTDIR/ui-op-gaussian-whole.png" \
+      2>>"$WORK/import.log"
+    grep -aq 'preview: the whole drawable, 1024 x 768, shown at 480 x 360' \
+      "$LOG"
+    WHOLE_SHOWN=$?
+    xdotool key alt+w
+    sleep 1
+  fi
   xdotool key alt+o
   wait_for_file "$WORK/$variant.done" 240
   t=$((t + 1))
@@ -186,6 +208,39 @@ PY
 say $? $t "each dialog showed its rows and Merge filter only, previews of 400x300 or more ($(tail -1 "$WORK/check.log"))"
 sed 's/^/# /' "$WORK/check.log"
 
+! grep -aE "CRITICAL|Plug-in crashed|GIMP crashed|clfx-WARNING" "$LOG" >/dev/null
+say $? $((N * 4 + 2)) "GIMP's output has no CRITICAL, no warning from clfx and no crash"
+
+say "${WHOLE_SHOWN:-1}" $((N * 4 + 3)) "gaussian: the whole image, zoomed out, in the preview (ui-op-gaussian-whole.png)"
+# The zoomed-out picture was made from the whole result at full size,
+# which is the destructive result (premultiplied, within a code).
+python3 - "$PREVIEWS/filter-gaussian-whole.pam" \
+  "$WORK/gaussian-warm-destructive.png" > "$WORK/check.log" 2>&1 <<'PY'
+import sys
+import cv2
+import numpy as np
+with open(sys.argv[1], "rb") as f:
+    head = {}
+    while True:
+        line = f.readline().decode().strip()
+        if line == "ENDHDR":
+            break
+        if line and not line.startswith(("#", "P7")):
+            k, v = line.split(None, 1)
+            head[k] = v
+    w, h = int(head["WIDTH"]), int(head["HEIGHT"])
+    shown = np.frombuffer(f.read(), np.uint8).reshape(h, w, 4).astype(int)
+ref = cv2.cvtColor(cv2.imread(sys.argv[2], cv2.IMREAD_UNCHANGED),
+                   cv2.COLOR_BGRA2RGBA).astype(int)
+assert ref.shape == shown.shape, (ref.shape, shown.shape)
+pa = shown[..., :3] * shown[..., 3:] / 255.0
+pb = ref[..., :3] * ref[..., 3:] / 255.0
+d = np.abs(pa - pb).max()
+print("%dx%d: colour x alpha within %.2f" % (w, h, d))
+assert d <= 1.01 and np.abs(shown[..., 3] - ref[..., 3]).max() <= 1, d
+PY
+say $? $((N * 4 + 4)) "gaussian: the zoomed-out picture is the whole result scaled down ($(tail -1 "$WORK/check.log"))"
+
 # Open to first preview: the plug-in's "opening" line to its first
 # "preview: shown" (GLib's debug lines carry the time).
 python3 - "$LOG" > "$OUTDIR/first-preview.txt" <<'PY'
@@ -209,8 +264,5 @@ for line in open(sys.argv[1], errors="replace"):
 PY
 sed 's/^/# open to first preview: /' "$OUTDIR/first-preview.txt"
 
-t=$((t + 1))
-! grep -aE "CRITICAL|Plug-in crashed|GIMP crashed|clfx-WARNING" "$LOG" >/dev/null
-say $? $t "GIMP's output has no CRITICAL, no warning from clfx and no crash"
 [ $FAILED = 0 ] || sed 's/^/# /' "$LOG"
 exit $FAILED
