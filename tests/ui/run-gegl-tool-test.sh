@@ -1,12 +1,13 @@
 #!/bin/sh
-# run-gegl-tool-test.sh MODULE OUTDIR IMAGE PLUGIN -- the GEGL module's clfx:
+# run-gegl-tool-test.sh MODULE OUTDIR IMAGE PLUGIN TABLE -- the GEGL module's clfx:
 # operations in GIMP's own interactive filter tool: a real GIMP 3 under
 # Xvfb, the module in the user's GEGL folder, Tools > GEGL Operation
 # opened on the image, clfx:gaussian picked in its list, the on-canvas
 # preview screenshot (OUTDIR/gegl-tool-preview.png), OK pressed; then the
 # plug-in's entry for the operator in GIMP's Filters > Blur menu
-# (gegl-tool-menu.png), whose OK adds the operation as a layer filter.  TAP
-# on stdout.  GIMP's widgets are driven through AT-SPI (gegl-tool.py): the
+# (gegl-tool-menu.png), whose OK adds the operation as a layer filter; and
+# every operator's entry (TABLE: operator-table) opens its dialog.  TAP on
+# stdout.  GIMP's widgets are driven through AT-SPI (gegl-tool.py): the
 # tool's list of operations can only be searched by name that way.
 #
 # Fails when the tool's dialog or the operation is not there, when the
@@ -21,6 +22,7 @@ MODULE=$1
 OUTDIR=$2
 IMAGE=$3
 PLUGIN=$4
+TABLE=$5
 HERE=$(dirname "$0")
 
 . "$HERE/ui-lib.sh"
@@ -54,7 +56,7 @@ gimp-3.0 -n --no-splash --batch-interpreter=plug-in-script-fu-eval \
   -b "(load \"$WORK/load.scm\")" >"$LOG" 2>&1 &
 GIMP_PID=$!
 
-echo "1..9"
+echo "1..10"
 FAILED=0
 say ()  # say OK? NUMBER DESCRIPTION
 {
@@ -210,6 +212,35 @@ else
   false
 fi
 say $? 9 "Filters > Blur > Gaussian Blur (OpenCL)... opens the plug-in's dialog; OK adds clfx:gaussian, rendered in GIMP's process ($(runs) runs)"
+
+# Every operator's entry, from the family table, where a user finds it:
+# its menu item opens its dialog (Escape cancels it).
+"$TABLE" | python3 -c '
+import json, sys
+for o in json.load(sys.stdin):
+    print("|".join(o["menu_path"].split("/")[1:] + [o["label"]]))
+' > "$WORK/menus"
+opened=0 total=0 missed=
+while IFS= read -r line; do
+  total=$((total + 1))
+  label=${line##*|}
+  title=$(printf '%s' "${label%...}" | sed 's/[()]/\\&/g')
+  old_ifs=$IFS; IFS='|'; set -- $line; IFS=$old_ifs
+  driver open "$@" </dev/null
+  W=$(find_window "^$title\$" 60)
+  if [ -n "$W" ]; then
+    opened=$((opened + 1))
+    xdotool windowactivate --sync "$W" key Escape 2>/dev/null
+    for i in $(seq 60); do
+      [ -z "$(xdotool search --name "^$title\$" 2>/dev/null)" ] && break
+      sleep 0.5
+    done
+  else
+    missed="$missed '$label'"
+  fi
+done < "$WORK/menus"
+[ "$opened" = "$total" ] && [ "$total" -ge 13 ]
+say $? 10 "every operator's menu entry opens its dialog ($opened of $total${missed:+; not:$missed})"
 
 # GTK's accessibility bridge prints CRITICALs of its own (Gdk, Gtk, Atk)
 # when dialogs go away under it: not ours, so only the module's domain
