@@ -523,11 +523,11 @@ run_source (ClfxOp        *o,
   return ok;
 }
 
-/* Whether o's variant on the input at `level` gathers whole-image
+/* Whether o's variant on an input of this extent gathers whole-image
  * statistics (aces on 8-bit data has none). */
 static gboolean
-has_stats (ClfxOp              *o,
-           const GeglRectangle *extent)
+gathers_stats (ClfxOp              *o,
+               const GeglRectangle *extent)
 {
   ClfxImage header;
   ClfxPlan  plan;
@@ -587,6 +587,48 @@ full_size_stats (ClfxOp        *o,
   return ok;
 }
 
+/* What s reads and runs with at level `level` (o's operator's way below
+ * the full size; params and stats hold what it points to); FALSE with
+ * *error set where the full-size statistics could not be had. */
+static gboolean
+source_for_level (ClfxOp        *o,
+                  GeglOperation *operation,
+                  gint           level,
+                  Source        *s,
+                  ClfxParams    *params,
+                  ClfxStats     *stats,
+                  ClfxError     *error)
+{
+  const ClfxOpInfo *info = CLFX_OP_INFO (o);
+  GeglRectangle     extent;
+
+  if (level == 0)
+    return TRUE;
+  switch (info->level_way)
+    {
+    case CLFX_LEVEL_SCALED:
+      clfx_level_params (info->family, info->rows, info->n_rows, &o->params,
+                         level, params);
+      s->params = params;
+      return TRUE;
+    case CLFX_LEVEL_STATS:
+      /* Without an extent read_rect says so; without statistics the map
+       * is all there is. */
+      if (! source_extent (operation, &extent)
+          || ! gathers_stats (o, &extent))
+        return TRUE;
+      s->stats = stats;
+      return full_size_stats (o, operation, s->buffer, stats, error);
+    default:
+      /* The full-size pixels under the level's rectangle, rendered by
+       * the input's producer (the input's own full-size tiles may not
+       * exist at a level). */
+      s->level = 0;
+      s->node = gegl_operation_get_source_node (operation, "input");
+      return TRUE;
+    }
+}
+
 static gboolean
 clfx_op_process (GeglOperation       *operation,
                  GeglBuffer          *input,
@@ -596,7 +638,8 @@ clfx_op_process (GeglOperation       *operation,
 {
   ClfxOp           *o = CLFX_OP (operation);
   const ClfxOpInfo *info = CLFX_OP_INFO (o);
-  ClfxLevelWay      way = level > 0 ? info->level_way : CLFX_LEVEL_SCALED;
+  gboolean          full_size = level > 0
+                                && info->level_way == CLFX_LEVEL_FULL;
   gint              generation = clfx_stats_cache_generation (&o->stats);
   ClfxParams        params;
   ClfxStats         stats;
@@ -605,48 +648,26 @@ clfx_op_process (GeglOperation       *operation,
   ClfxImage         src = { 0 }, dst = { 0 }, small = { 0 };
   ClfxRunResult     r;
   ClfxError         e = { 0 };
-  GeglRectangle     out = clfx_level_rect (result, level), full;
-  gboolean          ok = TRUE;
+  GeglRectangle     out = clfx_level_rect (result, level), made;
+  gboolean          ok;
   gint64            t0 = g_get_monotonic_time (), t1;
 
   memset (&r, 0, sizeof r);
   if (gegl_rectangle_is_empty (&out))
     return TRUE;
-  if (way == CLFX_LEVEL_SCALED && level > 0)
-    {
-      clfx_level_params (info->family, info->rows, info->n_rows, &o->params,
-                         level, &params);
-      s.params = &params;
-    }
-  else if (way == CLFX_LEVEL_STATS)
-    {
-      GeglRectangle extent;
-      ok = source_extent (operation, &extent);
-      if (ok && has_stats (o, &extent))
-        {
-          ok = full_size_stats (o, operation, input, &stats, &e);
-          s.stats = &stats;
-        }
-    }
-  else if (way == CLFX_LEVEL_FULL)
-    {
-      /* The full-size pixels under the level's rectangle, rendered by the
-       * input's producer. */
-      s.level = 0;
-      s.node = gegl_operation_get_source_node (operation, "input");
-    }
-  full = way == CLFX_LEVEL_FULL ? clfx_level_rect_up (&out, level) : out;
-  ok = ok
-       && read_rect (operation, s.params, s.level, &full, &s.extent, &s.read,
+  /* The rectangle the run makes, at the level it reads. */
+  made = full_size ? clfx_level_rect_up (&out, level) : out;
+  ok = source_for_level (o, operation, level, &s, &params, &stats, &e)
+       && read_rect (operation, s.params, s.level, &made, &s.extent, &s.read,
                      &e)
        && run_source (o, &s, level, TRUE, &src, &dst, &r, &e);
   t1 = g_get_monotonic_time ();
-  if (ok && way == CLFX_LEVEL_FULL && level > 0)
+  if (ok && full_size)
     ok = clfx_level_downscale (o->pf.format, &dst, &s.read, level, &out,
                                &small, &e);
   if (ok)
     {
-      if (small.data)
+      if (full_size)
         write_output (o, output, &out, level, &small, &out);
       else
         write_output (o, output, &out, level, &dst, &s.read);
@@ -654,7 +675,8 @@ clfx_op_process (GeglOperation       *operation,
        * has its own part. */
       g_debug ("%s: level %d (%s): read %dx%d as %s and ran in %.1f ms; "
                "wrote %dx%d in %.1f ms", info->op_name, level,
-               level > 0 ? clfx_level_way_name (way) : "full size",
+               level > 0 ? clfx_level_way_name (info->level_way)
+                         : "full size",
                s.read.width, s.read.height, babl_get_name (o->pf.format),
                (t1 - t0) / 1000.0, out.width, out.height,
                (g_get_monotonic_time () - t1) / 1000.0);
