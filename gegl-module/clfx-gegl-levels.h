@@ -1,8 +1,8 @@
 /* clfx-gegl-levels.h: what the module's operations do at GEGL's lower
  * mipmap levels (clfx-gegl-levels.c; docs/FILTERS.md, "Zoomed out: GEGL's
- * mipmap levels").  A zoomed-out canvas asks an operation for level L:
- * its result rectangle is in full-size coordinates, its input is read at
- * scale 1/2^L, its output written at level L. */
+ * mipmap levels").  At level L (GEGL rendering a view zoomed out) an
+ * operation's result rectangle is in full-size coordinates, its input is
+ * read at scale 1/2^L, its output written at level L. */
 #ifndef CLFX_GEGL_LEVELS_H
 #define CLFX_GEGL_LEVELS_H
 

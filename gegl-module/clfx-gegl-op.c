@@ -16,9 +16,9 @@
  * variant's addressing decides.  Such variants compute their whole
  * output at once (get_cached_region), as gegl:reinhard05 does.
  *
- * A zoomed-out canvas asks for a lower mipmap level: each operator gives
- * there what its full-size result gives, downscaled, one of three ways
- * (clfx-gegl-levels.h): its distances scaled, the full-size image's
+ * GEGL may render a lower mipmap level (a view zoomed out): each operator
+ * gives there what its full-size result gives, downscaled, one of three
+ * ways (clfx-gegl-levels.h): its distances scaled, the full-size image's
  * statistics (gathered once per state of the input and the parameters),
  * or the full-size result downscaled as GEGL downscales.
  *
@@ -481,7 +481,8 @@ pass_through (ClfxOp              *o,
 /* s read into src and run through the engine into dst (the result over
  * s->read); with `report`, the run's report for level `level`.  The
  * engine is held only while it runs: reading s may render the graph
- * above, clfx: operations there included. */
+ * above, clfx: operations there included.  read_us: when the read ended
+ * (g_get_monotonic_time). */
 static gboolean
 run_source (ClfxOp        *o,
             const Source  *s,
@@ -490,6 +491,7 @@ run_source (ClfxOp        *o,
             ClfxImage     *src,
             ClfxImage     *dst,
             ClfxRunResult *r,
+            gint64        *read_us,
             ClfxError     *error)
 {
   ClfxRunOptions opt = { 0 };
@@ -503,6 +505,7 @@ run_source (ClfxOp        *o,
   src->origin_x = s->read.x - s->extent.x;
   src->origin_y = s->read.y - s->extent.y;
   read_source (o, s, src);
+  *read_us = g_get_monotonic_time ();
   g_mutex_lock (&engine_lock);
   ok = engine_run (o, s, src, dst, r, &opt, error);
   if (ok && report)
@@ -558,6 +561,7 @@ full_size_stats (ClfxOp        *o,
   Source        s = { &o->params, NULL, input, NULL, 0, { 0 }, { 0 } };
   ClfxImage     src = { 0 }, dst = { 0 };
   ClfxRunResult r;
+  gint64        read_us;
   gboolean      ok;
 
   if (! source_extent (operation, &extent))
@@ -571,7 +575,7 @@ full_size_stats (ClfxOp        *o,
   s.node = gegl_operation_get_source_node (operation, "input");
   s.extent = s.read = extent;
   memset (&r, 0, sizeof r);
-  ok = run_source (o, &s, 0, FALSE, &src, &dst, &r, error);
+  ok = run_source (o, &s, 0, FALSE, &src, &dst, &r, &read_us, error);
   if (ok && ! r.has_stats)
     ok = clfx_error_set (error, CLFX_ERR_INVALID, "the full-size run "
                          "gave no statistics");
@@ -650,7 +654,7 @@ clfx_op_process (GeglOperation       *operation,
   ClfxError         e = { 0 };
   GeglRectangle     out = clfx_level_rect (result, level), made;
   gboolean          ok;
-  gint64            t0 = g_get_monotonic_time (), t1;
+  gint64            t0 = g_get_monotonic_time (), t1 = t0, t2;
 
   memset (&r, 0, sizeof r);
   if (gegl_rectangle_is_empty (&out))
@@ -660,8 +664,8 @@ clfx_op_process (GeglOperation       *operation,
   ok = source_for_level (o, operation, level, &s, &params, &stats, &e)
        && read_rect (operation, s.params, s.level, &made, &s.extent, &s.read,
                      &e)
-       && run_source (o, &s, level, TRUE, &src, &dst, &r, &e);
-  t1 = g_get_monotonic_time ();
+       && run_source (o, &s, level, TRUE, &src, &dst, &r, &t1, &e);
+  t2 = g_get_monotonic_time ();
   if (ok && full_size)
     ok = clfx_level_downscale (o->pf.format, &dst, &s.read, level, &out,
                                &small, &e);
@@ -673,13 +677,13 @@ clfx_op_process (GeglOperation       *operation,
         write_output (o, output, &out, level, &dst, &s.read);
       /* Where the time goes (G_MESSAGES_DEBUG=clfx): the engine's report
        * has its own part. */
-      g_debug ("%s: level %d (%s): read %dx%d as %s and ran in %.1f ms; "
-               "wrote %dx%d in %.1f ms", info->op_name, level,
-               level > 0 ? clfx_level_way_name (info->level_way)
-                         : "full size",
+      g_debug ("%s: read %dx%d as %s in %.1f ms; engine %.1f ms; write "
+               "%dx%d in %.1f ms; level %d (%s)", info->op_name,
                s.read.width, s.read.height, babl_get_name (o->pf.format),
-               (t1 - t0) / 1000.0, out.width, out.height,
-               (g_get_monotonic_time () - t1) / 1000.0);
+               (t1 - t0) / 1000.0, (t2 - t1) / 1000.0, out.width,
+               out.height, (g_get_monotonic_time () - t2) / 1000.0, level,
+               level > 0 ? clfx_level_way_name (info->level_way)
+                         : "full size");
     }
   else
     {
