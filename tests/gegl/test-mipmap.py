@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """test-mipmap.py: the GEGL module's clfx: operations at GEGL's lower
-mipmap levels, as a zoomed-out canvas asks for them (docs/FILTERS.md,
+mipmap levels, as GEGL renders a view zoomed out (docs/FILTERS.md,
 "Zoomed out: GEGL's mipmap levels").
 
     test-mipmap.py MODULE_DIR HDR_PFM
@@ -208,8 +208,8 @@ Gegl = gegltap.gegl()
 Gegl.load_module_directory(module_dir)
 if "clfx:gaussian" not in Gegl.list_operations():
     gegltap.skip_all("the module %s has no clfx: operations" % module_dir)
-# As GIMP renders its canvas zoomed out: a scale below 1 renders the
-# graph at the level (gegl_node_blit).
+# A scale below 1 renders the graph at the level (gegl_node_blit), with
+# GEGL's mipmap rendering on.
 Gegl.config().set_property("mipmap-rendering", True)
 blit = blit_fn()
 work = tempfile.mkdtemp(prefix="clfx-mipmap-")
