@@ -77,4 +77,6 @@ const ClfxVariant clfx_variant_copy = {
   NULL,
   NULL,
   { NULL, NULL, NULL, NULL },
+  NULL,
+  NULL,
 };

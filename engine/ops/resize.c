@@ -651,4 +651,6 @@ const ClfxVariant clfx_variant_resize = {
   resize_describe,
   NULL,
   { NULL, NULL, NULL, NULL },
+  NULL,
+  NULL,
 };
