@@ -153,6 +153,94 @@ read_source (const ClfxOp *o,
                      GEGL_ABYSS_NONE);
 }
 
+/* The shared context serves one device request at a time: another
+ * request gets a new one.  Holds engine_lock. */
+static void
+engine_use_device (const char *device)
+{
+  if (g_strcmp0 (engine_device, device))
+    {
+      clfx_context_free (engine_context);
+      engine_context = NULL;
+      g_free (engine_device);
+      engine_device = g_strdup (device);
+    }
+}
+
+/* What the process's first run builds, built ahead: the first time an
+ * operation is prepared (GIMP's filter tool, or a layer filter about to
+ * render), a thread of its own runs the variant on a few pixels of the
+ * input's format on the shared context, while GEGL reads the input for
+ * the real run, which then waits on engine_lock and finds its kernels
+ * built. */
+typedef struct
+{
+  ClfxParams      params;
+  ClfxPixelFormat pf;
+  gchar          *device;
+  const gchar    *op_name;
+} BuildAhead;
+
+static gpointer
+build_ahead (gpointer data)
+{
+  BuildAhead    *b = data;
+  ClfxImage      src = { 0 }, dst = { 0 };
+  ClfxRunOptions opt = { 0 };
+  ClfxRunResult  r;
+  ClfxError      e = { 0 };
+  gboolean       ok = FALSE;
+  gint64         t0 = g_get_monotonic_time ();
+
+  memset (&r, 0, sizeof r);
+  g_mutex_lock (&engine_lock);
+  engine_use_device (b->device);
+  if (clfx_host_image_alloc (&src, 64, 48, b->pf.channels, b->pf.depth, &e))
+    {
+      src.straight_alpha = b->pf.straight_alpha;
+      src.transfer = b->pf.transfer;
+      clfx_host_image_synthetic (&src, 1);
+      /* As engine_run asks, so that the same kernel forms are built. */
+      opt.device = b->device;
+      opt.context = &engine_context;
+      opt.src_scratch = TRUE;
+      ok = clfx_run (&b->params, &src, &dst, &opt, &r, &e);
+    }
+  g_mutex_unlock (&engine_lock);
+  /* A failure here is the real run's to report. */
+  g_debug ("%s: built ahead in %.0f ms: %s", b->op_name,
+           (g_get_monotonic_time () - t0) / 1000.0,
+           ok ? (r.fallback[0] ? r.fallback : "ok") : e.message);
+  clfx_run_result_clear (&r);
+  clfx_host_image_free (&src);
+  clfx_host_image_free (&dst);
+  g_free (b->device);
+  g_free (b);
+  return NULL;
+}
+
+static void
+build_ahead_once (ClfxOp *o)
+{
+  static gsize started = 0;
+  const char  *device = o->device && *o->device ? o->device : "auto";
+
+  if (g_once_init_enter (&started))
+    {
+      if (strcmp (device, "reference") != 0)
+        {
+          BuildAhead *b = g_new0 (BuildAhead, 1);
+
+          b->params = o->params;
+          b->pf = o->pf;
+          b->device = g_strdup (device);
+          b->op_name = CLFX_OP_INFO (o)->op_name;
+          g_thread_unref (g_thread_new ("clfx-build-ahead", build_ahead, b));
+        }
+      g_once_init_leave (&started, 1);
+    }
+}
+
 /* Runs src through the variant on the shared context; on failure of an
  * OpenCL device, again on the CPU reference (a warning says why).  Holds
  * engine_lock. */
@@ -167,13 +255,7 @@ engine_run (ClfxOp         *o,
 {
   const char *device = o->device && *o->device ? o->device : "auto";
 
-  if (g_strcmp0 (engine_device, device))
-    {
-      clfx_context_free (engine_context);
-      engine_context = NULL;
-      g_free (engine_device);
-      engine_device = g_strdup (device);
-    }
+  engine_use_device (device);
   opt->device = device;
   opt->validate = o->validate;
   opt->context = &engine_context;
@@ -314,6 +396,7 @@ clfx_op_prepare (GeglOperation *operation)
                                &o->pf, &e);
   gegl_operation_set_format (operation, "input", o->pf.format);
   gegl_operation_set_format (operation, "output", o->pf.format);
+  build_ahead_once (o);
 }
 
 static GeglRectangle
