@@ -13,8 +13,7 @@ then at levels 2 and 1 with the full-size statistics it keeps, and after
 a change of exposure, which makes it gather them again from the
 full-size input; first, the input read at full size alone.  Run in
 ci/env; wall milliseconds per blit."""
-import ctypes
-import ctypes.util
+import os
 import sys
 import time
 
@@ -24,29 +23,19 @@ import numpy as np
 gi.require_version("Gegl", "0.4")
 from gi.repository import Gegl  # noqa: E402
 
+# The tests' GEGL helpers (gegl_node_blit through ctypes).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tests", "gegl"))
+import gegltap  # noqa: E402
+
 
 def blitter():
-    """gegl_node_blit through ctypes (the bindings skip it)."""
-    gegl = ctypes.CDLL(ctypes.util.find_library("gegl-0.4"))
-    babl = ctypes.CDLL(ctypes.util.find_library("babl-0.1"))
-    capsule = ctypes.pythonapi.PyCapsule_GetPointer
-    capsule.restype = ctypes.c_void_p
-    capsule.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    babl.babl_format.argtypes = [ctypes.c_char_p]
-    babl.babl_format.restype = ctypes.c_void_p
-    rect = ctypes.c_int * 4
-    gegl.gegl_node_blit.argtypes = [
-        ctypes.c_void_p, ctypes.c_double, ctypes.c_void_p, ctypes.c_void_p,
-        ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+    """The pixels of node at level, a square of side size >> level."""
+    node_blit = gegltap.node_blit()
 
     def blit(node, level, size, fmt, bpp):
         side = size >> level
-        out = ctypes.create_string_buffer(side * side * bpp)
-        gegl.gegl_node_blit(capsule(node.__gpointer__, None),
-                            1.0 / (1 << level),
-                            ctypes.byref(rect(0, 0, side, side)),
-                            babl.babl_format(fmt.encode()), out, side * bpp,
-                            0)
+        node_blit(node, 1.0 / (1 << level), (0, 0, side, side), fmt, bpp)
     return blit
 
 

@@ -42,8 +42,6 @@ format, read through a GeglBuffer at 1/2^L):
 
 TAP output; GEGL or the module missing is a skip, or a failure with
 CLFX_REQUIRE_DEVICE=1."""
-import ctypes
-import ctypes.util
 import json
 import os
 import sys
@@ -84,33 +82,14 @@ DURAND_RMS = 4.0
 
 
 def blit_fn():
-    """gegl_node_blit through ctypes: the bindings skip it, and it is
-    how a scale below 1 renders a mipmap level (gegl_node_blit_buffer's
-    copy takes a buffer's full-size tiles only)."""
-    gegl = ctypes.CDLL(ctypes.util.find_library("gegl-0.4"))
-    babl = ctypes.CDLL(ctypes.util.find_library("babl-0.1"))
-    capsule = ctypes.pythonapi.PyCapsule_GetPointer
-    capsule.restype = ctypes.c_void_p
-    capsule.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    babl.babl_format.argtypes = [ctypes.c_char_p]
-    babl.babl_format.restype = ctypes.c_void_p
+    """The pixels of node at level (0, 0, w, h), as an array."""
+    blit = gegltap.node_blit()
 
-    class Rect(ctypes.Structure):
-        _fields_ = [(n, ctypes.c_int) for n in ("x", "y", "w", "h")]
-
-    gegl.gegl_node_blit.argtypes = [
-        ctypes.c_void_p, ctypes.c_double, ctypes.POINTER(Rect),
-        ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
-    gegl.gegl_node_blit.restype = None
-
-    def blit(node, level, w, h, fmt):
+    def level_blit(node, level, w, h, fmt):
         bpp = 16 if fmt == FLOAT else 4
-        out = ctypes.create_string_buffer(w * h * bpp)
-        gegl.gegl_node_blit(capsule(node.__gpointer__, None),
-                            1.0 / (1 << level), ctypes.byref(Rect(0, 0, w, h)),
-                            babl.babl_format(fmt.encode()), out, w * bpp, 0)
-        return array(out.raw, w, h, fmt)
-    return blit
+        return array(blit(node, 1.0 / (1 << level), (0, 0, w, h), fmt, bpp),
+                     w, h, fmt)
+    return level_blit
 
 
 def array(data, w, h, fmt):

@@ -29,13 +29,9 @@ HERE=$(dirname "$0")
 . "$HERE/ui-lib.sh"
 ui_start operators-ui python3
 LOG=$OUTDIR/gimp-operators-ui.log
-export G_MESSAGES_DEBUG=clfx
-export NO_AT_BRIDGE=1
 # What the previews showed (the whole drawable's, before it is scaled
 # down: filter-gaussian-whole.pam).
-PREVIEWS="$WORK/previews"
-export CLFX_DEV="preview-dump=$PREVIEWS"
-mkdir -p "$PREVIEWS"
+ui_dialog_env
 mkdir -p "$GIMP3_DIRECTORY/plug-ins" "$OUTDIR"
 rm -f "$OUTDIR"/ui-op-*.png
 "$HERE/../../tools/install-plugin.sh" "$PLUGIN" "$GIMP3_DIRECTORY/plug-ins"

@@ -20,12 +20,8 @@ LOG=$OUTDIR/gimp-ui.log
 # builds its kernels, seconds on PoCL, on the dialog's worker thread while
 # the dialog goes on taking keys.
 # The order of the dialog's debug lines shows what ran when.
-export G_MESSAGES_DEBUG=clfx
-export NO_AT_BRIDGE=1
 # What the 1:1 previews showed (<family>.pam).
-PREVIEWS="$WORK/previews"
-export CLFX_DEV="preview-dump=$PREVIEWS"
-mkdir -p "$PREVIEWS"
+ui_dialog_env
 mkdir -p "$GIMP3_DIRECTORY/plug-ins/clfx" "$OUTDIR"
 "$(dirname "$0")/../../tools/install-plugin.sh" "$PLUGIN" \
   "$GIMP3_DIRECTORY/plug-ins"
