@@ -286,33 +286,16 @@ fi
 if python3 - "$PREVIEWS/filter.pam" "$WORK/sobel-ref.png" \
      <<'PY' >"$WORK/check.log" 2>&1
 import sys
-import cv2
-import numpy as np
-with open(sys.argv[1], "rb") as f:
-    head = {}
-    while True:
-        line = f.readline().decode().strip()
-        if line == "ENDHDR":
-            break
-        if line.startswith("# view"):
-            vx, vy = map(int, line.split()[2:4])
-        elif line and not line.startswith(("#", "P7")):
-            k, v = line.split(None, 1)
-            head[k] = v
-    w, h, d = int(head["WIDTH"]), int(head["HEIGHT"]), int(head["DEPTH"])
-    shown = np.frombuffer(f.read(), np.uint8).reshape(h, w, d)
-ref = cv2.imread(sys.argv[2], cv2.IMREAD_UNCHANGED)
-ref = cv2.cvtColor(ref, cv2.COLOR_BGRA2RGBA)[vy:vy + h, vx:vx + w]
+from previewlib import read_pam, read_rgba, shown_difference
+shown, (vx, vy) = read_pam(sys.argv[1])
+h, w, d = shown.shape
+full = read_rgba(sys.argv[2])
+ref = full[vy:vy + h, vx:vx + w]
 assert d == 4 and ref.shape == shown.shape, (d, ref.shape, shown.shape)
 # The drawable is larger than the view: a 1:1 view of part of it.
-full = cv2.imread(sys.argv[2], cv2.IMREAD_UNCHANGED).shape
-assert (w < full[1] or h < full[0]) and w >= 400 and h >= 300, (w, h, full)
-a = shown.astype(np.int32)
-b = ref.astype(np.int32)
-pa = a[..., :3] * a[..., 3:] / 255.0
-pb = b[..., :3] * b[..., 3:] / 255.0
-da, dc = np.abs(a[..., 3] - b[..., 3]).max(), np.abs(pa - pb).max()
-where = np.unravel_index(np.abs(pa - pb).argmax(), pa.shape)
+assert (w < full.shape[1] or h < full.shape[0]) and w >= 400 and h >= 300, \
+    (w, h, full.shape)
+da, dc, where = shown_difference(shown, ref)
 print("view %d,%d %dx%d: max alpha diff %d, colour x alpha %.2f at %s"
       % (vx, vy, w, h, da, dc, where))
 assert da <= 1 and dc <= 1.01, (da, dc)

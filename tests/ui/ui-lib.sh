@@ -104,4 +104,6 @@ ui_dialog_env ()
   PREVIEWS="$WORK/previews"
   export CLFX_DEV="preview-dump=$PREVIEWS"
   mkdir -p "$PREVIEWS"
+  # The checks' reader of those (previewlib.py, beside this file).
+  export PYTHONPATH="$(dirname "$0")${PYTHONPATH:+:$PYTHONPATH}"
 }
