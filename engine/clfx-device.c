@@ -4,6 +4,7 @@
 #include "clfx-device.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,8 +151,27 @@ list_platform (ClfxDeviceList *list, cl_platform_id platform, cl_uint p,
   return ok;
 }
 
+static bool list_all (ClfxDeviceList *list, ClfxError *error);
+
+/* One enumeration at a time: PoCL 6 initialises its devices on the first
+ * clGetDeviceIDs, and a second thread asking meanwhile is told there are
+ * none (CL_DEVICE_NOT_FOUND; seen with the dialog's worker building
+ * ahead while the dialog lists the devices). */
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
+
 bool
 clfx_device_list (ClfxDeviceList *list, ClfxError *error)
+{
+  bool ok;
+
+  pthread_mutex_lock (&list_lock);
+  ok = list_all (list, error);
+  pthread_mutex_unlock (&list_lock);
+  return ok;
+}
+
+static bool
+list_all (ClfxDeviceList *list, ClfxError *error)
 {
   cl_platform_id *platforms = NULL;
   cl_uint         n_platforms = 0;

@@ -134,6 +134,9 @@ typedef struct
   const char *categories; /* GEGL's categories, beside GEGL's own */
   const char *menu_path;  /* the GIMP menu where GIMP puts its own filter
                            * of the kind */
+  const char *title;      /* GIMP's own name of the operator (its menu
+                           * entry's, else GEGL's title), ours where
+                           * neither has it: "Gaussian Blur" (CLFX_N_) */
 } ClfxOperatorPlace;
 
 /* Room for any family's parameter struct (checked where each is defined). */

@@ -61,6 +61,17 @@ clfx_plan_clear (ClfxPlan *plan)
   memset (plan, 0, sizeof *plan);
 }
 
+bool
+clfx_plan_give_stats (ClfxPlan *plan, const ClfxVariant *v,
+                      const ClfxStats *stats, ClfxError *error)
+{
+  if (! v->take_stats)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "%s has no whole-image statistics to take",
+                           v->name);
+  return v->take_stats (plan, stats, error);
+}
+
 void
 clfx_plan_source_rect (const ClfxVariant *v, const ClfxPlan *plan,
                        const ClfxImage *src, const ClfxRect *out,

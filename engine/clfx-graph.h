@@ -37,6 +37,27 @@ typedef struct
   int x, y, width, height;
 } ClfxRect;
 
+/* Whole-image statistics of a source, as a variant that has them (the
+ * tone mappers, docs/TONEMAP.md) gathers them before its map: a run
+ * reports the ones it used (ClfxRunResult.stats), and a run given some
+ * (clfx_run_with_stats) takes them instead of its source's, so that a
+ * smaller copy of an image (GEGL's lower mipmap levels) is mapped with
+ * the whole image's statistics.  They hold for the parameters they were
+ * gathered with (the exposure, and the operator's own where a range
+ * depends on them). */
+typedef struct
+{
+  bool   has_scan;  /* float and half sources: what the cleaning found */
+  bool   has_sums;  /* the luminance and colour statistics */
+  bool   has_range; /* reinhard05's range of its mapped colour, durand02's
+                     * of its base */
+  double counts[4]; /* NaN, negative, +Inf and tiny colour values */
+  double largest;   /* the largest finite colour value */
+  double n;         /* the pixels the sums are over */
+  double sum_y, sum_log, sum_c[3], min_y, max_y;
+  double range[2];
+} ClfxStats;
+
 /* What a variant needs, decided once per run from the parameters and the
  * source (both paths and the tolerance read it). */
 typedef struct
@@ -90,6 +111,10 @@ typedef struct
    * formula (GPUs, where divergent table reads serialize): set by the
    * framework, read by tolerances. */
   bool   srgb_tables;
+  /* The statistics the run takes from outside (clfx_plan_give_stats)
+   * rather than gathering its source's. */
+  bool      given_stats;
+  ClfxStats stats;
   /* Private state of the variant (tap tables), freed with free_state. */
   void  *state;
   void (*free_state) (void *state);
@@ -321,6 +346,16 @@ struct ClfxVariant
    * its categories and GIMP's menu for it (the variant's header's
    * CLFX_NAME_PLACE); zero elsewhere. */
   ClfxOperatorPlace place;
+  /* Optional, for a variant with whole-image statistics (ClfxStats):
+   * take_stats checks that stats hold every part the plan needs and puts
+   * them into the plan (refused with CLFX_ERR_INVALID otherwise);
+   * stats_of gives the ones a run used, from its probes (the device's
+   * values, or the reference's).  A variant without them takes no
+   * statistics from outside. */
+  bool (*take_stats) (ClfxPlan *plan, const ClfxStats *stats,
+                      ClfxError *error);
+  bool (*stats_of) (const ClfxPlan *plan, const ClfxProbes *probes,
+                    bool device, ClfxStats *stats);
 };
 
 /* The variant's plan, checked against the families' common rules (result
@@ -335,6 +370,11 @@ bool clfx_plan_decodes (bool mixes, const ClfxImage *src);
 bool clfx_plan_make (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                      ClfxError *error);
 void clfx_plan_clear (ClfxPlan *plan);
+/* The run takes stats (a copy) instead of gathering its source's
+ * (ClfxVariant.take_stats): one piece, no statistics passes over tiles.
+ * Refused (CLFX_ERR_INVALID) for a variant without statistics. */
+bool clfx_plan_give_stats (ClfxPlan *plan, const ClfxVariant *v,
+                           const ClfxStats *stats, ClfxError *error);
 /* The source rectangle a result rectangle reads (before addressing). */
 void clfx_plan_source_rect (const ClfxVariant *v, const ClfxPlan *plan,
                             const ClfxImage *src, const ClfxRect *out,

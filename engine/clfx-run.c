@@ -112,21 +112,39 @@ keep_pixels (ClfxPixelOwner *owner)
 
 static ClfxPixelOwner src_view_owner = { keep_pixels };
 
+/* The run's plan: the variant's, with the given statistics (NULL:
+ * none). */
+static bool
+plan_for (const ClfxParams *p, const ClfxImage *src, const ClfxStats *stats,
+          ClfxPlan *plan, ClfxError *error)
+{
+  if (! clfx_plan_make (p, src, plan, error))
+    return false;
+  if (stats
+      && ! clfx_plan_give_stats (plan, clfx_params_variant (p), stats,
+                                 error))
+    {
+      clfx_plan_clear (plan);
+      return false;
+    }
+  return true;
+}
+
 /* clfx_run_on_context; with dst not yet made (dst->data NULL, clfx_run
  * with src_scratch), made here: over the source where the plan allows
  * (*over_source), else in memory of its own. */
 static bool
 run_on_context (ClfxContext *ctx, const ClfxParams *p, const ClfxImage *src,
-                ClfxImage *dst, const ClfxRunOptions *opt, bool *over_source,
-                ClfxTimings *t, ClfxProbes *probes, ClfxPlan *plan_out,
-                ClfxError *error)
+                ClfxImage *dst, const ClfxRunOptions *opt,
+                const ClfxStats *stats, bool *over_source, ClfxTimings *t,
+                ClfxProbes *probes, ClfxPlan *plan_out, ClfxError *error)
 {
   double   t0 = clfx_now_ms ();
   ClfxPlan plan;
   bool     ok;
 
   memset (t, 0, sizeof *t);
-  if (! clfx_plan_make (p, src, &plan, error))
+  if (! plan_for (p, src, stats, &plan, error))
     return false;
   if (! dst->data && clfx_exec_over_source_ok (ctx, &plan, src))
     {
@@ -176,8 +194,8 @@ clfx_run_on_context (ClfxContext *ctx, const ClfxParams *p,
 
   if (! dst->data)
     return clfx_error_set (error, CLFX_ERR_INVALID, "no result image");
-  return run_on_context (ctx, p, src, dst, NULL, &over_source, t, probes,
-                         plan_out, error);
+  return run_on_context (ctx, p, src, dst, NULL, NULL, &over_source, t,
+                         probes, plan_out, error);
 }
 
 /* ---- validation ------------------------------------------------------------ */
@@ -385,7 +403,8 @@ clfx_run_context_new (const char *device, ClfxDeviceInfo *selected,
 /* The OpenCL attempt; false with *error set when it failed. */
 static bool
 try_opencl (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
-            const ClfxRunOptions *opt, ClfxRunResult *r, ClfxError *error)
+            const ClfxRunOptions *opt, const ClfxStats *stats,
+            ClfxRunResult *r, ClfxError *error)
 {
   ClfxContext *ctx = opt->context ? *opt->context : NULL;
   bool         ok;
@@ -399,8 +418,8 @@ try_opencl (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
   r->n_devices = 1 + ctx->n_peers;
   snprintf (r->notes, sizeof r->notes, "%s", ctx->tuning_note);
   ctx->guard_bytes = opt->guard_bytes;
-  ok = run_on_context (ctx, p, src, dst, opt, &r->over_source, &r->timings,
-                       &r->probes, &r->plan, error);
+  ok = run_on_context (ctx, p, src, dst, opt, stats, &r->over_source,
+                       &r->timings, &r->probes, &r->plan, error);
   if (! clfx_run_take_builds (ctx, r) && ok)
     ok = clfx_error_set (error, CLFX_ERR_NOMEM,
                          "out of memory for the build records");
@@ -442,18 +461,44 @@ clfx_reference_into (const ClfxParams *p, const ClfxImage *src,
 
 static bool
 run_reference (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
-               ClfxRunResult *r, ClfxError *error)
+               const ClfxStats *stats, ClfxRunResult *r, ClfxError *error)
 {
   double t0 = clfx_now_ms ();
 
   clfx_plan_clear (&r->plan);
-  if (! clfx_plan_make (p, src, &r->plan, error)
+  if (! plan_for (p, src, stats, &r->plan, error)
       || ! clfx_params_variant (p)->run_cpu (p, &r->plan, src, dst,
                                              &r->probes, error))
     return false;
   r->timings.total_ms = clfx_now_ms () - t0;
   r->timings.reference_ms = r->timings.total_ms;
   return true;
+}
+
+/* clfx_run_check with the given statistics, which the variant may
+ * refuse. */
+static bool
+run_check (const ClfxParams *p, const ClfxImage *src, const ClfxStats *stats,
+           int *width, int *height, ClfxError *error)
+{
+  ClfxPlan plan;
+
+  if (! plan_for (p, src, stats, &plan, error))
+    return false;
+  *width = plan.width;
+  *height = plan.height;
+  clfx_plan_clear (&plan);
+  return true;
+}
+
+/* The whole-image statistics the run used, from the path's probes. */
+static void
+take_stats_of (const ClfxParams *p, ClfxRunResult *r, bool device)
+{
+  const ClfxVariant *v = clfx_params_variant (p);
+
+  r->has_stats = v->stats_of
+                 && v->stats_of (&r->plan, &r->probes, device, &r->stats);
 }
 
 /* The context whose pinned memory a result made before the run takes. */
@@ -467,6 +512,15 @@ bool
 clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
           const ClfxRunOptions *opt, ClfxRunResult *r, ClfxError *error)
 {
+  return clfx_run_with_stats (p, src, dst, opt, NULL, r, error);
+}
+
+bool
+clfx_run_with_stats (const ClfxParams *p, const ClfxImage *src,
+                     ClfxImage *dst, const ClfxRunOptions *opt,
+                     const ClfxStats *stats, ClfxRunResult *r,
+                     ClfxError *error)
+{
   const char *device = opt->device && *opt->device ? opt->device : "auto";
   bool        is_auto = strcmp (device, "auto") == 0;
   bool        over = opt->src_scratch && ! opt->validate
@@ -478,20 +532,21 @@ clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
   memset (dst, 0, sizeof *dst);
   /* Argument errors are the caller's, whatever the device: no fallback.
    * A run that may go over its source makes its result once it knows. */
-  if (! clfx_run_check (p, src, &dw, &dh, error)
+  if (! run_check (p, src, stats, &dw, &dh, error)
       || (! over
           && ! alloc_result (pinned_for (opt), src, dst, dw, dh, error)))
     return false;
 
   if (clfx_device_is_reference (device))
     r->path = CLFX_PATH_REFERENCE;
-  else if (try_opencl (p, src, dst, opt, r, &cl_error))
+  else if (try_opencl (p, src, dst, opt, stats, r, &cl_error))
     {
       if (opt->validate && ! clfx_run_validate (p, src, dst, r, error))
         {
           clfx_host_image_free (dst);
           return false;
         }
+      take_stats_of (p, r, true);
       return true;
     }
   else if (! is_auto || cl_error.code == CLFX_ERR_INVALID
@@ -515,11 +570,12 @@ clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
   /* The reference validated against itself says nothing: no validation. */
   if ((! dst->data
        && ! alloc_result (pinned_for (opt), src, dst, dw, dh, error))
-      || ! run_reference (p, src, dst, r, error))
+      || ! run_reference (p, src, dst, stats, r, error))
     {
       clfx_host_image_free (dst);
       return false;
     }
+  take_stats_of (p, r, false);
   return true;
 }
 
@@ -693,6 +749,50 @@ report_timings (ClfxJson *j, const ClfxTimings *t)
   clfx_json_end_object (j);
 }
 
+/* The whole-image statistics the run used (null where the variant has
+ * none): "given" where they came from outside (clfx_run_with_stats). */
+static void
+report_stats (ClfxJson *j, const ClfxRunResult *r)
+{
+  const ClfxStats *s = &r->stats;
+
+  if (! r->has_stats)
+    {
+      clfx_json_null (j, "statistics");
+      return;
+    }
+  clfx_json_begin_object (j, "statistics");
+  clfx_json_bool (j, "given", r->plan.given_stats);
+  clfx_json_number (j, "pixels", s->n);
+  if (s->has_scan)
+    {
+      clfx_json_begin_array (j, "cleaned");
+      for (int k = 0; k < 4; k++)
+        clfx_json_number (j, NULL, s->counts[k]);
+      clfx_json_end_array (j);
+      clfx_json_number (j, "largest", s->largest);
+    }
+  if (s->has_sums)
+    {
+      clfx_json_number (j, "sum_y", s->sum_y);
+      clfx_json_number (j, "sum_log_y", s->sum_log);
+      clfx_json_begin_array (j, "sums_rgb");
+      for (int k = 0; k < 3; k++)
+        clfx_json_number (j, NULL, s->sum_c[k]);
+      clfx_json_end_array (j);
+      clfx_json_number (j, "min_y", s->min_y);
+      clfx_json_number (j, "max_y", s->max_y);
+    }
+  if (s->has_range)
+    {
+      clfx_json_begin_array (j, "range");
+      clfx_json_number (j, NULL, s->range[0]);
+      clfx_json_number (j, NULL, s->range[1]);
+      clfx_json_end_array (j);
+    }
+  clfx_json_end_object (j);
+}
+
 static void
 report_probe (ClfxJson *j, const ClfxProbe *pr)
 {
@@ -790,6 +890,7 @@ clfx_report_json (const ClfxParams *p, const ClfxImage *src,
   report_image (&j, src);
   report_builds (&j, r);
   report_timings (&j, &r->timings);
+  report_stats (&j, r);
   report_validation (&j, r);
   clfx_json_end_object (&j);
   return clfx_json_take (&j);

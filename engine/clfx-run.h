@@ -84,6 +84,11 @@ typedef struct
   /* dst holds the CPU reference's result: the device's failed validation
    * (clfx_run_keep_reference). */
   bool             reference_kept;
+  /* The whole-image statistics the run used (the given ones, or those it
+   * gathered from its source: the path's own values) where the variant
+   * has them (has_stats): what clfx_run_with_stats takes. */
+  bool             has_stats;
+  ClfxStats        stats;
 } ClfxRunResult;
 
 /* Checks the parameters against src and sizes the result (the argument
@@ -99,6 +104,18 @@ bool clfx_run_check (const ClfxParams *p, const ClfxImage *src, int *width,
 bool clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
                const ClfxRunOptions *opt, ClfxRunResult *result,
                ClfxError *error);
+
+/* clfx_run with whole-image statistics taken from outside instead of
+ * gathered from src (ClfxVariant.take_stats: the tone mappers): stats
+ * come from an earlier run on a larger copy of the image (its
+ * ClfxRunResult.stats) with the same parameters, so that the smaller copy
+ * is mapped as the whole image is.  The reference path and validation
+ * take them too.  Refused (CLFX_ERR_INVALID) by a variant without
+ * statistics or where stats lack a part the image needs. */
+bool clfx_run_with_stats (const ClfxParams *p, const ClfxImage *src,
+                          ClfxImage *dst, const ClfxRunOptions *opt,
+                          const ClfxStats *stats, ClfxRunResult *result,
+                          ClfxError *error);
 
 /* After a run whose device result failed validation: dst (that run's
  * result) gets the CPU reference's result instead, since the device's is

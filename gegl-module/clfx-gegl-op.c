@@ -16,6 +16,12 @@
  * variant's addressing decides.  Such variants compute their whole
  * output at once (get_cached_region), as gegl:reinhard05 does.
  *
+ * GEGL may render a lower mipmap level (a view zoomed out): each operator
+ * gives there what its full-size result gives, downscaled, one of three
+ * ways (clfx-gegl-levels.h): its distances scaled, the full-size image's
+ * statistics (gathered once per state of the input and the parameters),
+ * or the full-size result downscaled as GEGL downscales.
+ *
  * Inside GIMP an operation must never bring the process down: every
  * engine error is caught, the run is repeated on the engine's CPU
  * reference with a warning, and if that fails too the input is passed
@@ -31,6 +37,7 @@
 #include <gegl-plugin.h>
 
 #include "clfx-babl-format.h"
+#include "clfx-gegl-levels.h"
 #include "clfx-run.h"
 
 /* The plug-in's catalogs (domain clfx, po/): the op table's labels and
@@ -72,6 +79,7 @@ typedef struct
    * the type). */
   int              *rows;
   int               n_rows;
+  ClfxLevelWay      level_way; /* how it gives a lower mipmap level */
 } ClfxOpInfo;
 
 typedef struct
@@ -82,6 +90,7 @@ typedef struct
   gboolean            validate;
   gchar              *report_file;
   ClfxPixelFormat     pf;
+  ClfxStatsCache      stats; /* the full-size statistics, for the levels */
 } ClfxOp;
 
 typedef struct
@@ -95,14 +104,13 @@ typedef struct
   (((ClfxOpClass *) G_OBJECT_GET_CLASS (obj))->info)
 
 /* GEGL's categories for each variant, so that they sit beside GEGL's own
- * blurs, enhance, edge-detect and tone-mapping operations; and the GIMP
- * menu (GIMP 3 reads "gimp:menu-path") where GIMP puts its own filter of
- * the same kind, so that a user finds ours beside it, with the on-canvas
- * preview and the non-destructive filter GIMP gives every GEGL
- * operation.  Both are the variant's (its header's CLFX_NAME_PLACE), as
- * for the plug-in's procedure of the same operator. */
-static const ClfxOperatorPlace other_place = { NULL, "generic",
-                                               "<Image>/Filters/Generic" };
+ * blurs, enhance, edge-detect and tone-mapping operations in GIMP's GEGL
+ * Operation tool (the variant's header's CLFX_NAME_PLACE).  No
+ * "gimp:menu-path": the GIMP menu entry is the plug-in's procedure of the
+ * operator, whose dialog adds this operation as a non-destructive filter;
+ * a second entry with the same label would only confuse. */
+static const ClfxOperatorPlace other_place = { NULL, "generic", NULL,
+                                               NULL };
 
 static const ClfxOperatorPlace *
 place_of (const ClfxOpInfo *info)
@@ -110,7 +118,7 @@ place_of (const ClfxOpInfo *info)
   const ClfxOperatorPlace *place =
     &info->family->variants[info->variant]->place;
 
-  return place->categories && place->menu_path ? place : &other_place;
+  return place->categories ? place : &other_place;
 }
 
 /* ---- the engine, shared by every operation of the process ------------- */
@@ -119,21 +127,37 @@ static GMutex       engine_lock;
 static ClfxContext *engine_context;
 static gchar       *engine_device; /* the request engine_context is for */
 
-/* Runs src through the variant on the shared context; on failure of an
- * OpenCL device, again on the CPU reference (a warning says why).  Holds
- * engine_lock. */
-static gboolean
-engine_run (ClfxOp              *o,
-            GeglBuffer          *input,
-            const GeglRectangle *read,
-            ClfxImage           *src,
-            ClfxImage           *dst,
-            ClfxRunResult       *result,
-            ClfxRunOptions      *opt,
-            ClfxError           *error)
+/* Where a run's source comes from, and what it runs with. */
+typedef struct
 {
-  const char *device = o->device && *o->device ? o->device : "auto";
+  const ClfxParams *params; /* o->params, or scaled for the level */
+  const ClfxStats  *stats;  /* the full-size image's statistics, or NULL */
+  GeglBuffer       *buffer; /* the input, read at `level`, ... */
+  GeglNode         *node;   /* ... or this node rendered at full size */
+  gint              level;
+  GeglRectangle     extent; /* the input's extent at that level */
+  GeglRectangle     read;   /* the source rectangle, at that level */
+} Source;
 
+static void
+read_source (const ClfxOp *o,
+             const Source *s,
+             ClfxImage    *src)
+{
+  if (s->node)
+    gegl_node_blit (s->node, 1.0, &s->read, o->pf.format, src->data,
+                    (gint) src->stride, GEGL_BLIT_DEFAULT);
+  else
+    gegl_buffer_get (s->buffer, &s->read, 1.0 / (1 << s->level),
+                     o->pf.format, src->data, (gint) src->stride,
+                     GEGL_ABYSS_NONE);
+}
+
+/* The shared context serves one device request at a time: another
+ * request gets a new one.  Holds engine_lock. */
+static void
+engine_use_device (const char *device)
+{
   if (g_strcmp0 (engine_device, device))
     {
       clfx_context_free (engine_context);
@@ -141,6 +165,97 @@ engine_run (ClfxOp              *o,
       g_free (engine_device);
       engine_device = g_strdup (device);
     }
+}
+
+/* What the process's first run builds, built ahead: the first time an
+ * operation is prepared (GIMP's filter tool, or a layer filter about to
+ * render), a thread of its own runs the variant on a few pixels of the
+ * input's format on the shared context, while GEGL reads the input for
+ * the real run, which then waits on engine_lock and finds its kernels
+ * built. */
+typedef struct
+{
+  ClfxParams      params;
+  ClfxPixelFormat pf;
+  gchar          *device;
+  const gchar    *op_name;
+} BuildAhead;
+
+static gpointer
+build_ahead (gpointer data)
+{
+  BuildAhead    *b = data;
+  ClfxImage      src = { 0 }, dst = { 0 };
+  ClfxRunOptions opt = { 0 };
+  ClfxRunResult  r;
+  ClfxError      e = { 0 };
+  gboolean       ok = FALSE;
+  gint64         t0 = g_get_monotonic_time ();
+
+  memset (&r, 0, sizeof r);
+  g_mutex_lock (&engine_lock);
+  engine_use_device (b->device);
+  if (clfx_host_image_alloc (&src, 64, 48, b->pf.channels, b->pf.depth, &e))
+    {
+      src.straight_alpha = b->pf.straight_alpha;
+      src.transfer = b->pf.transfer;
+      clfx_host_image_synthetic (&src, 1);
+      /* As engine_run asks, so that the same kernel forms are built. */
+      opt.device = b->device;
+      opt.context = &engine_context;
+      opt.src_scratch = TRUE;
+      ok = clfx_run (&b->params, &src, &dst, &opt, &r, &e);
+    }
+  g_mutex_unlock (&engine_lock);
+  /* A failure here is the real run's to report. */
+  g_debug ("%s: built ahead in %.0f ms: %s", b->op_name,
+           (g_get_monotonic_time () - t0) / 1000.0,
+           ok ? (r.fallback[0] ? r.fallback : "ok") : e.message);
+  clfx_run_result_clear (&r);
+  clfx_host_image_free (&src);
+  clfx_host_image_free (&dst);
+  g_free (b->device);
+  g_free (b);
+  return NULL;
+}
+
+static void
+build_ahead_once (ClfxOp *o)
+{
+  static gsize started = 0;
+  const char  *device = o->device && *o->device ? o->device : "auto";
+
+  if (g_once_init_enter (&started))
+    {
+      if (strcmp (device, "reference") != 0)
+        {
+          BuildAhead *b = g_new0 (BuildAhead, 1);
+
+          b->params = o->params;
+          b->pf = o->pf;
+          b->device = g_strdup (device);
+          b->op_name = CLFX_OP_INFO (o)->op_name;
+          g_thread_unref (g_thread_new ("clfx-build-ahead", build_ahead, b));
+        }
+      g_once_init_leave (&started, 1);
+    }
+}
+
+/* Runs src through the variant on the shared context; on failure of an
+ * OpenCL device, again on the CPU reference (a warning says why).  Holds
+ * engine_lock. */
+static gboolean
+engine_run (ClfxOp         *o,
+            const Source   *s,
+            ClfxImage      *src,
+            ClfxImage      *dst,
+            ClfxRunResult  *result,
+            ClfxRunOptions *opt,
+            ClfxError      *error)
+{
+  const char *device = o->device && *o->device ? o->device : "auto";
+
+  engine_use_device (device);
   opt->device = device;
   opt->validate = o->validate;
   opt->context = &engine_context;
@@ -149,7 +264,8 @@ engine_run (ClfxOp              *o,
    * costs (docs/notebook/performance-2026.md, "The result over the
    * module's copy of its input (dc8b8bb, 54fc135)"). */
   opt->src_scratch = TRUE;
-  if (clfx_run (&o->params, src, dst, opt, result, error))
+  if (clfx_run_with_stats (s->params, src, dst, opt, s->stats, result,
+                           error))
     return TRUE;
   if (! strcmp (device, "reference") || error->code == CLFX_ERR_INVALID)
     return FALSE;
@@ -157,8 +273,7 @@ engine_run (ClfxOp              *o,
              "instead", CLFX_OP_INFO (o)->op_name, device, error->message);
   /* A run that failed over its source has changed it: read it again. */
   if (result->over_source)
-    gegl_buffer_get (input, read, 1.0, o->pf.format, src->data,
-                     (gint) src->stride, GEGL_ABYSS_NONE);
+    read_source (o, s, src);
   clfx_run_result_clear (result);
   opt->device = "reference";
   opt->context = NULL;
@@ -167,7 +282,8 @@ engine_run (ClfxOp              *o,
     ClfxError first = *error;
 
     memset (error, 0, sizeof *error);
-    if (! clfx_run (&o->params, src, dst, opt, result, error))
+    if (! clfx_run_with_stats (s->params, src, dst, opt, s->stats, result,
+                               error))
       return FALSE;
     /* The report says what ran instead, and why. */
     snprintf (result->fallback, sizeof result->fallback,
@@ -177,19 +293,32 @@ engine_run (ClfxOp              *o,
   return TRUE;
 }
 
+/* The report of a run for level `level`: below the full size, its
+ * parameters are the level's (scaled distances show there), and it says
+ * the level and the way. */
 static void
 write_report (ClfxOp               *o,
+              const Source         *s,
+              gint                  level,
               const ClfxImage      *src,
               const ClfxRunOptions *opt,
               const ClfxRunResult  *result)
 {
-  static const char *const extra[] = { "in-process", "gegl", NULL };
-  char   *json;
-  GError *error = NULL;
+  gchar       level_text[16];
+  const char *extra[] = { "in-process", "gegl", NULL, level_text, "mipmap",
+                          NULL, NULL };
+  char       *json;
+  GError     *error = NULL;
 
   if (! o->report_file || ! *o->report_file)
     return;
-  json = clfx_report_json (&o->params, src, opt, result, extra);
+  if (level > 0)
+    {
+      g_snprintf (level_text, sizeof level_text, "%d", level);
+      extra[2] = "mipmap-level";
+      extra[5] = clfx_level_way_name (CLFX_OP_INFO (o)->level_way);
+    }
+  json = clfx_report_json (s->params, src, opt, result, extra);
   if (! json)
     g_warning ("%s: no report (out of memory)", CLFX_OP_INFO (o)->op_name);
   else if (! g_file_set_contents (o->report_file, json, -1, &error))
@@ -216,11 +345,14 @@ source_extent (GeglOperation *operation,
   return TRUE;
 }
 
-/* The source rectangle result rectangle roi reads (clamped to the
- * input's extent); FALSE where the plan refuses the parameters or the
- * input has no finite extent. */
+/* The source rectangle the result rectangle roi reads under params, in
+ * the coordinates of level `level` (clamped to the input's extent there,
+ * *extent); FALSE where the plan refuses the parameters or the input has
+ * no finite extent. */
 static gboolean
 read_rect (GeglOperation       *operation,
+           const ClfxParams    *params,
+           gint                 level,
            const GeglRectangle *roi,
            GeglRectangle       *extent,
            GeglRectangle       *read,
@@ -228,12 +360,13 @@ read_rect (GeglOperation       *operation,
 {
   ClfxOp       *o = CLFX_OP (operation);
   ClfxImage     header;
-  GeglRectangle r;
+  GeglRectangle full, r;
   ClfxRect      out, in;
 
-  if (! source_extent (operation, extent))
+  if (! source_extent (operation, &full))
     return clfx_error_set (error, CLFX_ERR_INVALID,
                            "the input has no finite extent");
+  *extent = clfx_level_rect (&full, level);
   if (! gegl_rectangle_intersect (&r, roi, extent))
     {
       *read = r;
@@ -241,7 +374,7 @@ read_rect (GeglOperation       *operation,
     }
   clfx_pixel_format_header (&o->pf, extent->width, extent->height, &header);
   out = (ClfxRect) { r.x - extent->x, r.y - extent->y, r.width, r.height };
-  if (! clfx_plan_read_rect (&o->params, &header, &out, &in, error))
+  if (! clfx_plan_read_rect (params, &header, &out, &in, error))
     return FALSE;
   gegl_rectangle_set (read, in.x + extent->x, in.y + extent->y,
                       (guint) in.width, (guint) in.height);
@@ -263,6 +396,7 @@ clfx_op_prepare (GeglOperation *operation)
                                &o->pf, &e);
   gegl_operation_set_format (operation, "input", o->pf.format);
   gegl_operation_set_format (operation, "output", o->pf.format);
+  build_ahead_once (o);
 }
 
 static GeglRectangle
@@ -270,11 +404,36 @@ clfx_op_get_required_for_output (GeglOperation       *operation,
                                  const gchar         *input_pad,
                                  const GeglRectangle *roi)
 {
-  GeglRectangle extent, read;
-  ClfxError     e = { 0 };
+  ClfxOp           *o = CLFX_OP (operation);
+  const ClfxOpInfo *info = CLFX_OP_INFO (o);
+  GeglRectangle     extent, read, need;
+  ClfxError         e = { 0 };
 
   (void) input_pad;
-  return read_rect (operation, roi, &extent, &read, &e) ? read : *roi;
+  if (! read_rect (operation, &o->params, 0, roi, &extent, &need, &e))
+    return *roi;
+  /* A lower level reads the input at its level, with halos of the
+   * scaled distances in whole pixels of the level, which the full-size
+   * halo need not cover; GEGL asks the input for this rectangle whatever
+   * the level, so it covers every level's. */
+  for (gint level = 1; info->level_way == CLFX_LEVEL_SCALED
+                       && level <= CLFX_LEVEL_MAX; level++)
+    {
+      GeglRectangle roi_level = clfx_level_rect (roi, level), up;
+      ClfxParams    p;
+
+      clfx_level_params (info->family, info->rows, info->n_rows, &o->params,
+                         level, &p);
+      if (! read_rect (operation, &p, level, &roi_level, &extent, &read, &e)
+          || gegl_rectangle_is_empty (&read))
+        continue;
+      up = clfx_level_rect_up (&read, level);
+      if (gegl_rectangle_is_empty (&need))
+        need = up;
+      else
+        gegl_rectangle_bounding_box (&need, &need, &up);
+    }
+  return need;
 }
 
 static GeglRectangle
@@ -287,7 +446,8 @@ clfx_op_get_invalidated_by_change (GeglOperation       *operation,
   gint          dx, dy;
 
   (void) input_pad;
-  if (! read_rect (operation, input_roi, &extent, &read, &e))
+  if (! read_rect (operation, &CLFX_OP (operation)->params, 0, input_roi,
+                   &extent, &read, &e))
     return *input_roi;
   /* The pixels that read a changed one are those within the halo of it:
    * the halo the plan grows a rectangle by, taken on both sides (a
@@ -313,7 +473,8 @@ clfx_op_get_cached_region (GeglOperation       *operation,
   /* Where the rectangle reads the whole input (whole-image statistics, a
    * recursion along whole lines), the whole output costs no more: make
    * it once. */
-  if (read_rect (operation, roi, &extent, &read, &e)
+  if (read_rect (operation, &CLFX_OP (operation)->params, 0, roi, &extent,
+                 &read, &e)
       && gegl_rectangle_equal (&read, &extent))
     return extent;
   return *roi;
@@ -321,12 +482,13 @@ clfx_op_get_cached_region (GeglOperation       *operation,
 
 /* ---- processing --------------------------------------------------------- */
 
-/* A part of the result written into GEGL's output buffer (one thread's
- * share). */
+/* A part of the result written into GEGL's output buffer at a level (one
+ * thread's share). */
 typedef struct
 {
   GeglBuffer          *output;
   const GeglRectangle *result;
+  gint                 level;
   const Babl          *format;
   const ClfxImage     *dst;
   size_t               off;
@@ -342,8 +504,215 @@ set_area (const GeglRectangle *area,
                        + (size_t) (area->x - sa->result->x)
                            * clfx_image_pixel_size (sa->dst);
 
-  gegl_buffer_set (sa->output, area, 0, sa->format,
+  gegl_buffer_set (sa->output, area, sa->level, sa->format,
                    (guchar *) sa->dst->data + off, (gint) sa->dst->stride);
+}
+
+/* dst's pixels of rectangle out (dst's origin at from's corner) into the
+ * output at `level`. */
+static void
+write_output (ClfxOp              *o,
+              GeglBuffer          *output,
+              const GeglRectangle *out,
+              gint                 level,
+              const ClfxImage     *dst,
+              const GeglRectangle *from)
+{
+  SetArea sa = { output, out, level, o->pf.format, dst,
+                 (size_t) (out->y - from->y) * dst->stride
+                   + (size_t) (out->x - from->x)
+                       * clfx_image_pixel_size (dst) };
+
+  /* On every core: writing a result is GEGL's tiles' first touch, and
+   * page faults on two cores take half the time of one
+   * (docs/notebook/performance-2026.md, "Fresh memory in GIMP's process
+   * (fcd9a5e..21a0b6f)"). */
+  gegl_parallel_distribute_area (out, 1.0, GEGL_SPLIT_STRATEGY_HORIZONTAL,
+                                 set_area, &sa);
+}
+
+/* Never fail inside GIMP: the input goes through as it was, at the
+ * level asked for. */
+static void
+pass_through (ClfxOp              *o,
+              GeglBuffer          *input,
+              GeglBuffer          *output,
+              const GeglRectangle *result,
+              gint                 level)
+{
+  GeglRectangle r = clfx_level_rect (result, level);
+  gsize         bpp = (gsize) babl_format_get_bytes_per_pixel (o->pf.format);
+  guchar       *pixels;
+
+  if (level == 0)
+    {
+      gegl_buffer_copy (input, result, GEGL_ABYSS_NONE, output, result);
+      return;
+    }
+  /* gegl_buffer_copy copies a buffer's full-size tiles only. */
+  pixels = g_try_malloc ((gsize) r.width * (gsize) r.height * bpp);
+  if (! pixels)
+    return;
+  gegl_buffer_get (input, &r, 1.0 / (1 << level), o->pf.format, pixels,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  gegl_buffer_set (output, &r, level, o->pf.format, pixels,
+                   GEGL_AUTO_ROWSTRIDE);
+  g_free (pixels);
+}
+
+/* s read into src and run through the engine into dst (the result over
+ * s->read); with `report`, the run's report for level `level`.  The
+ * engine is held only while it runs: reading s may render the graph
+ * above, clfx: operations there included.  read_us: when the read ended
+ * (g_get_monotonic_time). */
+static gboolean
+run_source (ClfxOp        *o,
+            const Source  *s,
+            gint           level,
+            gboolean       report,
+            ClfxImage     *src,
+            ClfxImage     *dst,
+            ClfxRunResult *r,
+            gint64        *read_us,
+            ClfxError     *error)
+{
+  ClfxRunOptions opt = { 0 };
+  gboolean       ok;
+
+  if (! clfx_host_image_alloc (src, s->read.width, s->read.height,
+                               o->pf.channels, o->pf.depth, error))
+    return FALSE;
+  src->straight_alpha = o->pf.straight_alpha;
+  src->transfer = o->pf.transfer;
+  src->origin_x = s->read.x - s->extent.x;
+  src->origin_y = s->read.y - s->extent.y;
+  read_source (o, s, src);
+  *read_us = g_get_monotonic_time ();
+  g_mutex_lock (&engine_lock);
+  ok = engine_run (o, s, src, dst, r, &opt, error);
+  if (ok && report)
+    write_report (o, s, level, src, &opt, r);
+  g_mutex_unlock (&engine_lock);
+  if (ok && r->validated && ! r->validation.passed)
+    {
+      char why[1024];
+
+      /* The device's result is what failed: the reference's is applied. */
+      clfx_run_keep_reference (r, dst);
+      g_warning ("%s: the device's result differs from the CPU reference: "
+                 "%s; %s", CLFX_OP_INFO (o)->op_name,
+                 clfx_run_result_failure (r, why, sizeof why),
+                 r->reference_kept ? "the CPU reference's result is used"
+                                   : "the device's result is used");
+    }
+  return ok;
+}
+
+/* Whether o's variant on an input of this extent gathers whole-image
+ * statistics (aces on 8-bit data has none). */
+static gboolean
+gathers_stats (ClfxOp              *o,
+               const GeglRectangle *extent)
+{
+  ClfxImage header;
+  ClfxPlan  plan;
+  ClfxError e = { 0 };
+  gboolean  stats;
+
+  clfx_pixel_format_header (&o->pf, extent->width, extent->height, &header);
+  if (! clfx_plan_make (&o->params, &header, &plan, &e))
+    return FALSE;
+  stats = plan.whole_image_stats;
+  clfx_plan_clear (&plan);
+  return stats;
+}
+
+/* The full-size image's statistics under o's parameters, for a lower
+ * level: kept from an earlier run on this state of the input, else
+ * gathered by a run on the input rendered at full size (the level's
+ * input has other ones: smaller maxima, another log-average). */
+static gboolean
+full_size_stats (ClfxOp        *o,
+                 GeglOperation *operation,
+                 GeglBuffer    *input,
+                 ClfxStats     *stats,
+                 ClfxError     *error)
+{
+  gint          generation = clfx_stats_cache_generation (&o->stats);
+  GeglRectangle extent;
+  Source        s = { &o->params, NULL, input, NULL, 0, { 0 }, { 0 } };
+  ClfxImage     src = { 0 }, dst = { 0 };
+  ClfxRunResult r;
+  gint64        read_us;
+  gboolean      ok;
+
+  if (! source_extent (operation, &extent))
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "the input has no finite extent");
+  if (clfx_stats_cache_lookup (&o->stats, generation, &o->params,
+                               o->pf.format, &extent, stats))
+    return TRUE;
+  /* The input's full-size tiles are not there when the graph above
+   * renders at the level: its producer renders them. */
+  s.node = gegl_operation_get_source_node (operation, "input");
+  s.extent = s.read = extent;
+  memset (&r, 0, sizeof r);
+  ok = run_source (o, &s, 0, FALSE, &src, &dst, &r, &read_us, error);
+  if (ok && ! r.has_stats)
+    ok = clfx_error_set (error, CLFX_ERR_INVALID, "the full-size run "
+                         "gave no statistics");
+  if (ok)
+    {
+      *stats = r.stats;
+      clfx_stats_cache_store (&o->stats, generation, &o->params,
+                              o->pf.format, &extent, stats);
+    }
+  clfx_run_result_clear (&r);
+  clfx_host_image_free (&src);
+  clfx_host_image_free (&dst);
+  return ok;
+}
+
+/* What s reads and runs with at level `level` (o's operator's way below
+ * the full size; params and stats hold what it points to); FALSE with
+ * *error set where the full-size statistics could not be had. */
+static gboolean
+source_for_level (ClfxOp        *o,
+                  GeglOperation *operation,
+                  gint           level,
+                  Source        *s,
+                  ClfxParams    *params,
+                  ClfxStats     *stats,
+                  ClfxError     *error)
+{
+  const ClfxOpInfo *info = CLFX_OP_INFO (o);
+  GeglRectangle     extent;
+
+  if (level == 0)
+    return TRUE;
+  switch (info->level_way)
+    {
+    case CLFX_LEVEL_SCALED:
+      clfx_level_params (info->family, info->rows, info->n_rows, &o->params,
+                         level, params);
+      s->params = params;
+      return TRUE;
+    case CLFX_LEVEL_STATS:
+      /* Without an extent read_rect says so; without statistics the map
+       * is all there is. */
+      if (! source_extent (operation, &extent)
+          || ! gathers_stats (o, &extent))
+        return TRUE;
+      s->stats = stats;
+      return full_size_stats (o, operation, s->buffer, stats, error);
+    default:
+      /* The full-size pixels under the level's rectangle, rendered by
+       * the input's producer (the input's own full-size tiles may not
+       * exist at a level). */
+      s->level = 0;
+      s->node = gegl_operation_get_source_node (operation, "input");
+      return TRUE;
+    }
 }
 
 static gboolean
@@ -353,81 +722,67 @@ clfx_op_process (GeglOperation       *operation,
                  const GeglRectangle *result,
                  gint                 level)
 {
-  ClfxOp        *o = CLFX_OP (operation);
-  const char    *name = CLFX_OP_INFO (o)->op_name;
-  ClfxImage      src = { 0 }, dst = { 0 };
-  ClfxRunResult  r;
-  ClfxRunOptions opt = { 0 };
-  ClfxError      e = { 0 };
-  GeglRectangle  extent, read;
-  gboolean       ok;
-  gint64         t0 = 0, t1 = 0, t2 = 0;
+  ClfxOp           *o = CLFX_OP (operation);
+  const ClfxOpInfo *info = CLFX_OP_INFO (o);
+  gboolean          full_size = level > 0
+                                && info->level_way == CLFX_LEVEL_FULL;
+  gint              generation = clfx_stats_cache_generation (&o->stats);
+  ClfxParams        params;
+  ClfxStats         stats;
+  Source            s = { &o->params, NULL, input, NULL, level, { 0 },
+                          { 0 } };
+  ClfxImage         src = { 0 }, dst = { 0 }, small = { 0 };
+  ClfxRunResult     r;
+  ClfxError         e = { 0 };
+  GeglRectangle     out = clfx_level_rect (result, level), made;
+  gboolean          ok;
+  gint64            t0 = g_get_monotonic_time (), t1 = t0, t2;
 
-  (void) level;
   memset (&r, 0, sizeof r);
-  ok = read_rect (operation, result, &extent, &read, &e)
-       && clfx_host_image_alloc (&src, read.width, read.height,
-                                 o->pf.channels, o->pf.depth, &e);
+  if (gegl_rectangle_is_empty (&out))
+    return TRUE;
+  /* The rectangle the run makes, at the level it reads. */
+  made = full_size ? clfx_level_rect_up (&out, level) : out;
+  ok = source_for_level (o, operation, level, &s, &params, &stats, &e)
+       && read_rect (operation, s.params, s.level, &made, &s.extent, &s.read,
+                     &e)
+       && run_source (o, &s, level, TRUE, &src, &dst, &r, &t1, &e);
+  t2 = g_get_monotonic_time ();
+  if (ok && full_size)
+    ok = clfx_level_downscale (o->pf.format, &dst, &s.read, level, &out,
+                               &small, &e);
   if (ok)
     {
-      src.straight_alpha = o->pf.straight_alpha;
-      src.transfer = o->pf.transfer;
-      src.origin_x = read.x - extent.x;
-      src.origin_y = read.y - extent.y;
-      t0 = g_get_monotonic_time ();
-      gegl_buffer_get (input, &read, 1.0, o->pf.format, src.data,
-                       (gint) src.stride, GEGL_ABYSS_NONE);
-      t1 = g_get_monotonic_time ();
-      g_mutex_lock (&engine_lock);
-      ok = engine_run (o, input, &read, &src, &dst, &r, &opt, &e);
-      if (ok)
-        write_report (o, &src, &opt, &r);
-      g_mutex_unlock (&engine_lock);
-      t2 = g_get_monotonic_time ();
-    }
-  if (ok && r.validated && ! r.validation.passed)
-    {
-      char why[1024];
-
-      /* The device's result is what failed: the reference's is applied. */
-      clfx_run_keep_reference (&r, &dst);
-      g_warning ("%s: the device's result differs from the CPU reference: "
-                 "%s; %s", name, clfx_run_result_failure (&r, why, sizeof why),
-                 r.reference_kept ? "the CPU reference's result is used"
-                                  : "the device's result is used");
-    }
-  if (ok)
-    {
-      SetArea sa = { output, result, o->pf.format, &dst,
-                     (size_t) (result->y - read.y) * dst.stride
-                       + (size_t) (result->x - read.x)
-                           * clfx_image_pixel_size (&dst) };
-
-      /* On every core: writing a result is GEGL's tiles' first touch,
-       * and page faults on two cores take half the time of one
-       * (docs/notebook/performance-2026.md, "Fresh memory in GIMP's
-       * process (fcd9a5e..21a0b6f)"). */
-      gegl_parallel_distribute_area (result, 1.0,
-                                     GEGL_SPLIT_STRATEGY_HORIZONTAL,
-                                     set_area, &sa);
+      if (full_size)
+        write_output (o, output, &out, level, &small, &out);
+      else
+        write_output (o, output, &out, level, &dst, &s.read);
       /* Where the time goes (G_MESSAGES_DEBUG=clfx): the engine's report
-       * has its own part; GEGL's buffers are timed here. */
+       * has its own part. */
       g_debug ("%s: read %dx%d as %s in %.1f ms; engine %.1f ms; write "
-               "%dx%d in %.1f ms", name, read.width, read.height,
-               babl_get_name (o->pf.format), (t1 - t0) / 1000.0,
-               (t2 - t1) / 1000.0, result->width, result->height,
-               (g_get_monotonic_time () - t2) / 1000.0);
+               "%dx%d in %.1f ms; level %d (%s)", info->op_name,
+               s.read.width, s.read.height, babl_get_name (o->pf.format),
+               (t1 - t0) / 1000.0, (t2 - t1) / 1000.0, out.width,
+               out.height, (g_get_monotonic_time () - t2) / 1000.0, level,
+               level > 0 ? clfx_level_way_name (info->level_way)
+                         : "full size");
     }
   else
     {
-      /* Never fail inside GIMP: the input goes through as it was. */
-      g_warning ("%s: %s; the input is left unchanged", name,
+      g_warning ("%s: %s; the input is left unchanged", info->op_name,
                  e.message[0] ? e.message : "unknown error");
-      gegl_buffer_copy (input, result, GEGL_ABYSS_NONE, output, result);
+      pass_through (o, input, output, result, level);
     }
+  /* A full-size run of a variant with statistics: kept for the levels
+   * below. */
+  if (ok && level == 0 && info->level_way == CLFX_LEVEL_STATS
+      && r.has_stats && gegl_rectangle_equal (&s.read, &s.extent))
+    clfx_stats_cache_store (&o->stats, generation, &o->params, o->pf.format,
+                            &s.extent, &r.stats);
   clfx_run_result_clear (&r);
   clfx_host_image_free (&src);
   clfx_host_image_free (&dst);
+  clfx_host_image_free (&small);
   return TRUE;
 }
 
@@ -668,8 +1023,33 @@ clfx_op_finalize (GObject *object)
 
   g_free (o->device);
   g_free (o->report_file);
+  clfx_stats_cache_clear (&o->stats);
   G_OBJECT_CLASS (g_type_class_peek_parent (G_OBJECT_GET_CLASS (object)))
     ->finalize (object);
+}
+
+/* The node's input or the operation's parameters changed (GEGL says so
+ * for every node below a change): full-size statistics kept are for an
+ * earlier state. */
+static void
+node_invalidated (GeglNode            *node,
+                  const GeglRectangle *rect,
+                  gpointer             operation)
+{
+  (void) node;
+  (void) rect;
+  clfx_stats_cache_invalidate (&CLFX_OP (operation)->stats);
+}
+
+static void
+clfx_op_attach (GeglOperation *operation)
+{
+  GeglOperationClass *parent =
+    g_type_class_peek_parent (G_OBJECT_GET_CLASS (operation));
+
+  parent->attach (operation);
+  g_signal_connect_object (operation->node, "invalidated",
+                           G_CALLBACK (node_invalidated), operation, 0);
 }
 
 static void
@@ -682,15 +1062,13 @@ clfx_op_class_init (gpointer klass,
   GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
   const ClfxVariant        *v = info->family->variants[info->variant];
   const ClfxOperatorPlace  *place = place_of (info);
-  /* GEGL keeps copies of the keys' values. */
-  gchar                    *menu_label = g_strdup_printf ("%s...",
-                                                          info->title);
   guint                     id = 1;
 
   ((ClfxOpClass *) klass)->info = info;
   object_class->set_property = clfx_op_set_property;
   object_class->get_property = clfx_op_get_property;
   object_class->finalize = clfx_op_finalize;
+  operation_class->attach = clfx_op_attach;
   operation_class->prepare = clfx_op_prepare;
   operation_class->get_required_for_output = clfx_op_get_required_for_output;
   operation_class->get_invalidated_by_change =
@@ -731,11 +1109,8 @@ clfx_op_class_init (gpointer klass,
                                  "name", info->op_name,
                                  "title", info->title,
                                  "categories", place->categories,
-                                 "gimp:menu-path", place->menu_path,
-                                 "gimp:menu-label", menu_label,
                                  "description", tr (v->blurb),
                                  NULL);
-  g_free (menu_label);
 }
 
 static void
@@ -746,6 +1121,7 @@ clfx_op_init (GTypeInstance *instance,
   const ClfxOpInfo *info = ((ClfxOpClass *) klass)->info;
 
   clfx_params_defaults (info->family, &o->params);
+  clfx_stats_cache_init (&o->stats);
   if (info->family->variant_param >= 0)
     clfx_param_set_int (&o->params,
                         &info->family->params[info->family->variant_param],
@@ -778,16 +1154,19 @@ register_variant (GTypeModule      *module,
   info->family = f;
   info->variant = variant;
   g_snprintf (info->op_name, sizeof info->op_name, "clfx:%s", v->name);
-  if (f->variant_param >= 0)
+  if (v->place.title)
+    label = tr (v->place.title);
+  else if (f->variant_param >= 0)
     label = plain_label (f->params[f->variant_param].choices[variant].label);
   /* TRANSLATORS: a GEGL operation's title, %s its filter or tone mapper
-   * ("Gaussian blur (OpenCL)"). */
+   * ("Gaussian Blur (OpenCL)"). */
   g_snprintf (info->title, sizeof info->title, _("%s (OpenCL)"), label);
   info->rows = g_new0 (int, (gsize) f->n_params + 1);
   for (int i = 0; i < f->n_params; i++)
     if (i != f->variant_param && ! f->params[i].plugin_only
         && clfx_variant_uses (v, &f->params[i]))
       info->rows[info->n_rows++] = i;
+  info->level_way = clfx_level_way (v, f, info->rows, info->n_rows);
   g_string_append (type_name, v->name);
 
   type_info.class_size = sizeof (ClfxOpClass);

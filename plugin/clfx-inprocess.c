@@ -30,18 +30,29 @@ clfx_row_on (const ClfxCall *call,
          && clfx_param_get_bool (&call->args.params, s);
 }
 
+/* The variant's procedure (plug-in-clfx-gaussian-blur's, for a family
+ * call with gaussian chosen too): its operation and title. */
+static ClfxProcSpec
+clfx_inprocess_proc (const ClfxCall *call)
+{
+  const ClfxVariant *v = clfx_params_variant (&call->args.params);
+  ClfxProcSpec       proc = { call->family, -1 };
+
+  for (gint k = 0; v && k < call->family->n_variants; k++)
+    if (call->family->variants[k] == v)
+      proc.variant = k;
+  return proc;
+}
+
 /* The variant's operation name into buf; NULL when GEGL lacks it. */
 static const gchar *
 clfx_inprocess_operation (const ClfxCall *call,
                           gchar          *buf,
                           gsize           n)
 {
-  const ClfxVariant *v = clfx_params_variant (&call->args.params);
+  ClfxProcSpec proc = clfx_inprocess_proc (call);
 
-  if (! v || ! clfx_family_param (call->family, "in-process"))
-    return NULL;
-  g_snprintf (buf, n, "clfx:%s", v->name);
-  return gegl_has_operation (buf) ? buf : NULL;
+  return clfx_proc_module_operation (&proc, buf, n);
 }
 
 gboolean
@@ -100,6 +111,7 @@ clfx_inprocess_configure (const ClfxCall           *call,
 typedef struct
 {
   const gchar *op;
+  const gchar *title;       /* the filter's name in the layer's list */
   gboolean     keep;        /* append (non-destructive), not merge */
   const gchar *report_file; /* the first drawable's run writes it */
   GPtrArray   *appended;    /* taken off again when a later step fails */
@@ -113,7 +125,7 @@ clfx_inprocess_step (ClfxCall *call,
 {
   ClfxInprocessStep  *st = data;
   GimpDrawableFilter *filter = gimp_drawable_filter_new (job->drawable,
-                                                         st->op, NULL);
+                                                         st->op, st->title);
 
   if (! filter)
     {
@@ -154,9 +166,11 @@ clfx_inprocess_apply (ClfxCall *call,
                       GError  **error)
 {
   gchar             op[64];
+  ClfxProcSpec      proc = clfx_inprocess_proc (call);
+  gchar            *title = clfx_proc_title (&proc);
   GFile            *tmp = gimp_temp_file ("json");
   gchar            *tmp_path = g_file_get_path (tmp);
-  ClfxInprocessStep st = { op, clfx_row_on (call, "non-destructive"),
+  ClfxInprocessStep st = { op, title, clfx_row_on (call, "non-destructive"),
                            tmp_path, g_ptr_array_new () };
   gboolean          ok;
 
@@ -182,5 +196,6 @@ clfx_inprocess_apply (ClfxCall *call,
   g_file_delete (tmp, NULL, NULL);
   g_object_unref (tmp);
   g_free (tmp_path);
+  g_free (title);
   return ok;
 }

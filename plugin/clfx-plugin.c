@@ -84,6 +84,7 @@ clfx_run_procedure (GimpProcedure        *procedure,
       if (! clfx_dialog_run (procedure, proc, config, image, drawables))
         return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL,
                                                  NULL);
+      clfx_proc_apply_merge_choice (proc, config);
     }
   if (! clfx_call_run (proc, image, drawables, config, &report, &error))
     return clfx_error_values (procedure, error);

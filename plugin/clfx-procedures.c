@@ -225,6 +225,17 @@ clfx_procedure_new (GimpPlugIn         *plug_in,
     g_free (rows);
   }
   clfx_add_common_arguments (procedure);
+  /* The dialog's choice, as GIMP's own filters offer it; scripts say
+   * in-process and non-destructive themselves. */
+  if (proc->variant >= 0 && clfx_family_param (family, "in-process"))
+    gimp_procedure_add_boolean_aux_argument (procedure, CLFX_MERGE_FILTER,
+                                             _("_Merge filter"),
+                                             _("Apply the filter to the "
+                                               "layer's pixels now instead "
+                                               "of adding it to the layer's "
+                                               "filters, where it stays "
+                                               "editable"),
+                                             FALSE, G_PARAM_READWRITE);
   g_free (name);
   return procedure;
 }

@@ -107,13 +107,46 @@ clfx_proc_title (const ClfxProcSpec *proc)
 {
   const ClfxFamily *f = proc->family;
 
+  const ClfxVariant *v;
+
   if (proc->variant < 0 || f->variant_param < 0)
     return g_strdup (clfx_translate (f->title));
+  v = f->variants[proc->variant];
   /* TRANSLATORS: a GEGL operation's title, %s its filter or tone mapper
-   * ("Gaussian blur (OpenCL)"). */
+   * ("Gaussian Blur (OpenCL)"). */
   return g_strdup_printf (_("%s (OpenCL)"),
-                          clfx_translate (f->params[f->variant_param]
-                                            .choices[proc->variant].label));
+                          clfx_translate (v->place.title
+                                          ? v->place.title
+                                          : f->params[f->variant_param]
+                                              .choices[proc->variant].label));
+}
+
+const gchar *
+clfx_proc_module_operation (const ClfxProcSpec *proc,
+                            gchar              *buf,
+                            gsize               n)
+{
+  if (proc->variant < 0 || proc->variant >= proc->family->n_variants
+      || ! clfx_family_param (proc->family, "in-process"))
+    return NULL;
+  g_snprintf (buf, n, "clfx:%s", proc->family->variants[proc->variant]->name);
+  return gegl_has_operation (buf) ? buf : NULL;
+}
+
+void
+clfx_proc_apply_merge_choice (const ClfxProcSpec  *proc,
+                              GimpProcedureConfig *config)
+{
+  GimpProcedure *procedure = gimp_procedure_config_get_procedure (config);
+  gchar          op[64];
+  gboolean       merge = TRUE, module;
+
+  if (! gimp_procedure_find_aux_argument (procedure, CLFX_MERGE_FILTER))
+    return;
+  module = clfx_proc_module_operation (proc, op, sizeof op) != NULL;
+  g_object_get (config, CLFX_MERGE_FILTER, &merge, NULL);
+  g_object_set (config, "in-process", module, "non-destructive",
+                module && ! merge, NULL);
 }
 
 /* ---- reading a config --------------------------------------------------- */

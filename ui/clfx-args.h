@@ -53,9 +53,24 @@ const gchar *clfx_proc_arg_name (const ClfxProcSpec  *proc,
                                  const ClfxParamSpec *s);
 /* The procedure's name (g_free). */
 gchar *      clfx_proc_name     (const ClfxProcSpec  *proc);
-/* The variant's title, "Gaussian blur (OpenCL)", as the GEGL module titles
+/* The variant's title, "Gaussian Blur (OpenCL)", as the GEGL module titles
  * its operation; the family's title for a family (g_free). */
 gchar *      clfx_proc_title    (const ClfxProcSpec  *proc);
+
+/* The GEGL module's operation of the procedure's variant ("clfx:gaussian")
+ * into buf when GEGL has loaded it here (the plug-in's GEGL loads the
+ * folders GIMP's does), else NULL: what running in GIMP's process and
+ * non-destructive filters need. */
+const gchar *clfx_proc_module_operation (const ClfxProcSpec *proc,
+                                         gchar              *buf,
+                                         gsize               n);
+/* The aux argument of a variant's procedure that GIMP's own filters call
+ * "Merge filter": off, the dialog's OK adds a non-destructive filter. */
+#define CLFX_MERGE_FILTER "merge-filter"
+/* After a variant's dialog: in GIMP's process where the module is there,
+ * non-destructive unless merge-filter; else the plug-in's engine. */
+void         clfx_proc_apply_merge_choice (const ClfxProcSpec  *proc,
+                                           GimpProcedureConfig *config);
 
 /* A procedure's arguments: its rows' values and the common arguments
  * every family procedure ends with. */

@@ -250,8 +250,9 @@ clfx_diagnostics_new (ClfxUi *ui)
   ui->diagnostics = g_new0 (ClfxDiagnostics, 1);
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled),
                                   GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  /* No taller than the Settings tab with its preview. */
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scrolled),
-                                              640);
+                                              CLFX_UI_PREVIEW_HEIGHT + 60);
   gtk_container_add (GTK_CONTAINER (scrolled), clfx_page_contents (ui));
   gtk_widget_show (scrolled);
   return scrolled;

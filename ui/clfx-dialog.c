@@ -4,6 +4,8 @@
  * from the rows; in a family's dialog the rows the selected variant does
  * not read are hidden), the engine's verdict on the values, the device
  * chooser and the live preview; Diagnostics is clfx-diagnostics.c. */
+#include <string.h>
+
 #include <gegl.h>
 
 #include "clfx-dialog.h"
@@ -39,6 +41,26 @@ clfx_dialog_check (ClfxUi *ui)
   g_free (why);
 }
 
+/* The config property the dialog shows for row s; NULL for none.  A
+ * variant's own dialog offers GIMP's "Merge filter" in place of the
+ * plug-in's in-process and non-destructive rows (clfx-args.h). */
+static const gchar *
+clfx_dialog_row_property (ClfxUi              *ui,
+                          const ClfxParamSpec *s)
+{
+  GimpProcedure *procedure = gimp_procedure_config_get_procedure (ui->config);
+
+  if (ui->proc.variant >= 0
+      && gimp_procedure_find_aux_argument (procedure, CLFX_MERGE_FILTER))
+    {
+      if (! strcmp (s->name, "in-process"))
+        return CLFX_MERGE_FILTER;
+      if (! strcmp (s->name, "non-destructive"))
+        return NULL;
+    }
+  return clfx_proc_arg_name (&ui->proc, s);
+}
+
 /* Only the rows the selected variant reads are shown, and a group's
  * frame only while it shows a row: a family's dialog follows its variant
  * choice; a variant's own dialog has no other rows.  The widget hidden is
@@ -69,12 +91,12 @@ clfx_dialog_rows_shown (ClfxUi *ui)
   for (gint k = 0; k < n; k++)
     {
       const ClfxParamSpec *s = &f->params[rows[k]];
-      const gchar         *name = clfx_proc_arg_name (&ui->proc, s);
+      const gchar         *name = clfx_dialog_row_property (ui, s);
       gboolean             used = ! v || clfx_variant_uses (v, s);
       GtkWidget           *w;
 
       /* Only rows the dialog shows (asking for another would make it). */
-      if (s->group < 0 || s->group >= f->n_groups)
+      if (s->group < 0 || s->group >= f->n_groups || ! name)
         continue;
       w = gimp_procedure_dialog_get_widget (ui->dialog, name, G_TYPE_NONE);
       if (w)
@@ -226,6 +248,28 @@ clfx_dialog_frame (GimpProcedureDialog *pd,
   g_ptr_array_add (frames, frame_id);
 }
 
+/* Without the GEGL module GIMP cannot keep the filter editable: Merge
+ * filter stays on, and a note says why and what to install. */
+static void
+clfx_dialog_merge_row (ClfxUi  *ui,
+                       GList  **names)
+{
+  gchar      op[64];
+  GtkWidget *note;
+
+  if (clfx_proc_module_operation (&ui->proc, op, sizeof op))
+    return;
+  g_object_set (ui->config, CLFX_MERGE_FILTER, TRUE, NULL);
+  gimp_procedure_dialog_set_sensitive (ui->dialog, CLFX_MERGE_FILTER, FALSE,
+                                       NULL, NULL, FALSE);
+  note = gimp_procedure_dialog_get_label (ui->dialog, "clfx-merge-note",
+    _("Non-destructive needs clfx's GEGL module, which GEGL did not find "
+      "here (README: Install): the filter is merged."), FALSE, FALSE);
+  gtk_label_set_line_wrap (GTK_LABEL (note), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (note), 36);
+  *names = g_list_append (*names, (gpointer) "clfx-merge-note");
+}
+
 /* One frame per group of the procedure's rows, its rows in argument
  * order: only the properties the config has. */
 static void
@@ -245,9 +289,13 @@ clfx_dialog_groups (ClfxUi    *ui,
         {
           const ClfxParamSpec *s = &f->params[rows[k]];
 
-          if (s->group == g)
-            names = g_list_append (names, (gpointer) clfx_proc_arg_name
-                                                       (&ui->proc, s));
+          const gchar         *name = clfx_dialog_row_property (ui, s);
+
+          if (s->group != g || ! name)
+            continue;
+          names = g_list_append (names, (gpointer) name);
+          if (! strcmp (name, CLFX_MERGE_FILTER))
+            clfx_dialog_merge_row (ui, &names);
         }
       if (! names)
         continue;
@@ -361,6 +409,9 @@ clfx_dialog_run (GimpProcedure       *procedure,
   gboolean   ok;
 
   (void) image;
+  /* G_MESSAGES_DEBUG=clfx: the dialog test times open to first preview
+   * from here. */
+  g_debug ("dialog: %s opening", gimp_procedure_get_name (procedure));
   gimp_ui_init (CLFX_UI_BINARY);
   /* The preview reads the drawable's buffer; gegl_init is idempotent. */
   gegl_init (NULL, NULL);

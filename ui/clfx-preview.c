@@ -13,8 +13,10 @@
  *
  * CLFX_DEV=preview-dump=FOLDER writes each 1:1 picture shown to
  * FOLDER/<family>.pam (a variant's own dialog: <family>-<variant>.pam;
- * 8-bit, the drawable's layout, its place on the drawable in a comment):
- * what the user saw, for bug reports and the dialog test. */
+ * 8-bit, the drawable's layout, its place on the drawable in a comment),
+ * and the whole drawable's result before it is scaled down to
+ * ...-whole.pam (RGBA): what the user saw, for bug reports and the
+ * dialog tests. */
 #include <stdio.h>
 
 #include "clfx-tuning.h"
@@ -51,8 +53,10 @@ clfx_preview_caption_text (const ClfxRunResult *r,
 static GtkWidget *
 clfx_preview_picture (ClfxUi *ui)
 {
-  return ui->view ? gimp_preview_get_area (GIMP_PREVIEW (ui->view))
-                  : ui->preview_image;
+  if (ui->view)
+    return ui->whole ? ui->whole_image
+                     : gimp_preview_get_area (GIMP_PREVIEW (ui->view));
+  return ui->preview_image;
 }
 
 static void
@@ -71,9 +75,11 @@ clfx_preview_dump (ClfxUi              *ui,
   if (! dir || ! *dir)
     return;
   path = ui->proc.variant < 0
-           ? g_strdup_printf ("%s/%s.pam", dir, ui->family->name)
-           : g_strdup_printf ("%s/%s-%s.pam", dir, ui->family->name,
-                              ui->family->variants[ui->proc.variant]->name);
+           ? g_strdup_printf ("%s/%s%s.pam", dir, ui->family->name,
+                              ui->whole ? "-whole" : "")
+           : g_strdup_printf ("%s/%s-%s%s.pam", dir, ui->family->name,
+                              ui->family->variants[ui->proc.variant]->name,
+                              ui->whole ? "-whole" : "");
   if ((f = fopen (path, "wb")))
     {
       fprintf (f, "P7\n# view %d %d\nWIDTH %d\nHEIGHT %d\nDEPTH %d\n"
@@ -86,6 +92,40 @@ clfx_preview_dump (ClfxUi              *ui,
   else
     g_warning ("CLFX_DEV preview-dump: cannot write %s", path);
   g_free (path);
+}
+
+/* The whole drawable's result (RGBA u8) scaled down to fit the preview,
+ * over a checkerboard: box-filtered (GdkPixbuf's tiles), as a zoomed-out
+ * canvas averages. */
+static void
+clfx_preview_draw_whole (ClfxUi              *ui,
+                         const GeglRectangle *v,
+                         guchar              *rgba)
+{
+  ClfxImage  image = { 0 };
+  GdkPixbuf *full, *fitted;
+  gdouble    scale = MIN (1.0, MIN ((gdouble) CLFX_UI_PREVIEW_WIDTH
+                                      / v->width,
+                                    (gdouble) CLFX_UI_PREVIEW_HEIGHT
+                                      / v->height));
+  gint       w = MAX (1, (gint) (v->width * scale + 0.5));
+  gint       h = MAX (1, (gint) (v->height * scale + 0.5));
+
+  image.width = v->width;
+  image.height = v->height;
+  image.channels = 4;
+  image.depth = CLFX_DEPTH_U8;
+  image.stride = (size_t) v->width * 4;
+  image.data = rgba;
+  if (! (full = clfx_ui_pixbuf (&image)))
+    return;
+  fitted = gdk_pixbuf_scale_simple (full, w, h, GDK_INTERP_TILES);
+  if (fitted)
+    gtk_image_set_from_pixbuf (GTK_IMAGE (ui->whole_image), fitted);
+  g_debug ("preview: the whole drawable, %d x %d, shown at %d x %d", v->width,
+           v->height, w, h);
+  g_clear_object (&fitted);
+  g_object_unref (full);
 }
 
 /* The 1:1 view out of the engine's result (which covers the part of the
@@ -108,6 +148,9 @@ clfx_preview_draw_view (ClfxUi          *ui,
   if (ox < 0 || oy < 0 || ox + v->width > dst->width
       || oy + v->height > dst->height)
     return FALSE;
+  /* The whole drawable goes to a pixbuf: RGBA whatever the drawable. */
+  if (ui->whole)
+    rgb = alpha = TRUE;
   to = babl_format_with_space (rgb ? (alpha ? "R'G'B'A u8" : "R'G'B' u8")
                                    : (alpha ? "Y'A u8" : "Y' u8"),
                                babl_format_get_space (ui->format.format));
@@ -121,8 +164,14 @@ clfx_preview_draw_view (ClfxUi          *ui,
                     + (gsize) (oy + y) * dst->stride
                     + (gsize) ox * clfx_image_pixel_size (dst),
                   buf + (gsize) y * v->width * bpp, v->width);
-  gimp_preview_draw_buffer (GIMP_PREVIEW (ui->view), buf, v->width * bpp);
   clfx_preview_dump (ui, v, buf, bpp);
+  if (ui->whole)
+    {
+      clfx_preview_draw_whole (ui, v, buf);
+      g_free (buf);
+      return TRUE;
+    }
+  gimp_preview_draw_buffer (GIMP_PREVIEW (ui->view), buf, v->width * bpp);
   g_debug ("preview: 1:1 at %d,%d, %d x %d, from a run on %d x %d", v->x,
            v->y, v->width, v->height, dst->width, dst->height);
   /* Kept for an identical request (clfx_ui_submit). */
@@ -146,10 +195,15 @@ clfx_preview_show (ClfxUi              *ui,
     {
       const GeglRectangle *v = &ui->view_rect[CLFX_WORK_PREVIEW];
       shown = clfx_preview_draw_view (ui, dst);
-      caption = g_strdup_printf (_("%d × %d at 1:1 (the engine ran on %d × "
-                                   "%d) on %s, %.1f ms"), v->width,
-                                 v->height, dst->width, dst->height,
-                                 clfx_ui_ran_on (r), r->timings.total_ms);
+      if (ui->whole)
+        caption = g_strdup_printf (_("the whole %d × %d, zoomed out, on %s, "
+                                     "%.1f ms"), v->width, v->height,
+                                   clfx_ui_ran_on (r), r->timings.total_ms);
+      else
+        caption = g_strdup_printf (_("%d × %d at 1:1 (the engine ran on %d "
+                                     "× %d) on %s, %.1f ms"), v->width,
+                                   v->height, dst->width, dst->height,
+                                   clfx_ui_ran_on (r), r->timings.total_ms);
     }
   else
     {
@@ -231,6 +285,13 @@ clfx_preview_update (ClfxUi *ui)
       clfx_preview_failed (ui, error->message);
       g_error_free (error);
     }
+  else if (clfx_worker_building (ui->worker))
+    {
+      /* The kernels built ahead are not done: the run waits for them. */
+      g_debug ("preview: building OpenCL kernels");
+      gtk_label_set_text (GTK_LABEL (ui->preview_caption),
+                          _("Building OpenCL kernels…"));
+    }
 }
 
 static gboolean
@@ -282,6 +343,51 @@ clfx_preview_notice_new (ClfxUi *ui)
   return box;
 }
 
+/* The picture itself, not the widget with its scrollbars; no larger
+ * than the drawable. */
+static void
+clfx_preview_size (GtkWidget *view)
+{
+  gint xmin, ymin, xmax, ymax;
+
+  gimp_preview_get_bounds (GIMP_PREVIEW (view), &xmin, &ymin, &xmax, &ymax);
+  gimp_preview_set_size (GIMP_PREVIEW (view),
+                         MIN (CLFX_UI_PREVIEW_WIDTH, xmax - xmin),
+                         MIN (CLFX_UI_PREVIEW_HEIGHT, ymax - ymin));
+}
+
+static void
+clfx_preview_whole_toggled (GtkToggleButton *toggle,
+                            ClfxUi          *ui)
+{
+  ui->whole = gtk_toggle_button_get_active (toggle);
+  gtk_widget_set_visible (ui->view, ! ui->whole);
+  gtk_widget_set_visible (ui->whole_image, ui->whole);
+  clfx_preview_queue (ui);
+}
+
+/* The 1:1 view and, in its place when asked, the whole drawable. */
+static GtkWidget *
+clfx_preview_whole_new (ClfxUi *ui)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+  ui->whole_image = gtk_image_new ();
+  gtk_widget_set_size_request (ui->whole_image, CLFX_UI_PREVIEW_WIDTH,
+                               CLFX_UI_PREVIEW_HEIGHT);
+  gtk_widget_set_no_show_all (ui->whole_image, TRUE);
+  ui->whole_toggle =
+    gtk_check_button_new_with_mnemonic (_("_Whole image, zoomed out"));
+  g_signal_connect (ui->whole_toggle, "toggled",
+                    G_CALLBACK (clfx_preview_whole_toggled), ui);
+  gtk_box_pack_start (GTK_BOX (box), ui->view, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), ui->whole_image, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (box), ui->whole_toggle, FALSE, FALSE, 0);
+  gtk_widget_show (ui->view);
+  gtk_widget_show (ui->whole_toggle);
+  return box;
+}
+
 /* A frame holding the picture, a caption (size, device, time) and the
  * fallback notice, shown only when there is something to say. */
 GtkWidget *
@@ -296,17 +402,20 @@ clfx_preview_new (ClfxUi *ui)
     {
       /* Scrolling asks for a new run on the part now in view. */
       ui->view = gimp_drawable_preview_new_from_drawable (ui->drawable);
-      gtk_widget_set_size_request (ui->view, CLFX_UI_PREVIEW_SIZE,
-                                   CLFX_UI_PREVIEW_SIZE);
+      /* GimpDrawablePreview sizes its picture from its style (200
+       * pixels square) whenever the style changes: ours after it. */
+      g_signal_connect (ui->view, "style-updated",
+                        G_CALLBACK (clfx_preview_size), NULL);
+      clfx_preview_size (ui->view);
       g_signal_connect_swapped (ui->view, "invalidated",
                                 G_CALLBACK (clfx_preview_queue), ui);
-      picture = ui->view;
+      picture = clfx_preview_whole_new (ui);
     }
   else
     {
       ui->preview_image = gtk_image_new ();
-      gtk_widget_set_size_request (ui->preview_image, CLFX_UI_PREVIEW_SIZE,
-                                   CLFX_UI_PREVIEW_SIZE);
+      gtk_widget_set_size_request (ui->preview_image, CLFX_UI_PREVIEW_WIDTH,
+                                   CLFX_UI_PREVIEW_HEIGHT);
       picture = ui->preview_image;
     }
   ui->preview_caption = gtk_label_new (NULL);

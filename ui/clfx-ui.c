@@ -56,6 +56,40 @@ clfx_ui_done (ClfxWorkReply *reply,
     clfx_diagnostics_reply (ui, reply);
 }
 
+/* The kernels the first preview needs, built on the worker thread while
+ * the drawable is read and the dialog made: on a few pixels of the layout
+ * the previews run on (the drawable's for a 1:1 view, else the 8-bit
+ * thumbnail's), with the config's values. */
+static void
+clfx_ui_warm_up (ClfxUi *ui)
+{
+  gboolean    one_to_one = ui->family->apply == CLFX_APPLY_SHADOW
+                           && ui->have_format;
+  ClfxArgs    args;
+  ClfxSource *s;
+  ClfxError   e = { 0 };
+
+  if (! clfx_ui_read_args (ui, &args, NULL)
+      || clfx_device_is_reference (args.device))
+    {
+      clfx_args_clear (&args);
+      return;
+    }
+  s = clfx_source_new ();
+  if (clfx_host_image_alloc (&s->image, 64, 48,
+                             one_to_one ? ui->source.channels : 4,
+                             one_to_one ? ui->source.depth : CLFX_DEPTH_U8,
+                             &e))
+    {
+      s->image.straight_alpha = one_to_one ? ui->source.straight_alpha : TRUE;
+      s->image.transfer = one_to_one ? ui->source.transfer : CLFX_TRC_SRGB;
+      clfx_host_image_synthetic (&s->image, 1);
+      clfx_worker_warm (ui->worker, &args, s);
+    }
+  clfx_source_unref (s);
+  clfx_args_clear (&args);
+}
+
 ClfxUi *
 clfx_ui_new (GimpProcedureDialog *dialog,
              const ClfxProcSpec  *proc,
@@ -71,10 +105,6 @@ clfx_ui_new (GimpProcedureDialog *dialog,
   ui->proc = *proc;
   ui->family = proc->family;
   ui->drawable = drawable;
-  /* A failed enumeration leaves the list empty: the chooser then offers
-   * auto and the reference, and Diagnostics says why. */
-  if (! clfx_device_list (&ui->devices, &e))
-    g_strlcpy (ui->devices.notes, e.message, sizeof ui->devices.notes);
   if (drawable && clfx_pixel_format_of (drawable, &ui->format, NULL))
     {
       ui->have_format = TRUE;
@@ -83,6 +113,14 @@ clfx_ui_new (GimpProcedureDialog *dialog,
                                 gimp_drawable_get_height (drawable),
                                 &ui->source);
     }
+  /* Before anything else is read: the worker builds meanwhile.  Its own
+   * source, the thumbnail, is read before any request runs on it. */
+  ui->worker = clfx_worker_new (&ui->thumb, clfx_ui_done, ui);
+  clfx_ui_warm_up (ui);
+  /* A failed enumeration leaves the list empty: the chooser then offers
+   * auto and the reference, and Diagnostics says why. */
+  if (! clfx_device_list (&ui->devices, &e))
+    g_strlcpy (ui->devices.notes, e.message, sizeof ui->devices.notes);
   if (! drawable || ! clfx_ui_read_thumb (ui, drawable))
     {
       /* Without a drawable the preview still shows what the sampler
@@ -106,7 +144,6 @@ clfx_ui_new (GimpProcedureDialog *dialog,
       clfx_pixel_format_header (&thumb_format, ui->thumb.width,
                                 ui->thumb.height, &ui->source);
     }
-  ui->worker = clfx_worker_new (&ui->thumb, clfx_ui_done, ui);
   return ui;
 }
 
@@ -222,9 +259,16 @@ clfx_ui_view_source (ClfxUi          *ui,
   ClfxError      e = { 0 };
   ClfxSource    *s = ui->view_source;
 
-  gimp_preview_get_position (GIMP_PREVIEW (ui->view), &view->x, &view->y);
-  gimp_preview_get_size (GIMP_PREVIEW (ui->view), &view->width,
-                         &view->height);
+  if (ui->whole && kind == CLFX_WORK_PREVIEW)
+    gegl_rectangle_set (view, 0, 0, (guint) ui->source.width,
+                        (guint) ui->source.height);
+  else
+    {
+      gimp_preview_get_position (GIMP_PREVIEW (ui->view), &view->x,
+                                 &view->y);
+      gimp_preview_get_size (GIMP_PREVIEW (ui->view), &view->width,
+                             &view->height);
+    }
   gegl_rectangle_intersect (view, view,
                             GEGL_RECTANGLE (0, 0, ui->source.width,
                                             ui->source.height));
@@ -334,7 +378,8 @@ clfx_ui_submit (ClfxUi      *ui,
         {
           /* G_MESSAGES_DEBUG=clfx: the dialog test counts these. */
           g_debug ("preview: the same request again, not run");
-          if (! ui->preview_pending)
+          /* The whole drawable's picture stays in its image. */
+          if (! ui->preview_pending && ! ui->whole)
             gimp_preview_draw_buffer (GIMP_PREVIEW (ui->view),
                                       ui->preview_pixels,
                                       ui->preview_rowstride);

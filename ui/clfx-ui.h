@@ -22,9 +22,13 @@
 
 G_BEGIN_DECLS
 
-/* The preview image's long side: big enough to see zoom and addressing,
- * small enough for a run to follow the controls. */
-#define CLFX_UI_PREVIEW_SIZE 256
+/* The preview's picture: big enough to judge a filter at 1:1 and to see
+ * zoom and addressing, small enough for a run to follow the controls and
+ * for the dialog to fit a 1280x720 screen.  The preview image (resize's,
+ * and the test picture) has the width as its long side. */
+#define CLFX_UI_PREVIEW_WIDTH  480
+#define CLFX_UI_PREVIEW_HEIGHT 360
+#define CLFX_UI_PREVIEW_SIZE   CLFX_UI_PREVIEW_WIDTH
 
 typedef struct _ClfxDiagnostics ClfxDiagnostics;
 
@@ -43,6 +47,13 @@ typedef struct
    * drawable's own precision, the parameters unscaled. */
   GimpDrawable        *drawable;
   GtkWidget           *view;
+  /* The whole drawable, zoomed out to the preview's size, in place of
+   * the 1:1 view while whole is on (the engine runs on all of it, the
+   * result is scaled down for the screen: what the filter gives, at any
+   * zoom). */
+  GtkWidget           *whole_toggle;
+  GtkWidget           *whole_image;
+  gboolean             whole;
   ClfxSource          *view_source;  /* the pixels the latest request read */
   GeglRectangle        view_rect[CLFX_N_WORK];  /* what each kind's latest
                                                  * request shows */

@@ -30,6 +30,8 @@ struct _ClfxWorker
   GCond            wake;
   gboolean         quit;       /* under lock */
   ClfxWorkRequest  pending[CLFX_N_WORK]; /* under lock */
+  ClfxWorkRequest  warm_up;    /* under lock; after the others */
+  gboolean         warming;    /* under lock: warm_up waits or runs */
   const ClfxImage *source;
   ClfxWorkDone     done;
   gpointer         data;
@@ -166,6 +168,50 @@ clfx_worker_forget_context (ClfxWorker *w)
   g_hash_table_remove_all (w->warm);
 }
 
+/* A new device request gets a new context. */
+static void
+clfx_worker_use_device (ClfxWorker  *w,
+                        const gchar *device)
+{
+  if (g_strcmp0 (w->context_device, device) != 0)
+    {
+      clfx_worker_forget_context (w);
+      g_free (w->context_device);
+      w->context_device = g_strdup (device);
+    }
+}
+
+/* What a run of these values builds, built on the request's few pixels
+ * before the first preview asks for it: the compiler works while the
+ * dialog is made and drawn.  Nothing is delivered. */
+static void
+clfx_worker_warm_up (ClfxWorker            *w,
+                     const ClfxWorkRequest *req)
+{
+  ClfxRunOptions opt = { 0 };
+  ClfxRunResult  r;
+  ClfxImage      dst = { 0 };
+  ClfxError      e = { 0 };
+  gchar         *key = clfx_worker_build_key (&req->args.params);
+  gint64         t0 = g_get_monotonic_time ();
+  gboolean       ok;
+
+  clfx_worker_use_device (w, req->args.device);
+  opt.device = req->args.device;
+  opt.context = &w->context;
+  ok = clfx_run (&req->args.params, &req->source->image, &dst, &opt, &r, &e);
+  g_debug ("worker: built ahead for '%s' in %.0f ms: %s", key,
+           (g_get_monotonic_time () - t0) / 1000.0,
+           ! ok ? e.message : r.fallback[0] ? r.fallback : "ok");
+  if (ok && w->context)
+    g_hash_table_add (w->warm, g_steal_pointer (&key));
+  else if (! w->context)
+    g_hash_table_remove_all (w->warm);
+  g_free (key);
+  clfx_run_result_clear (&r);
+  clfx_host_image_free (&dst);
+}
+
 static void
 clfx_worker_run (ClfxWorker            *w,
                  ClfxWorkKind           kind,
@@ -179,13 +225,7 @@ clfx_worker_run (ClfxWorker            *w,
   ClfxError      e = { 0 };
   const ClfxImage *source = req->source ? &req->source->image : w->source;
 
-  /* A new device request gets a new context. */
-  if (g_strcmp0 (w->context_device, req->args.device) != 0)
-    {
-      clfx_worker_forget_context (w);
-      g_free (w->context_device);
-      w->context_device = g_strdup (req->args.device);
-    }
+  clfx_worker_use_device (w, req->args.device);
   started->reply.started = TRUE;
   started->reply.cold = ! clfx_device_is_reference (req->args.device)
                         && (! w->context
@@ -238,9 +278,12 @@ clfx_worker_main (gpointer data)
       ClfxWorkRequest req;
       gint            kind = -1;
 
+      gboolean        warm_up = FALSE;
+
       g_mutex_lock (&w->lock);
       while (! w->quit && ! w->pending[CLFX_WORK_PREVIEW].waiting
-             && ! w->pending[CLFX_WORK_DIAGNOSTICS].waiting)
+             && ! w->pending[CLFX_WORK_DIAGNOSTICS].waiting
+             && ! w->warm_up.waiting)
         g_cond_wait (&w->wake, &w->lock);
       /* The preview first: it follows every change the user makes. */
       for (gint k = 0; ! w->quit && kind < 0 && k < CLFX_N_WORK; k++)
@@ -250,10 +293,24 @@ clfx_worker_main (gpointer data)
             req = w->pending[k];
             memset (&w->pending[k], 0, sizeof w->pending[k]);
           }
+      if (! w->quit && kind < 0 && w->warm_up.waiting)
+        {
+          warm_up = TRUE;
+          req = w->warm_up;
+          memset (&w->warm_up, 0, sizeof w->warm_up);
+        }
       g_mutex_unlock (&w->lock);
-      if (kind < 0)
+      if (kind < 0 && ! warm_up)
         break;
-      clfx_worker_run (w, (ClfxWorkKind) kind, &req);
+      if (warm_up)
+        {
+          clfx_worker_warm_up (w, &req);
+          g_mutex_lock (&w->lock);
+          w->warming = w->warm_up.waiting;
+          g_mutex_unlock (&w->lock);
+        }
+      else
+        clfx_worker_run (w, (ClfxWorkKind) kind, &req);
       clfx_request_clear (&req);
     }
   clfx_worker_forget_context (w);
@@ -302,6 +359,32 @@ clfx_worker_submit (ClfxWorker     *w,
 }
 
 void
+clfx_worker_warm (ClfxWorker     *w,
+                  const ClfxArgs *args,
+                  ClfxSource     *source)
+{
+  g_mutex_lock (&w->lock);
+  clfx_request_clear (&w->warm_up);
+  clfx_args_copy (&w->warm_up.args, args);
+  w->warm_up.source = clfx_source_ref (source);
+  w->warm_up.waiting = TRUE;
+  w->warming = TRUE;
+  g_cond_signal (&w->wake);
+  g_mutex_unlock (&w->lock);
+}
+
+gboolean
+clfx_worker_building (ClfxWorker *w)
+{
+  gboolean warming;
+
+  g_mutex_lock (&w->lock);
+  warming = w->warming;
+  g_mutex_unlock (&w->lock);
+  return warming;
+}
+
+void
 clfx_worker_stop (ClfxWorker *w)
 {
   if (! w)
@@ -310,6 +393,7 @@ clfx_worker_stop (ClfxWorker *w)
   w->quit = TRUE;
   for (gint k = 0; k < CLFX_N_WORK; k++)
     clfx_request_clear (&w->pending[k]);
+  clfx_request_clear (&w->warm_up);
   g_cond_signal (&w->wake);
   g_mutex_unlock (&w->lock);
   g_thread_join (w->thread);

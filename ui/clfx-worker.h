@@ -71,6 +71,14 @@ void        clfx_worker_submit (ClfxWorker      *worker,
                                 guint            generation,
                                 const ClfxArgs  *args,
                                 ClfxSource      *source);
+/* Builds ahead what a run of args builds (source: a few pixels of the
+ * layout the runs will have), when no other request waits; nothing is
+ * delivered.  The next request of the same values finds it built. */
+void        clfx_worker_warm   (ClfxWorker      *worker,
+                                const ClfxArgs  *args,
+                                ClfxSource      *source);
+/* Whether a build ahead waits or runs: a request now waits for it. */
+gboolean    clfx_worker_building (ClfxWorker    *worker);
 /* Drops waiting requests, waits for the running one (an engine run
  * cannot be interrupted) and ends the thread; replies not delivered yet
  * never are.  Frees the worker's side. */

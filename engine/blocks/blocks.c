@@ -597,7 +597,8 @@ static const char *const uses_histogram[] = { "block", "bins", "channel",
 
 #define VARIANT(id, blurb, uses)                                             \
   { id, BLOCKS, blurb, uses, blocks_plan, NULL, blocks_cl, blocks_cpu,       \
-    blocks_tolerance, NULL, NULL, NULL, { NULL, NULL, NULL } }
+    blocks_tolerance, NULL, NULL, NULL, { NULL, NULL, NULL, NULL }, NULL,    \
+    NULL }
 static const ClfxVariant v_sepconv
   = VARIANT ("sepconv", "Separable convolution (a Gaussian)", uses_sepconv);
 static const ClfxVariant v_reduce

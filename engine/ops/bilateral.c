@@ -456,4 +456,6 @@ const ClfxVariant clfx_variant_bilateral
       NULL,
       NULL,
       NULL,
-      CLFX_BILATERAL_PLACE };
+      CLFX_BILATERAL_PLACE,
+      NULL,
+      NULL };

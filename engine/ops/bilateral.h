@@ -24,7 +24,8 @@ typedef struct
  * Enhance's Noise Reduction, as GEGL's categories say). */
 #define CLFX_BILATERAL_PLACE                                                 \
   { "bilateral-filter", "enhance:noise-reduction",                           \
-    "<Image>/Filters/Enhance" }
+    "<Image>/Filters/Enhance",                                               \
+    CLFX_N_ ("Bilateral Filter") }
 
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_BILATERAL_ROWS(F, G)                                            \

@@ -250,4 +250,4 @@ static const char *const uses_box[] = { "filter", "radius", "addressing",
 const ClfxVariant clfx_variant_box
   = { "box", "box", CLFX_N_ ("Box blur (the mean of a square window)"),
       uses_box, box_plan, box_source_rect, box_cl, box_cpu, box_tolerance,
-      NULL, clfx_filter_describe, NULL, CLFX_BOX_PLACE };
+      NULL, clfx_filter_describe, NULL, CLFX_BOX_PLACE, NULL, NULL };

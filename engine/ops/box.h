@@ -11,7 +11,9 @@
 
 /* As an operator of its own: GEGL's operation, categories and menu
  * (GIMP has no menu entry for gegl:box-blur: beside the other blurs). */
-#define CLFX_BOX_PLACE { "box-blur", "blur", "<Image>/Filters/Blur" }
+#define CLFX_BOX_PLACE                                                       \
+  { "box-blur", "blur", "<Image>/Filters/Blur",                               \
+    CLFX_N_ ("Box Blur") }
 
 extern const ClfxVariant clfx_variant_box;
 

@@ -372,4 +372,5 @@ const ClfxVariant clfx_variant_convolve
       CLFX_N_ ("Convolution matrix (GIMP's Convolution Matrix: 3x3, 5x5 or "
                "7x7, not flipped)"),
       uses_convolve, convolve_plan, NULL, convolve_cl, convolve_cpu,
-      convolve_tolerance, NULL, NULL, NULL, CLFX_CONVOLVE_PLACE };
+      convolve_tolerance, NULL, NULL, NULL, CLFX_CONVOLVE_PLACE,
+      NULL, NULL };

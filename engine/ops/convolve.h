@@ -28,7 +28,8 @@ typedef struct
  * (GIMP's Filters > Generic > Convolution Matrix). */
 #define CLFX_CONVOLVE_PLACE                                                  \
   { "convolution-matrix", "generic",                                         \
-    "<Image>/Filters/Generic" }
+    "<Image>/Filters/Generic",                                               \
+    CLFX_N_ ("Convolution Matrix") }
 
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_CONVOLVE_ROWS(F, G)                                             \

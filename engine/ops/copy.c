@@ -76,5 +76,7 @@ const ClfxVariant clfx_variant_copy = {
   NULL,
   NULL,
   NULL,
-  { NULL, NULL, NULL },
+  { NULL, NULL, NULL, NULL },
+  NULL,
+  NULL,
 };

@@ -151,7 +151,18 @@ durand_cl (ClfxGraph *g, const DurandState *ds, cl_mem scan, cl_mem prm,
         return false;
     }
   /* Three passes: the blurred grid is in g1. */
-  if (wide)
+  if (plan->given_stats)
+    {
+      /* The base's range comes with the statistics; the slice is still
+       * the map's. */
+      if (! wide
+          && ! (img = clfx_graph_image3d (g, "grid image", g1, ds->gx, ds->gy,
+                                          ds->gz, error)))
+        return false;
+      if (! tm_given_range_cl (g, &ds->tm, error))
+        return false;
+    }
+  else if (wide)
     {
       /* The grid as it is: no image to make. */
       if (! CLFX_LAUNCH (g, &range, error, CLFX_ARG (L), CLFX_INT (w),
@@ -168,8 +179,10 @@ durand_cl (ClfxGraph *g, const DurandState *ds, cl_mem scan, cl_mem prm,
                              CLFX_ARG (dims), CLFX_ARG (prm),
                              CLFX_ARG (partials), CLFX_LOCAL (8 * TM_BW)))
     return false;
-  if (! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials), CLFX_INT (nb),
-                     CLFX_ARG (prm), CLFX_LOCAL (8 * TM_FINAL))
+  if ((! plan->given_stats
+       && ! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
+                         CLFX_INT (nb), CLFX_ARG (prm),
+                         CLFX_LOCAL (8 * TM_FINAL)))
       || ! (hist = tm_hist_buffer (g, "histogram after", TM_HA_N, error)))
     return false;
   if (wide)
@@ -427,6 +440,19 @@ durand_ref (const ClfxImage *src, const ClfxPlan *plan, double scale,
   return true;
 }
 
+/* A given base range (ClfxPlan.stats) in place of the image's: the
+ * device's is the same, rounded to float. */
+static void
+durand_given_range (const ClfxPlan *plan, DurandRef *d)
+{
+  if (! plan->given_stats)
+    return;
+  d->bmin = plan->stats.range[0];
+  d->bmax = plan->stats.range[1];
+  d->e_bmin = U * fabs (d->bmin);
+  d->e_bmax = U * fabs (d->bmax);
+}
+
 /* log10 of the result's luminance over the pixel's, and its bound. */
 static double
 durand_log_out (const DurandRef *d, const double *p, long at, double *dlo)
@@ -476,7 +502,7 @@ durand_bound (const ClfxParams *p, const ClfxPlan *plan,
                      && (! dev || ! strcmp (dev->type, "gpu"));
 
   clfx_tol_init (tol);
-  tm_ref_collect (src, plan, scale, &r);
+  tm_ref_stats (src, plan, scale, &r);
   durand_ref_params (ds, &r);
   if (! durand_ref (src, plan, scale, &r, gpu, &d, &e))
     {
@@ -484,6 +510,7 @@ durand_bound (const ClfxParams *p, const ClfxPlan *plan,
       clfx_tol_clause (tol, "durand02's bound: %s", e.message);
       return;
     }
+  durand_given_range (plan, &d);
   for (long i = 0; i < (long) src->width * src->height; i++)
     {
       double dlo;
@@ -540,10 +567,11 @@ durand_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
   bool          ok = true;
 
   memset (&h, 0, sizeof h);
-  tm_ref_collect (src, plan, scale, &r);
+  tm_ref_stats (src, plan, scale, &r);
   durand_ref_params (ds, &r);
   if (! durand_ref (src, plan, scale, &r, ds->linear, &d, error))
     return false;
+  durand_given_range (plan, &d);
   r.prm[TM_P_RANGE_LO] = d.bmin;
   r.prm[TM_P_RANGE_HI] = d.bmax;
   /* The result's bound in linear light, for the after histogram. */
@@ -605,6 +633,7 @@ durand_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   ds->tm.log_eps = 1e-5;
   ds->tm.params = durand_params;
   ds->tm.probes = durand_probes;
+  ds->tm.range_probe = durand_probes[0].name;
   ds->range_sigma = dp->range_sigma;
   ds->contrast = dp->contrast;
   ds->detail = dp->detail;
@@ -646,5 +675,5 @@ const ClfxVariant clfx_variant_durand02 = {
   "durand02", "durand02",
   CLFX_N_ ("Durand 2002 base and detail (a bilateral grid)"), uses_durand,
   durand_plan, NULL, durand_run_cl, durand_cpu, durand_tolerance, NULL,
-  tm_describe, NULL, CLFX_DURAND02_PLACE
+  tm_describe, NULL, CLFX_DURAND02_PLACE, tm_take_stats, tm_stats_of
 };

@@ -31,7 +31,8 @@ extern const ClfxChoice clfx_durand02_filter_choices[];
 /* As an operator of its own: GEGL has no durand02; beside GIMP's tone
  * mappers. */
 #define CLFX_DURAND02_PLACE                                                  \
-  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping" }
+  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping",                      \
+    CLFX_N_ ("Durand 2002") }
 #define CLFX_DURAND02_ROWS(F, G, G_SAMPLER)                                  \
   CLFX_PARAM_DOUBLE_ROW (F, durand02.contrast, "contrast",                   \
                          CLFX_N_ ("Co_ntrast"),                              \

@@ -922,5 +922,6 @@ const ClfxVariant clfx_variant_fattal02 = {
   CLFX_N_ ("Fattal 2002 gradient domain (gegl:fattal02's, a multigrid "
            "Poisson solve)"),
   uses_fattal, fattal_plan, NULL, fattal_run_cl, fattal_cpu,
-  fattal_tolerance, fattal_bounds, tm_describe, NULL, CLFX_FATTAL02_PLACE
+  fattal_tolerance, fattal_bounds, tm_describe, NULL, CLFX_FATTAL02_PLACE,
+  NULL, NULL
 };

@@ -24,7 +24,8 @@ typedef struct
 /* As an operator of its own: gegl:fattal02, beside GIMP's Colors >
  * Tone Mapping > Fattal et al. 2002. */
 #define CLFX_FATTAL02_PLACE                                                  \
-  { "fattal02", "tonemapping", "<Image>/Colors/Tone Mapping" }
+  { "fattal02", "tonemapping", "<Image>/Colors/Tone Mapping",                \
+    CLFX_N_ ("Fattal et al. 2002") }
 #define CLFX_FATTAL02_ROWS(F, G)                                             \
   CLFX_PARAM_DOUBLE_ROW (F, fattal02.alpha, "alpha", CLFX_N_ ("Al_pha"),     \
                          CLFX_N_ ("Fattal 2002: the gradient threshold, "    \

@@ -168,4 +168,4 @@ const ClfxVariant clfx_variant_gaussian
                "IIR from 1)"),
       uses_gaussian, gaussian_plan, NULL, gaussian_cl, gaussian_cpu,
       gaussian_tolerance, NULL, clfx_filter_describe, NULL,
-      CLFX_GAUSSIAN_PLACE };
+      CLFX_GAUSSIAN_PLACE, NULL, NULL };

@@ -30,7 +30,9 @@ typedef struct
 
 /* As an operator of its own: GEGL's operation, categories and menu
  * (GIMP's Filters > Blur > Gaussian Blur). */
-#define CLFX_GAUSSIAN_PLACE { "gaussian-blur", "blur", "<Image>/Filters/Blur" }
+#define CLFX_GAUSSIAN_PLACE                                                  \
+  { "gaussian-blur", "blur", "<Image>/Filters/Blur",                          \
+    CLFX_N_ ("Gaussian Blur") }
 
 /* The method's choices, in CLFX_GAUSS_* order. */
 #define CLFX_GAUSS_METHOD_CHOICES                                            \

@@ -522,4 +522,6 @@ const ClfxVariant clfx_variant_median
       NULL,
       clfx_filter_describe,
       NULL,
-      CLFX_MEDIAN_PLACE };
+      CLFX_MEDIAN_PLACE,
+      NULL,
+      NULL };

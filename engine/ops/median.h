@@ -31,7 +31,8 @@ typedef struct
  * (GIMP's Filters > Blur > Median Blur). */
 #define CLFX_MEDIAN_PLACE                                                    \
   { "median-blur", "blur:noise-reduction",                                   \
-    "<Image>/Filters/Blur" }
+    "<Image>/Filters/Blur",                                                  \
+    CLFX_N_ ("Median Blur") }
 
 /* The neighborhood's choices, in CLFX_MEDIAN_* order. */
 #define CLFX_MEDIAN_NEIGHBORHOOD_CHOICES                                     \

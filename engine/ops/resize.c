@@ -650,5 +650,7 @@ const ClfxVariant clfx_variant_resize = {
   resize_bounds,
   resize_describe,
   NULL,
-  { NULL, NULL, NULL },
+  { NULL, NULL, NULL, NULL },
+  NULL,
+  NULL,
 };

@@ -165,4 +165,4 @@ static const char *const uses_sobel[] = { "filter", "horizontal", "vertical",
 const ClfxVariant clfx_variant_sobel
   = { "sobel", "sobel", CLFX_N_ ("Sobel edges (GEGL's edge-sobel, centred)"),
       uses_sobel, sobel_plan, NULL, sobel_cl, sobel_cpu, sobel_tolerance,
-      NULL, clfx_filter_describe, NULL, CLFX_SOBEL_PLACE };
+      NULL, clfx_filter_describe, NULL, CLFX_SOBEL_PLACE, NULL, NULL };

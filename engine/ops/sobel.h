@@ -25,7 +25,8 @@ typedef struct
  * (GIMP's Filters > Edge-Detect > Sobel). */
 #define CLFX_SOBEL_PLACE                                                     \
   { "edge-sobel", "edge-detect",                                             \
-    "<Image>/Filters/Edge-Detect" }
+    "<Image>/Filters/Edge-Detect",                                           \
+    CLFX_N_ ("Sobel") }
 
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_SOBEL_ROWS(F, G)                                                \

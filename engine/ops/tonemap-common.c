@@ -289,6 +289,73 @@ scan_stats (ClfxGraph *g, const TmState *st, ClfxError *error)
   return stage_end (g, st, STAGE_STATS, error);
 }
 
+/* One stage's given result (ClfxPlan.stats) as the one partial of the
+ * stage's own final reduction, which gives it back as it is: the buffers
+ * then hold what the stage would have made. */
+static bool
+given_final (ClfxGraph *g, const char *kernel, const char *name,
+             const void *partial, size_t bytes, cl_mem out, ClfxError *error)
+{
+  ClfxLaunch final = { kernel, NULL, NULL, 1, { TM_FINAL, 1 },
+                       { TM_FINAL, 1 } };
+  cl_mem     part = clfx_graph_upload (g, name, partial, bytes, error);
+
+  return part
+         && CLFX_LAUNCH (g, &final, error, CLFX_ARG (part), CLFX_INT (1),
+                         CLFX_ARG (out), CLFX_LOCAL (bytes * TM_FINAL));
+}
+
+bool
+tm_given_range_cl (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  const ClfxStats *s = &clfx_graph_plan (g)->stats;
+  cl_float         range[2] = { (float) s->range[0], (float) s->range[1] };
+  cl_mem           prm = tm_params_buffer (g, st, error);
+
+  return prm
+         && given_final (g, "tm_range_final", "given range", range,
+                         sizeof range, prm, error);
+}
+
+/* The stages' results from the plan's given statistics, then the
+ * operator's constants from them: what the stages would have made from
+ * the image the statistics were gathered on. */
+static bool
+given_stages (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  const ClfxStats *s = &clfx_graph_plan (g)->stats;
+  cl_mem           out, prm;
+
+  if (st->scan)
+    {
+      cl_uint  scan[TM_SCAN_N] = { 0 };
+      cl_float largest = (cl_float) s->largest;
+
+      for (int k = 0; k < TM_SCAN_COUNTS; k++)
+        scan[k] = (cl_uint) s->counts[k];
+      memcpy (&scan[TM_SCAN_LARGEST], &largest, sizeof largest);
+      if (! (out = tm_scan_buffer (g, st, error))
+          || ! given_final (g, "tm_scan_final", "given scan", scan,
+                            sizeof scan, out, error))
+        return false;
+    }
+  if (st->stats)
+    {
+      cl_float sums[8] = { (cl_float) s->sum_y, (cl_float) s->sum_log,
+                           (cl_float) s->sum_c[0], (cl_float) s->sum_c[1],
+                           (cl_float) s->sum_c[2], (cl_float) s->min_y,
+                           (cl_float) s->max_y, 0.0f };
+
+      if (! (out = clfx_graph_buffer (g, "stats", 32, error))
+          || ! (prm = tm_params_buffer (g, st, error))
+          || ! given_final (g, "tm_stats_final", "given statistics", sums,
+                            sizeof sums, out, error)
+          || ! st->params (g, st, out, (float) s->n, prm, error))
+        return false;
+    }
+  return ! st->range || tm_given_range_cl (g, st, error);
+}
+
 bool
 tm_stages_cl (ClfxGraph *g, const TmState *st, bool keep, ClfxError *error)
 {
@@ -296,6 +363,8 @@ tm_stages_cl (ClfxGraph *g, const TmState *st, bool keep, ClfxError *error)
   ClfxRect        whole = { 0, 0, plan->width, plan->height };
   int             list[3], n = stages (st, list), k = 0;
 
+  if (plan->given_stats)
+    return given_stages (g, st, error);
   if (clfx_graph_pass (g) >= 0)
     return clfx_graph_tile_index (g) > 0 || n == 0
            || stage_end (g, st, list[n - 1], error);
@@ -337,7 +406,9 @@ tm_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass, ClfxError *error)
 static bool
 record_probes (ClfxGraph *g, const TmState *st, ClfxError *error)
 {
-  cl_mem scan, stats, prm, hist;
+  /* Given statistics: no stage counted the histogram before the map. */
+  bool   given = clfx_graph_plan (g)->given_stats;
+  cl_mem scan, stats, prm, hist = NULL;
 
   if (st->scan
       && (! (scan = tm_scan_buffer (g, st, error))
@@ -349,13 +420,17 @@ record_probes (ClfxGraph *g, const TmState *st, ClfxError *error)
   if (! st->stats)
     return true;
   if (! (stats = clfx_graph_buffer (g, "stats", 32, error))
-      || ! (hist = clfx_graph_buffer (g, "histogram before", 4 * TM_HB_N,
-                                      error))
-      || ! clfx_graph_probe_counts (g, "log2 Y histogram, before", hist,
-                                    TM_HB_N, error)
+      || (! given
+          && (! (hist = clfx_graph_buffer (g, "histogram before",
+                                           4 * TM_HB_N, error))
+              || ! clfx_graph_probe_counts (g, "log2 Y histogram, before",
+                                            hist, TM_HB_N, error)))
       || ! (prm = tm_params_buffer (g, st, error))
       || ! clfx_graph_probe_at (g, "log-average, mean Y", prm, TM_P_LAVG, 2,
                                 error)
+      || ! clfx_graph_probe_at (g, TM_SUM_Y, stats, 0, 1, error)
+      || ! clfx_graph_probe_at (g, TM_SUM_LOG, stats, 1, 1, error)
+      || ! clfx_graph_probe_at (g, TM_SUMS_RGB, stats, 2, 3, error)
       || ! clfx_graph_probe_at (g, "min Y, max Y", stats, 5, 2, error))
     return false;
   for (const TmProbe *q = st->probes; q && q->name; q++)
@@ -487,6 +562,42 @@ tm_ref_collect (const ClfxImage *src, const ClfxPlan *plan, double scale,
       }
 }
 
+void
+tm_ref_stats (const ClfxImage *src, const ClfxPlan *plan, double scale,
+              TmRef *r)
+{
+  const ClfxStats *s = &plan->stats;
+
+  if (! plan->given_stats)
+    {
+      tm_ref_collect (src, plan, scale, r);
+      return;
+    }
+  memset (r, 0, sizeof *r);
+  r->given = true;
+  r->largest = s->largest;
+  memcpy (r->counts, s->counts, sizeof r->counts);
+  r->n = s->n;
+  r->sum_y = s->sum_y;
+  r->sum_log = s->sum_log;
+  /* Only the log sum's bound reads it: the given sum's own magnitude
+   * covers its rounding to float on the device. */
+  r->sum_abs_log = fabs (s->sum_log);
+  memcpy (r->sum_c, s->sum_c, sizeof r->sum_c);
+  r->min_y = s->min_y;
+  r->max_y = s->max_y;
+}
+
+void
+tm_ref_given_range (const ClfxPlan *plan, TmRef *r)
+{
+  double lo = plan->stats.range[0], hi = plan->stats.range[1];
+
+  r->prm[TM_P_RANGE_LO] = lo;
+  r->prm[TM_P_RANGE_HI] = hi;
+  r->prm[TM_P_RANGE_SCALE] = hi > lo ? 1.0 / (hi - lo) : 0.0;
+}
+
 double
 tm_read_eta (const ClfxPlan *plan, const ClfxImage *src)
 {
@@ -615,7 +726,7 @@ tm_ref_probes (const TmState *st, const TmRef *r, const TmRefHists *h,
                          "counts of the result's Y in half octaves; a pixel "
                          "within the result's bound of a bin's edge may "
                          "fall on either side")
-      || (st->stats
+      || (st->stats && ! r->given
           && ! clfx_probes_add (probes, "log2 Y histogram, before", h->hb,
                                 TM_HB_N, true,
                                 hist_slack (h->hb_amb, TM_HB_N), 0.0,
@@ -635,6 +746,96 @@ tm_ref_probes (const TmState *st, const TmRef *r, const TmRefHists *h,
                               0.0, rel, "compensated block sums and trees: "
                               "26 u of a sum, 26 u sum |log| + 8 u n of the "
                               "log sum, exp 3 ulp")
+             && clfx_probes_add (probes, TM_SUM_Y, &r->sum_y, 1, true, 0.0,
+                                 26.0 * U, "compensated block sums and "
+                                 "trees: 26 u of a sum")
+             && clfx_probes_add (probes, TM_SUM_LOG, &r->sum_log, 1, true,
+                                 dlog * r->n, 0.0, "terms of both signs: "
+                                 "26 u sum |log| + 8 u n")
+             && clfx_probes_add (probes, TM_SUMS_RGB, r->sum_c, 3, true, 0.0,
+                                 26.0 * U, "compensated block sums and "
+                                 "trees: 26 u of a sum")
              && clfx_probes_add (probes, "min Y, max Y", mm, 2, true, 0.0,
                                  8.0 * U, "Y of one pixel: 8 u"));
+}
+
+/* ---- statistics from outside ------------------------------------------------ */
+
+bool
+tm_take_stats (ClfxPlan *plan, const ClfxStats *stats, ClfxError *error)
+{
+  const TmState *st = plan->state;
+  const char    *missing = st->scan && ! stats->has_scan   ? "the scan's"
+                           : st->stats && ! stats->has_sums ? "the sums"
+                           : st->range_probe && ! stats->has_range
+                             ? "the range"
+                             : NULL;
+
+  if (missing)
+    return clfx_error_set (error, CLFX_ERR_INVALID, "the given statistics "
+                           "lack %s, which this image needs", missing);
+  if (st->stats && ! (stats->n >= 1.0))
+    return clfx_error_set (error, CLFX_ERR_INVALID, "the given statistics "
+                           "are over %g pixels", stats->n);
+  plan->given_stats = true;
+  plan->stats = *stats;
+  plan->stats_passes = 0;
+  return true;
+}
+
+/* n values of probe `name`, the device's or the reference's; false where
+ * the run recorded none. */
+static bool
+probe_values (const ClfxProbes *probes, const char *name, bool device,
+              double *out, int n)
+{
+  for (int i = 0; i < probes->n; i++)
+    {
+      const ClfxProbe *q = &probes->probes[i];
+      const double    *v = device ? q->device : q->reference;
+      int              m = device ? q->n_device : q->n_reference;
+
+      if (strcmp (q->name, name) == 0)
+        {
+          if (! v || m != n)
+            return false;
+          memcpy (out, v, (size_t) n * sizeof *out);
+          return true;
+        }
+    }
+  return false;
+}
+
+bool
+tm_stats_of (const ClfxPlan *plan, const ClfxProbes *probes, bool device,
+             ClfxStats *stats)
+{
+  const TmState *st = plan->state;
+  double         mm[2] = { 0.0, 0.0 };
+
+  if (plan->given_stats)
+    {
+      *stats = plan->stats;
+      return true;
+    }
+  memset (stats, 0, sizeof *stats);
+  stats->n = (double) plan->width * plan->height;
+  stats->has_scan
+    = st->scan
+      && probe_values (probes, TM_CLEANED, device, stats->counts,
+                       TM_SCAN_COUNTS)
+      && probe_values (probes, "largest finite value", device,
+                       &stats->largest, 1);
+  stats->has_sums
+    = st->stats && probe_values (probes, TM_SUM_Y, device, &stats->sum_y, 1)
+      && probe_values (probes, TM_SUM_LOG, device, &stats->sum_log, 1)
+      && probe_values (probes, TM_SUMS_RGB, device, stats->sum_c, 3)
+      && probe_values (probes, "min Y, max Y", device, mm, 2);
+  stats->min_y = mm[0];
+  stats->max_y = mm[1];
+  stats->has_range = st->range_probe
+                     && probe_values (probes, st->range_probe, device,
+                                      stats->range, 2);
+  return (stats->has_scan || ! st->scan) && (stats->has_sums || ! st->stats)
+         && (stats->has_range || ! st->range_probe);
 }

@@ -30,6 +30,11 @@ typedef struct TmState TmState;
 
 /* The probe of the scan's counts (TM_SCAN_COUNTS of them). */
 #define TM_CLEANED "cleaned: NaN, negative, +Inf, tiny"
+/* The probes of the statistics' sums (ClfxStats: a run's statistics are
+ * read from its probes). */
+#define TM_SUM_Y    "sum of Y"
+#define TM_SUM_LOG  "sum of log Y"
+#define TM_SUMS_RGB "sums of R, G, B"
 
 
 /* A probe of the parameter buffer the operator's constants fill: its
@@ -60,6 +65,10 @@ struct TmState
                   cl_mem prm, ClfxError *error);
   /* The constants' probes, after the statistics' (a NULL name ends). */
   const TmProbe *probes;
+  /* The probe of the operator's range (TM_P_RANGE_LO and HI: reinhard05's
+   * of its mapped colour, durand02's of its base), a part of its
+   * statistics (ClfxStats.range); NULL: none. */
+  const char    *range_probe;
   /* The result's bound in linear light (the operator's), for the image
    * it was computed on: the tolerance, the after histogram and
    * reinhard05's range probe all need it, and it runs the operator
@@ -102,6 +111,10 @@ bool tm_stages_cl (ClfxGraph *g, const TmState *st, bool keep,
  * current tile. */
 bool tm_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass,
                   ClfxError *error);
+/* durand02: the range given with the plan's statistics
+ * (ClfxPlan.stats) into the parameter buffer, as its final reduction
+ * would have made it. */
+bool tm_given_range_cl (ClfxGraph *g, const TmState *st, ClfxError *error);
 /* After the map: the after histogram's probe (recorded after each tile:
  * the last record holds them all), then, once, the statistics' probes
  * and the operator's (st->probes). */
@@ -123,6 +136,7 @@ typedef struct
   double counts[TM_SCAN_COUNTS]; /* NaN, negative, +Inf, tiny */
   double sum_y, sum_log, sum_abs_log, sum_c[3], min_y, max_y, n;
   double prm[TM_P_N];     /* as the device's parameter buffer, in double */
+  bool   given;           /* the plan's given statistics (ClfxPlan.stats) */
 } TmRef;
 
 /* The log-luminance histograms of the reference's pixels, and per bin
@@ -148,6 +162,21 @@ void tm_ref_read (const ClfxImage *src, const ClfxPlan *plan, const TmRef *r,
  * are the operator's to make. */
 void tm_ref_collect (const ClfxImage *src, const ClfxPlan *plan,
                      double scale, TmRef *r);
+/* The run's statistics into r: the plan's given ones, else the source's
+ * (tm_ref_collect). */
+void tm_ref_stats (const ClfxImage *src, const ClfxPlan *plan, double scale,
+                   TmRef *r);
+/* The given range (ClfxStats.range) into r's constants, as
+ * tm_range_final makes them. */
+void tm_ref_given_range (const ClfxPlan *plan, TmRef *r);
+
+/* ---- statistics from outside (ClfxStats) --------------------------------- */
+
+/* The variants' take_stats and stats_of (clfx-graph.h). */
+bool tm_take_stats (ClfxPlan *plan, const ClfxStats *stats,
+                    ClfxError *error);
+bool tm_stats_of (const ClfxPlan *plan, const ClfxProbes *probes,
+                  bool device, ClfxStats *stats);
 /* The start of every operator's constants: r->prm cleared, the
  * log-average, the mean of Y, TM_P_BLACK. */
 void tm_ref_params_begin (TmRef *r);

@@ -93,6 +93,7 @@ global_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
   /* reinhard05's colour kept from the range pass (TmState.keep) where the
    * range pass runs here, over the result's whole rect. */
   bool               keep = gs->tm.keep && v && clfx_graph_pass (g) < 0
+                            && ! plan->given_stats
                             && t->out.x == 0 && t->out.y == 0
                             && t->out.width == plan->width
                             && t->out.height == plan->height;
@@ -193,6 +194,17 @@ ref_range (const ClfxImage *src, const ClfxPlan *plan, double scale,
   r->prm[TM_P_RANGE_SCALE] = hi > lo ? 1.0 / (hi - lo) : 0.0;
 }
 
+/* reinhard05's range into r: the given one (ClfxPlan.stats), else the
+ * source's under r's constants. */
+static void
+range_of (const ClfxImage *src, const ClfxPlan *plan, double scale, TmRef *r)
+{
+  if (plan->given_stats)
+    tm_ref_given_range (plan, r);
+  else
+    ref_range (src, plan, scale, r);
+}
+
 /* The largest change of any mapped value when the constants move from
  * base's to q's. */
 static double
@@ -218,14 +230,15 @@ map_change (const ClfxImage *src, const ClfxPlan *plan, double scale,
 
 /* reinhard05: q's range from q's constants.  A flat range (every mapped
  * value the same: a gray or one-pixel image) stays flat: the device maps
- * equal inputs to equal values, and a moved constant cannot open it. */
+ * equal inputs to equal values, and a moved constant cannot open it.  A
+ * given range (ClfxPlan.stats) does not move with them. */
 static void
 keep_range (const ClfxImage *src, const ClfxPlan *plan, double scale,
             const TmRef *base, TmRef *q)
 {
   if (! ((const GlobalState *) plan->state)->op->range)
     return;
-  ref_range (src, plan, scale, q);
+  range_of (src, plan, scale, q);
   if (base->prm[TM_P_RANGE_SCALE] == 0.0)
     q->prm[TM_P_RANGE_SCALE] = 0.0;
 }
@@ -250,10 +263,10 @@ map_bound (const ClfxPlan *plan, const ClfxImage *src, double scale,
   memset (&base, 0, sizeof base);
   if (op->stats)
     {
-      tm_ref_collect (src, plan, scale, &base);
+      tm_ref_stats (src, plan, scale, &base);
       global_ref_params (gs, &base);
       if (op->range)
-        ref_range (src, plan, scale, &base);
+        range_of (src, plan, scale, &base);
       for (int k = 0; k < 6; k++)
         {
           q = base;
@@ -346,10 +359,10 @@ global_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
   ClfxTolerance lin;
 
   memset (&h, 0, sizeof h);
-  tm_ref_collect (src, plan, scale, &r);
+  tm_ref_stats (src, plan, scale, &r);
   global_ref_params (gs, &r);
   if (gs->op->range)
-    ref_range (src, plan, scale, &r);
+    range_of (src, plan, scale, &r);
   /* The result's bound in linear light, for the after histogram. */
   if (probes)
     linear_bound (p, plan, src, &lin);
@@ -698,6 +711,7 @@ global_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   gs->tm.log_eps = op->log_eps;
   gs->tm.params = global_params;
   gs->tm.probes = op->probes;
+  gs->tm.range_probe = op->range ? "range" : NULL;
   gs->tm.keep = op->range && src->depth == CLFX_DEPTH_FLOAT
                 && src->channels == 4 && ! clfx_plan_decodes (true, src);
   tm_plan_common (p, src, plan, &gs->tm);
@@ -784,7 +798,8 @@ static const char *const uses_aces[] = { "operator", "exposure", NULL };
 
 #define VARIANT(id, blurb, plan, uses, place)                                \
   { id, "tonemap-global", blurb, uses, plan, NULL, global_cl, global_cpu,   \
-    global_tolerance, NULL, tm_describe, tm_stats_cl, place }
+    global_tolerance, NULL, tm_describe, tm_stats_cl, place,                \
+    tm_take_stats, tm_stats_of }
 const ClfxVariant clfx_variant_reinhard02
   = VARIANT ("reinhard02",
              CLFX_N_ ("Reinhard 2002 photographic (pfstmo's, global)"),

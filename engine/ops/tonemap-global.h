@@ -32,7 +32,8 @@ typedef struct
 /* As an operator of its own: GEGL has no reinhard02; beside GIMP's
  * tone mappers (Colors > Tone Mapping). */
 #define CLFX_REINHARD02_PLACE                                                \
-  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping" }
+  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping",                      \
+    CLFX_N_ ("Reinhard 2002") }
 #define CLFX_REINHARD02_ROWS(F, G)                                           \
   CLFX_PARAM_DOUBLE_ROW (F, reinhard02.key, "key", CLFX_N_ ("_Key"),         \
                          CLFX_N_ ("Reinhard 2002: the key, the luminance "   \
@@ -51,7 +52,8 @@ typedef struct
 /* As an operator of its own: gegl:reinhard05, beside GIMP's Colors >
  * Tone Mapping > Reinhard 2005. */
 #define CLFX_REINHARD05_PLACE                                                \
-  { "reinhard05", "tonemapping", "<Image>/Colors/Tone Mapping" }
+  { "reinhard05", "tonemapping", "<Image>/Colors/Tone Mapping",              \
+    CLFX_N_ ("Reinhard 2005") }
 #define CLFX_REINHARD05_ROWS(F, G)                                           \
   CLFX_PARAM_DOUBLE_ROW (F, reinhard05.brightness, "brightness",             \
                          CLFX_N_ ("_Brightness"),                            \
@@ -74,7 +76,8 @@ typedef struct
 /* As an operator of its own: GEGL has no drago03; beside GIMP's tone
  * mappers. */
 #define CLFX_DRAGO03_PLACE                                                   \
-  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping" }
+  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping",                      \
+    CLFX_N_ ("Drago 2003") }
 #define CLFX_DRAGO03_ROWS(F, G)                                              \
   CLFX_PARAM_DOUBLE_ROW (F, drago03.bias, "bias", CLFX_N_ ("Bias"),          \
                          CLFX_N_ ("Drago 2003: contrast in the darks "       \
@@ -87,7 +90,8 @@ typedef struct
 /* As an operator of its own: GEGL has no ACES curve; beside GIMP's
  * tone mappers. */
 #define CLFX_ACES_PLACE                                                      \
-  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping" }
+  { NULL, "tonemapping", "<Image>/Colors/Tone Mapping",                      \
+    CLFX_N_ ("ACES Filmic") }
 
 extern const ClfxVariant clfx_variant_reinhard02;
 extern const ClfxVariant clfx_variant_reinhard05;

@@ -324,4 +324,5 @@ const ClfxVariant clfx_variant_unsharp
       CLFX_N_ ("Unsharp mask (GEGL's unsharp-mask: in + amount (in - "
                "gaussian blur))"),
       uses_unsharp, unsharp_plan, NULL, unsharp_cl, unsharp_cpu,
-      unsharp_tolerance, NULL, NULL, NULL, CLFX_UNSHARP_PLACE };
+      unsharp_tolerance, NULL, NULL, NULL, CLFX_UNSHARP_PLACE,
+      NULL, NULL };

@@ -24,7 +24,8 @@ typedef struct
  * (GIMP's Filters > Enhance > Sharpen (Unsharp Mask)). */
 #define CLFX_UNSHARP_PLACE                                                   \
   { "unsharp-mask", "enhance:sharpen",                                       \
-    "<Image>/Filters/Enhance" }
+    "<Image>/Filters/Enhance",                                               \
+    CLFX_N_ ("Sharpen (Unsharp Mask)") }
 
 /* The rows (F: the family's struct, G: their group). */
 #define CLFX_UNSHARP_ROWS(F, G)                                              \

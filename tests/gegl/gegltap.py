@@ -78,3 +78,33 @@ def write_pfm(path, rgb):
     with open(path, "wb") as f:
         f.write(b"PF\n%d %d\n-1.0\n" % (w, h))
         f.write(np.ascontiguousarray(rgb[::-1], dtype="<f4").tobytes())
+
+
+def node_blit():
+    """gegl_node_blit through ctypes: the bindings skip it, and it is how
+    a scale below 1 renders a mipmap level (gegl_node_blit_buffer's copy
+    takes a buffer's full-size tiles only).  Returns
+    blit(node, scale, (x, y, w, h), fmt, bpp) -> the pixels' bytes."""
+    import ctypes
+    import ctypes.util
+    gegl_lib = ctypes.CDLL(ctypes.util.find_library("gegl-0.4"))
+    babl = ctypes.CDLL(ctypes.util.find_library("babl-0.1"))
+    capsule = ctypes.pythonapi.PyCapsule_GetPointer
+    capsule.restype = ctypes.c_void_p
+    capsule.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    babl.babl_format.argtypes = [ctypes.c_char_p]
+    babl.babl_format.restype = ctypes.c_void_p
+    rect = ctypes.c_int * 4
+    gegl_lib.gegl_node_blit.argtypes = [
+        ctypes.c_void_p, ctypes.c_double, ctypes.c_void_p, ctypes.c_void_p,
+        ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
+    gegl_lib.gegl_node_blit.restype = None
+
+    def blit(node, scale, r, fmt, bpp):
+        out = ctypes.create_string_buffer(r[2] * r[3] * bpp)
+        gegl_lib.gegl_node_blit(capsule(node.__gpointer__, None), scale,
+                                ctypes.byref(rect(*r)),
+                                babl.babl_format(fmt.encode()), out,
+                                r[2] * bpp, 0)
+        return out.raw
+    return blit

@@ -3,7 +3,9 @@
 
   gegl-tool.py [--dialog TITLE] COMMAND
     menu MENU... ITEM       activate a menu item of the image window, e.g.
-                            menu Tools "GEGL Operation..."
+                            menu Tools "GEGL Operation...", and wait for
+                            GIMP's dialog of that name
+    open MENU... ITEM       the same, without waiting (a plug-in's dialog)
     pick OPERATION          pick OPERATION (e.g. clfx:gaussian) in the
                             GEGL Operation tool's list of operations
     check LABEL             tick the check box LABEL
@@ -187,6 +189,9 @@ if __name__ == "__main__":
     if len(cmd) >= 3 and cmd[0] == "menu":
         menu(cmd[1:])
         the_dialog()
+    elif len(cmd) >= 3 and cmd[0] == "open":
+        # A plug-in's entry: its dialog is another process's window.
+        menu(cmd[1:])
     elif len(cmd) == 2 and cmd[0] == "pick":
         pick(cmd[1])
     elif len(cmd) == 2 and cmd[0] == "check":

@@ -1,10 +1,12 @@
 #!/bin/sh
-# run-gegl-tool-test.sh MODULE OUTDIR IMAGE -- the GEGL module's clfx:
+# run-gegl-tool-test.sh MODULE OUTDIR IMAGE PLUGIN TABLE -- the GEGL module's clfx:
 # operations in GIMP's own interactive filter tool: a real GIMP 3 under
 # Xvfb, the module in the user's GEGL folder, Tools > GEGL Operation
 # opened on the image, clfx:gaussian picked in its list, the on-canvas
 # preview screenshot (OUTDIR/gegl-tool-preview.png), OK pressed; then the
-# same operation from GIMP's Filters > Blur menu (gegl-tool-menu.png).  TAP on
+# plug-in's entry for the operator in GIMP's Filters > Blur menu
+# (gegl-tool-menu.png), whose OK adds the operation as a layer filter; and
+# every operator's entry (TABLE: operator-table) opens its dialog.  TAP on
 # stdout.  GIMP's widgets are driven through AT-SPI (gegl-tool.py): the
 # tool's list of operations can only be searched by name that way.
 #
@@ -19,6 +21,8 @@ set -u
 MODULE=$1
 OUTDIR=$2
 IMAGE=$3
+PLUGIN=$4
+TABLE=$5
 HERE=$(dirname "$0")
 
 . "$HERE/ui-lib.sh"
@@ -35,6 +39,8 @@ mkdir -p "$OUTDIR"
 rm -f "$OUTDIR"/gegl-tool-*.png
 # The user's GEGL folder under the private HOME, where GIMP finds it.
 "$HERE/../../tools/install-plugin.sh" --gegl "$MODULE"
+mkdir -p "$GIMP3_DIRECTORY/plug-ins"
+"$HERE/../../tools/install-plugin.sh" "$PLUGIN" "$GIMP3_DIRECTORY/plug-ins"
 # A session bus of our own: GTK's accessibility bridge in GIMP finds the
 # accessibility bus through it (the bus launcher starts on demand).
 eval "$(dbus-launch --sh-syntax 2>>"$WORK/dbus.log")"
@@ -50,7 +56,7 @@ gimp-3.0 -n --no-splash --batch-interpreter=plug-in-script-fu-eval \
   -b "(load \"$WORK/load.scm\")" >"$LOG" 2>&1 &
 GIMP_PID=$!
 
-echo "1..9"
+echo "1..10"
 FAILED=0
 say ()  # say OK? NUMBER DESCRIPTION
 {
@@ -185,16 +191,56 @@ else
   say 1 7 "OK applied clfx:gaussian to the layer and closed the tool's dialog ($before runs before, $(runs) after)"
 fi
 
-# GIMP puts the operation in its own menu too ("gimp:menu-path"), beside
-# GEGL's Gaussian Blur: the filter's dialog opens there and previews it.
+# The operator's menu entry beside GEGL's Gaussian Blur is the plug-in's
+# procedure (the module has none of its own): its dialog opens there
+# with its preview, and OK adds the module's operation to the layer as a
+# non-destructive filter, which GIMP renders in its own process.
 before=$(runs)
-driver --dialog "Gaussian blur (OpenCL)" \
-  menu Filters Blur "Gaussian blur (OpenCL)..."
-rc=$?
-[ $rc = 0 ] && wait_runs_past "$before" &&
-  import -window root "$OUTDIR/gegl-tool-menu.png" 2>>"$WORK/import.log" &&
-  driver --dialog "Gaussian blur (OpenCL)" press Cancel
-say $? 9 "Filters > Blur > Gaussian blur (OpenCL)... opens it with its preview ($(runs) runs)"
+driver open Filters Blur "Gaussian Blur (OpenCL)..."
+PDLG=$(find_window '^Gaussian Blur \(OpenCL\)$' 120)
+if [ -n "$PDLG" ]; then
+  # Its first preview (the plug-in's own run), then OK.
+  for i in $(seq 120); do
+    grep -aq 'preview: shown' "$LOG" && break
+    sleep 0.5
+  done
+  import -window root "$OUTDIR/gegl-tool-menu.png" 2>>"$WORK/import.log"
+  xdotool windowactivate --sync "$PDLG" 2>/dev/null
+  xdotool key alt+o
+  wait_runs_past "$before"
+else
+  false
+fi
+say $? 9 "Filters > Blur > Gaussian Blur (OpenCL)... opens the plug-in's dialog; OK adds clfx:gaussian, rendered in GIMP's process ($(runs) runs)"
+
+# Every operator's entry, from the family table, where a user finds it:
+# its menu item opens its dialog (Escape cancels it).
+"$TABLE" | python3 -c '
+import json, sys
+for o in json.load(sys.stdin):
+    print("|".join(o["menu_path"].split("/")[1:] + [o["label"]]))
+' > "$WORK/menus"
+opened=0 total=0 missed=
+while IFS= read -r line; do
+  total=$((total + 1))
+  label=${line##*|}
+  title=$(printf '%s' "${label%...}" | sed 's/[()]/\\&/g')
+  old_ifs=$IFS; IFS='|'; set -- $line; IFS=$old_ifs
+  driver open "$@" </dev/null
+  W=$(find_window "^$title\$" 60)
+  if [ -n "$W" ]; then
+    opened=$((opened + 1))
+    xdotool windowactivate --sync "$W" key Escape 2>/dev/null
+    for i in $(seq 60); do
+      [ -z "$(xdotool search --name "^$title\$" 2>/dev/null)" ] && break
+      sleep 0.5
+    done
+  else
+    missed="$missed '$label'"
+  fi
+done < "$WORK/menus"
+[ "$opened" = "$total" ] && [ "$total" -ge 13 ]
+say $? 10 "every operator's menu entry opens its dialog ($opened of $total${missed:+; not:$missed})"
 
 # GTK's accessibility bridge prints CRITICALs of its own (Gdk, Gtk, Atk)
 # when dialogs go away under it: not ours, so only the module's domain

@@ -7,6 +7,9 @@
 #                          finds free);
 #                          start Xvfb and openbox; stop them (and
 #                          $GIMP_PID, $BUS_PID) on exit.
+#   ui_dialog_env           the plug-in's debug lines in GIMP's output, no
+#                           accessibility bridge, each preview shown
+#                           written to $PREVIEWS (CLFX_DEV=preview-dump)
 #   find_window REGEX TRIES   a window's id, or nothing
 #   wait_for_file FILE TRIES  until FILE is written (status 1: not in time)
 
@@ -92,4 +95,15 @@ find_window ()
     [ -n "$w" ] && { echo "$w"; return; }
     sleep 0.5
   done
+}
+
+ui_dialog_env ()
+{
+  export G_MESSAGES_DEBUG=clfx
+  export NO_AT_BRIDGE=1
+  PREVIEWS="$WORK/previews"
+  export CLFX_DEV="preview-dump=$PREVIEWS"
+  mkdir -p "$PREVIEWS"
+  # The checks' reader of those (previewlib.py, beside this file).
+  export PYTHONPATH="$(dirname "$0")${PYTHONPATH:+:$PYTHONPATH}"
 }

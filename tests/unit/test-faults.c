@@ -262,7 +262,8 @@ bad_tolerance (const ClfxParams *p, const ClfxPlan *plan,
 
 static const ClfxVariant bad_variant = {
   "bad", "resize", "launches with wrong arguments", NULL, bad_plan, NULL,
-  bad_cl, bad_cpu, bad_tolerance, NULL, NULL, NULL, { NULL, NULL, NULL },
+  bad_cl, bad_cpu, bad_tolerance, NULL, NULL, NULL, { NULL, NULL, NULL, NULL },
+  NULL, NULL,
 };
 static const ClfxVariant *const bad_variants[] = { &bad_variant };
 static const ClfxFamily bad_family = {

@@ -997,7 +997,8 @@ test_operators (void)
                                 && v->place.categories
                                 && v->place.menu_path
                                 && ! strncmp (v->place.menu_path,
-                                              "<Image>/", 8);
+                                              "<Image>/", 8)
+                                && v->place.title && *v->place.title;
         char              *help = clfx_operator_help (*f, k, bracket);
 
         for (int i = 0; ok && i < n_seen; i++)
@@ -1023,9 +1024,9 @@ test_operators (void)
         for (int o = 0; ok && help && o < (*f)->n_variants; o++)
           ok = (strstr (help, bracket ((*f)->help_variants[o])) != NULL)
                == (o == k);
-        tap_ok (ok && help, "%s %s: procedure %s, %d arguments, in %s (%s)",
-                (*f)->name, v->name, name, n_args, v->place.menu_path,
-                v->place.categories);
+        tap_ok (ok && help, "%s %s: procedure %s, %d arguments, '%s' in %s "
+                "(%s)", (*f)->name, v->name, name, n_args, v->place.title,
+                v->place.menu_path, v->place.categories);
         free (help);
       }
 }
