@@ -250,6 +250,9 @@ r = json.load(open(sys.argv[1]))
 p = r["parameters"]
 assert r["operation"] == "filter" and r["variant"] == "unsharp", r
 assert (p["std-dev"], p["amount"]) == (2.0, 1.5), p
+# No module here: Merge filter was forced, the plug-in's engine applied it.
+assert str(p["in-process"]).lower() == "false", p
+assert str(p["non-destructive"]).lower() == "false", p
 shown = {}
 for line in open(sys.argv[2], errors="replace"):
     m = re.search(r"(plug-in-clfx-[a-z0-9-]+): rows shown: (.*)$", line)
@@ -270,7 +273,7 @@ for proc, rows in want.items():
     assert shown.get(proc) == rows, (proc, shown.get(proc), rows)
 PY
 then
-  echo "ok 21 - each dialog showed only its variant's rows; the unsharp mask's own ran with its dialog's values"
+  echo "ok 21 - each dialog showed only its variant's rows; the unsharp mask's own ran with its dialog's values, merged (no module)"
 else
   echo "not ok 21 - each dialog showed only its variant's rows; the unsharp mask's own ran with its dialog's values"
   sed 's/^/# /' "$WORK/check.log" "$WORK/unsharp.json" 2>/dev/null
