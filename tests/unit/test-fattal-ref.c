@@ -18,18 +18,8 @@
 
 #include "../tap.h"
 #include "../../engine/ops/fattal-ref.h"
+#include "../rng.h"
 
-/* A deterministic generator: the test's numbers are the same everywhere. */
-static uint64_t rng_state;
-
-static double
-rng_uniform (void)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (double) (rng_state >> 11) / 9007199254740992.0;
-}
 
 /* A smooth HDR field (about e^-4 to e^4) times multiplicative noise, a few
  * zeros: the kind of luminance tone mapping meets. */

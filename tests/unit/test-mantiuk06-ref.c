@@ -16,19 +16,10 @@
 
 #include "../tap.h"
 #include "../../engine/ops/mantiuk06-ref.h"
+#include "../rng.h"
 
 static const double YR = 0.2224879400, YG = 0.7169038389, YB = 0.0606082572;
 
-static uint64_t rng_state;
-
-static double
-rng_uniform (void)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (double) (rng_state >> 11) / 9007199254740992.0;
-}
 
 /* A smooth HDR field (about 1e-3 to 1e3) with coloured noise, alpha
  * varying, a few black pixels. */
