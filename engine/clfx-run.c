@@ -579,6 +579,29 @@ clfx_run_with_stats (const ClfxParams *p, const ClfxImage *src,
   return true;
 }
 
+bool
+clfx_run_build_ahead (const ClfxParams *p, const ClfxImage *layout,
+                      const ClfxRunOptions *opt, ClfxRunResult *result,
+                      ClfxError *error)
+{
+  ClfxImage src = { 0 }, dst = { 0 };
+  bool      ok;
+
+  memset (result, 0, sizeof *result);
+  /* Large enough for every variant's smallest piece, small enough to run
+   * in no time once built. */
+  if (! clfx_host_image_alloc (&src, 64, 48, layout->channels, layout->depth,
+                               error))
+    return false;
+  src.straight_alpha = layout->straight_alpha;
+  src.transfer = layout->transfer;
+  clfx_host_image_synthetic (&src, 1);
+  ok = clfx_run (p, &src, &dst, opt, result, error);
+  clfx_host_image_free (&dst);
+  clfx_host_image_free (&src);
+  return ok;
+}
+
 /* ---- the report -------------------------------------------------------------- */
 
 static const char *

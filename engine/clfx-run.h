@@ -105,6 +105,15 @@ bool clfx_run (const ClfxParams *p, const ClfxImage *src, ClfxImage *dst,
                const ClfxRunOptions *opt, ClfxRunResult *result,
                ClfxError *error);
 
+/* Builds ahead what runs of p on images laid out as `layout` (its
+ * channels, depth, alpha and transfer curve; not its size or pixels)
+ * build on opt's context: one run on a few synthetic pixels of that
+ * layout, its result dropped.  For a dialog or a module to start the
+ * compiler before the first real run; result as clfx_run's (clear it). */
+bool clfx_run_build_ahead (const ClfxParams *p, const ClfxImage *layout,
+                           const ClfxRunOptions *opt, ClfxRunResult *result,
+                           ClfxError *error);
+
 /* clfx_run with whole-image statistics taken from outside instead of
  * gathered from src (ClfxVariant.take_stats: the tone mappers): stats
  * come from an earlier run on a larger copy of the image (its

@@ -186,35 +186,27 @@ static gpointer
 build_ahead (gpointer data)
 {
   BuildAhead    *b = data;
-  ClfxImage      src = { 0 }, dst = { 0 };
+  ClfxImage      layout;
   ClfxRunOptions opt = { 0 };
   ClfxRunResult  r;
   ClfxError      e = { 0 };
-  gboolean       ok = FALSE;
+  gboolean       ok;
   gint64         t0 = g_get_monotonic_time ();
 
-  memset (&r, 0, sizeof r);
+  clfx_pixel_format_header (&b->pf, 1, 1, &layout);
+  /* As engine_run asks, so that the same kernel forms are built. */
+  opt.device = b->device;
+  opt.context = &engine_context;
+  opt.src_scratch = TRUE;
   g_mutex_lock (&engine_lock);
   engine_use_device (b->device);
-  if (clfx_host_image_alloc (&src, 64, 48, b->pf.channels, b->pf.depth, &e))
-    {
-      src.straight_alpha = b->pf.straight_alpha;
-      src.transfer = b->pf.transfer;
-      clfx_host_image_synthetic (&src, 1);
-      /* As engine_run asks, so that the same kernel forms are built. */
-      opt.device = b->device;
-      opt.context = &engine_context;
-      opt.src_scratch = TRUE;
-      ok = clfx_run (&b->params, &src, &dst, &opt, &r, &e);
-    }
+  ok = clfx_run_build_ahead (&b->params, &layout, &opt, &r, &e);
   g_mutex_unlock (&engine_lock);
   /* A failure here is the real run's to report. */
   g_debug ("%s: built ahead in %.0f ms: %s", b->op_name,
            (g_get_monotonic_time () - t0) / 1000.0,
            ok ? (r.fallback[0] ? r.fallback : "ok") : e.message);
   clfx_run_result_clear (&r);
-  clfx_host_image_free (&src);
-  clfx_host_image_free (&dst);
   g_free (b->device);
   g_free (b);
   return NULL;

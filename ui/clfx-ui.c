@@ -57,17 +57,14 @@ clfx_ui_done (ClfxWorkReply *reply,
 }
 
 /* The kernels the first preview needs, built on the worker thread while
- * the drawable is read and the dialog made: on a few pixels of the layout
- * the previews run on (the drawable's for a 1:1 view, else the 8-bit
- * thumbnail's), with the config's values. */
+ * the drawable is read and the dialog made, for the layout the previews
+ * run on (the drawable's for a 1:1 view, else the 8-bit thumbnail's),
+ * with the config's values. */
 static void
 clfx_ui_warm_up (ClfxUi *ui)
 {
-  gboolean    one_to_one = ui->family->apply == CLFX_APPLY_SHADOW
-                           && ui->have_format;
   ClfxArgs    args;
   ClfxSource *s;
-  ClfxError   e = { 0 };
 
   if (! clfx_ui_read_args (ui, &args, NULL)
       || clfx_device_is_reference (args.device))
@@ -76,16 +73,16 @@ clfx_ui_warm_up (ClfxUi *ui)
       return;
     }
   s = clfx_source_new ();
-  if (clfx_host_image_alloc (&s->image, 64, 48,
-                             one_to_one ? ui->source.channels : 4,
-                             one_to_one ? ui->source.depth : CLFX_DEPTH_U8,
-                             &e))
+  if (ui->family->apply == CLFX_APPLY_SHADOW && ui->have_format)
+    s->image = ui->source;
+  else
     {
-      s->image.straight_alpha = one_to_one ? ui->source.straight_alpha : TRUE;
-      s->image.transfer = one_to_one ? ui->source.transfer : CLFX_TRC_SRGB;
-      clfx_host_image_synthetic (&s->image, 1);
-      clfx_worker_warm (ui->worker, &args, s);
+      s->image.channels = 4;
+      s->image.depth = CLFX_DEPTH_U8;
+      s->image.straight_alpha = TRUE;
+      s->image.transfer = CLFX_TRC_SRGB;
     }
+  clfx_worker_warm (ui->worker, &args, s);
   clfx_source_unref (s);
   clfx_args_clear (&args);
 }

@@ -181,7 +181,7 @@ clfx_worker_use_device (ClfxWorker  *w,
     }
 }
 
-/* What a run of these values builds, built on the request's few pixels
+/* What a run of these values builds, built for the request's layout
  * before the first preview asks for it: the compiler works while the
  * dialog is made and drawn.  Nothing is delivered. */
 static void
@@ -190,7 +190,6 @@ clfx_worker_warm_up (ClfxWorker            *w,
 {
   ClfxRunOptions opt = { 0 };
   ClfxRunResult  r;
-  ClfxImage      dst = { 0 };
   ClfxError      e = { 0 };
   gchar         *key = clfx_worker_build_key (&req->args.params);
   gint64         t0 = g_get_monotonic_time ();
@@ -199,7 +198,8 @@ clfx_worker_warm_up (ClfxWorker            *w,
   clfx_worker_use_device (w, req->args.device);
   opt.device = req->args.device;
   opt.context = &w->context;
-  ok = clfx_run (&req->args.params, &req->source->image, &dst, &opt, &r, &e);
+  ok = clfx_run_build_ahead (&req->args.params, &req->source->image, &opt,
+                             &r, &e);
   g_debug ("worker: built ahead for '%s' in %.0f ms: %s", key,
            (g_get_monotonic_time () - t0) / 1000.0,
            ! ok ? e.message : r.fallback[0] ? r.fallback : "ok");
@@ -209,7 +209,6 @@ clfx_worker_warm_up (ClfxWorker            *w,
     g_hash_table_remove_all (w->warm);
   g_free (key);
   clfx_run_result_clear (&r);
-  clfx_host_image_free (&dst);
 }
 
 static void

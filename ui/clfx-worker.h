@@ -71,8 +71,9 @@ void        clfx_worker_submit (ClfxWorker      *worker,
                                 guint            generation,
                                 const ClfxArgs  *args,
                                 ClfxSource      *source);
-/* Builds ahead what a run of args builds (source: a few pixels of the
- * layout the runs will have), when no other request waits; nothing is
+/* Builds ahead what a run of args builds (source: an image of the layout
+ * the runs will have; its pixels are not read), when no other request
+ * waits; nothing is
  * delivered.  The next request of the same values finds it built. */
 void        clfx_worker_warm   (ClfxWorker      *worker,
                                 const ClfxArgs  *args,
