@@ -42,6 +42,34 @@ def gegl():
 _gegl = None
 
 
+def gegl_op(op, rgb, props, fmt="RGBA float"):
+    """GEGL's operation op (after gegl()) on rgb, an (h, w, 3) array
+    handed over as "RGB float", its result read back as fmt: the RGB of
+    an (h, w, 3) float32 array."""
+    import numpy as np
+    Gegl = _gegl
+    h, w, _ = rgb.shape
+    buf = Gegl.Buffer.new("RGB float", 0, 0, w, h)
+    buf.set(Gegl.Rectangle.new(0, 0, w, h), "RGB float",
+            np.ascontiguousarray(rgb, dtype=np.float32).tobytes())
+    g = Gegl.Node()
+    src = g.create_child("gegl:buffer-source")
+    src.set_property("buffer", buf)
+    node = g.create_child(op)
+    for k, v in props.items():
+        node.set_property(k, v)
+    out = Gegl.Buffer.new(fmt, 0, 0, w, h)
+    write = g.create_child("gegl:write-buffer")
+    write.set_property("buffer", out)
+    src.link(node)
+    node.link(write)
+    write.process()
+    data = out.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, fmt,
+                   Gegl.AbyssPolicy.NONE)
+    nc = 4 if fmt.startswith("RGBA") else 3
+    return np.frombuffer(data, dtype=np.float32).reshape(h, w, nc)[:, :, :3]
+
+
 def load(path, fmt):
     """A file GEGL reads, into a new buffer of fmt: (buffer, w, h)."""
     g = _gegl.Node()

@@ -17,9 +17,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 import gegltap  # noqa: E402
-from gegltap import read_pfm, write_pfm  # noqa: E402
+from gegltap import gegl_op, read_pfm, write_pfm  # noqa: E402
 
-Gegl = gegltap.gegl()
+gegltap.gegl()
 tool, work = sys.argv[1], sys.argv[2]
 image = sys.argv[3] if len(sys.argv) > 3 else os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "data",
@@ -29,25 +29,8 @@ YROW = np.array([0.2224879400, 0.7169038389, 0.0606082572])
 
 
 def gegl_mantiuk(rgb, contrast, saturation):
-    h, w, _ = rgb.shape
-    buf = Gegl.Buffer.new("RGB float", 0, 0, w, h)
-    buf.set(Gegl.Rectangle.new(0, 0, w, h), "RGB float",
-            np.ascontiguousarray(rgb, dtype=np.float32).tobytes())
-    g = Gegl.Node()
-    src = g.create_child("gegl:buffer-source")
-    src.set_property("buffer", buf)
-    node = g.create_child("gegl:mantiuk06")
-    node.set_property("contrast", contrast)
-    node.set_property("saturation", saturation)
-    out = Gegl.Buffer.new("RGBA float", 0, 0, w, h)
-    write = g.create_child("gegl:write-buffer")
-    write.set_property("buffer", out)
-    src.link(node)
-    node.link(write)
-    write.process()
-    data = out.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, "RGBA float",
-                   Gegl.AbyssPolicy.NONE)
-    return np.frombuffer(data, dtype=np.float32).reshape(h, w, 4)[:, :, :3]
+    return gegl_op("gegl:mantiuk06", rgb,
+                   {"contrast": contrast, "saturation": saturation})
 
 
 def ours(rgb, contrast, saturation, tag):

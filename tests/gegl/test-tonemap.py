@@ -87,7 +87,7 @@ import subprocess
 import sys
 
 import gegltap
-from gegltap import ok, read_pfm, skip_all, write_pfm
+from gegltap import gegl_op, ok, read_pfm, skip_all, write_pfm
 
 try:
     import numpy as np
@@ -120,30 +120,6 @@ def load_rgb(path):
                    "RGB float", Gegl.AbyssPolicy.NONE)
     return np.frombuffer(data, dtype=np.float32).reshape(r.height, r.width,
                                                          3).copy()
-
-
-def gegl_op(op, rgb, props, fmt="RGBA float"):
-    """op on rgb ("RGB float" in), its result read back as fmt's RGB."""
-    h, w, _ = rgb.shape
-    buf = Gegl.Buffer.new("RGB float", 0, 0, w, h)
-    buf.set(Gegl.Rectangle.new(0, 0, w, h), "RGB float",
-            np.ascontiguousarray(rgb, dtype=np.float32).tobytes())
-    g = Gegl.Node()
-    src = g.create_child("gegl:buffer-source")
-    src.set_property("buffer", buf)
-    node = g.create_child(op)
-    for k, v in props.items():
-        node.set_property(k, v)
-    out = Gegl.Buffer.new(fmt, 0, 0, w, h)
-    write = g.create_child("gegl:write-buffer")
-    write.set_property("buffer", out)
-    src.link(node)
-    node.link(write)
-    write.process()
-    data = out.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, fmt,
-                   Gegl.AbyssPolicy.NONE)
-    nc = 4 if fmt.startswith("RGBA") else 3
-    return np.frombuffer(data, dtype=np.float32).reshape(h, w, nc)[:, :, :3]
 
 
 def gegl_reinhard05(rgb, props):

@@ -30,7 +30,7 @@ make_hdr (int w, int h, uint64_t seed)
 
   if (! px)
     abort ();
-  rng_state = seed * 2654435761u + 1;
+  rng_seed (seed);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       {
