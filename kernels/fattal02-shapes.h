@@ -13,9 +13,9 @@
 #define FAT_AVG  8
 
 /* The deterministic sums' work-groups (fat_sum, fat_sum_final). */
-#define FAT_SUM 256
+#define FAT_SUM TM_SEL_GROUP
 /* The radix selection: 11 + 11 + 10 bits of the order-preserving key. */
-#define FAT_BINS 2048
+#define FAT_BINS TM_SEL_BINS
 /* The coarsest grid's cells, at most (8 x 8): fat_coarse's work-group. */
 #define FAT_COARSE 64
 /* The multigrid's CPU form (fat_sweep_v, fat_restrict_v, fat_prolong_v):

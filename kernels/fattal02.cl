@@ -14,6 +14,7 @@
  * built only where it is launched. */
 #include "tonemap-common.h"
 #include "tonemap-stats.h"
+#include "tonemap-select.h"
 #include "fattal02-shapes.h"
 
 /* One work-item: the constants from the statistics (n pixels), after
@@ -189,80 +190,29 @@ fat_grad_v (__global const float *P, int w, int h, float inv,
 }
 #endif
 
-/* A deterministic sum of n floats: group g of FAT_SUM work-items owns the
- * chunk [g chunk, (g + 1) chunk), each work-item a strided compensated
- * sum, then a tree; fat_sum_final adds the groups' partials the same way
- * and writes sum * mul into f[slot]. */
-/* The tree over the FAT_SUM values in s, by nl work-items. */
-inline float
-fat_tree_of (__local float *s, int lx, int nl)
-{
-  for (int span = FAT_SUM / 2; span > 0; span /= 2)
-    {
-      barrier (CLK_LOCAL_MEM_FENCE);
-      for (int i = lx; i < span; i += nl)
-        s[i] += s[i + span];
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  return s[0];
-}
-
-inline float
-fat_tree (__local float *s, int lx, float v)
-{
-  s[lx] = v;
-  return fat_tree_of (s, lx, FAT_SUM);
-}
-
+/* A deterministic sum of n floats (tonemap-select.h): fat_sum's groups
+ * write their partials, fat_sum_final adds them and writes sum * mul into
+ * f[slot]. */
 #if ! CLFX_SRC_BUFFER
 __kernel void
 fat_sum (__global const float *v, long n, long chunk,
          __global float *partials, __local float *s)
 {
   int   lx = get_local_id (0), g = get_group_id (0);
-  long  a = (long) g * chunk, b = min (a + chunk, n);
-  float sum = 0.0f, comp = 0.0f, t;
+  float t = tm_sum_part (v, n, chunk, lx, g, s);
 
-  for (long i = a + lx; i < b; i += FAT_SUM)
-    tm_kahan (&sum, &comp, v[i]);
-  t = fat_tree (s, lx, sum);
   if (lx == 0)
     partials[g] = t;
 }
 #else
-/* fat_sum in the CPU devices' form: FAT_SUM / 8 work-items a group, each
- * the sums of eight of fat_sum's work-items, a lane each (past the chunk's
- * end a lane is left as it is), then the same tree: fat_sum's partials. */
+/* fat_sum in the CPU devices' form (tm_sum_part_v): fat_sum's partials. */
 __kernel void
 fat_sum_v (__global const float *v, long n, long chunk,
            __global float *partials, __local float *s)
 {
-  int    lx = get_local_id (0), g = get_group_id (0);
-  long   a = (long) g * chunk, b = min (a + chunk, n);
-  float8 sum = (float8) (0.0f), comp = (float8) (0.0f);
-  int8   lane = (int8) (0, 1, 2, 3, 4, 5, 6, 7);
+  int   lx = get_local_id (0), g = get_group_id (0);
+  float t = tm_sum_part_v (v, n, chunk, lx, g, s);
 
-  for (long i = a + 8 * lx; i < b; i += FAT_SUM)
-    {
-      float8 x, y, t;
-      int8   in = (int8) (b - i > 8 ? 8 : (int) (b - i)) > lane;
-      if (b - i >= 8)
-        x = vload8 (0, v + i);
-      else
-        {
-          float u[8];
-          for (int k = 0; k < 8; k++)
-            u[k] = v[i + min ((long) k, b - i - 1)];
-          x = vload8 (0, u);
-        }
-      /* tm_kahan, a lane per work-item of fat_sum's. */
-      y = x - comp;
-      t = sum + y;
-      comp = in ? (t - sum) - y : comp;
-      sum = in ? t : sum;
-    }
-  vstore8 (sum, lx, s);
-  float t = fat_tree_of (s, lx, FAT_SUM / 8);
   if (lx == 0)
     partials[g] = t;
 }
@@ -273,11 +223,8 @@ fat_sum_final (__global const float *partials, int n, float mul,
                __global float *f, int slot, __local float *s)
 {
   int   lx = get_local_id (0);
-  float sum = 0.0f, comp = 0.0f, t;
+  float t = tm_sum_final (partials, n, lx, s);
 
-  for (int i = lx; i < n; i += FAT_SUM)
-    tm_kahan (&sum, &comp, partials[i]);
-  t = fat_tree (s, lx, sum);
   if (lx == 0)
     f[slot] = t * mul;
 }
@@ -727,146 +674,38 @@ fat_center (__global float *U, long n, __global const float *f)
     U[i] -= f[FAT_MEAN];
 }
 
-/* 7: the percentiles, by radix selection on U (exp is increasing, so L's
- * ranks are U's): the key is U's bits made to sort as unsigned integers;
- * three passes of 11, 11 and 10 bits each count, for both ranks, the keys
- * that match the bits found so far (sel: key prefix, remaining rank, for
- * lo then hi), then fat_select finds the bin holding the rank.  Counts
- * are integers: the same whatever order the atomics take. */
-inline uint
-fat_key (float v)
-{
-  uint k = as_uint (v);
-
-  return (k & 0x80000000u) ? ~k : k | 0x80000000u;
-}
-
-inline float
-fat_unkey (uint k)
-{
-  return as_float ((k & 0x80000000u) ? k & 0x7fffffffu : ~k);
-}
-
-/* The selection's prefixes so far (known bits of the key, 0 in the first
- * pass) of the two percentiles. */
-inline void
-fat_tops (__global const uint *sel, int known, uint top[2])
-{
-  for (int t = 0; t < 2; t++)
-    top[t] = known ? sel[2 * t] >> (32 - known) : 0;
-}
-
-/* Which of the two histograms value u counts in (bit t for percentile t:
- * its key's known bits are that prefix), and its bin there. */
-inline int
-fat_which (float u, int known, int shift, const uint top[2], uint *bin)
-{
-  uint k = fat_key (u);
-  int  m = 0;
-
-  *bin = (k >> shift) & (FAT_BINS - 1);
-  for (int t = 0; t < 2; t++)
-    if (! known || (k >> (32 - known)) == top[t])
-      m |= 1 << t;
-  return m;
-}
-
+/* 7: the percentiles, by radix selection on U (tonemap-select.h; exp is
+ * increasing, so L's ranks are U's). */
 #if ! CLFX_SRC_BUFFER
 __kernel void
 fat_hist (__global const float *U, long n, long chunk,
           __global const uint *sel, int known, int shift,
           __global uint *hist, __local uint *lh)
 {
-  int  lx = get_local_id (0), nl = get_local_size (0), g = get_group_id (0);
-  long a = (long) g * chunk, b = min (a + chunk, n);
-  uint top[2], bin;
-
-  for (int i = lx; i < 2 * FAT_BINS; i += nl)
-    lh[i] = 0;
-  fat_tops (sel, known, top);
-  barrier (CLK_LOCAL_MEM_FENCE);
-  for (long i = a + lx; i < b; i += nl)
-    {
-      int m = fat_which (U[i], known, shift, top, &bin);
-      for (int t = 0; t < 2; t++)
-        if (m & 1 << t)
-          atomic_inc (&lh[t * FAT_BINS + bin]);
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  for (int i = lx; i < 2 * FAT_BINS; i += nl)
-    if (lh[i])
-      atomic_add (&hist[i], lh[i]);
+  tm_sel_hist (U, n, chunk, sel, known, shift, hist, lh);
 }
 #else
-/* fat_hist in the CPU devices' form: one work-item a group, which counts
- * its chunk into the group's counts with plain increments (PoCL's local
- * atomic increments took most of fat_hist's time), in the first pass
- * (nothing known, the two histograms alike) once.  The counts are
- * fat_hist's. */
 __kernel void
 fat_hist_v (__global const float *U, long n, long chunk,
             __global const uint *sel, int known, int shift,
             __global uint *hist, __local uint *lh)
 {
-  long a = (long) get_group_id (0) * chunk, b = min (a + chunk, n);
-  uint top[2], bin;
-
-  for (int i = 0; i < 2 * FAT_BINS; i++)
-    lh[i] = 0;
-  fat_tops (sel, known, top);
-  for (long i = a; i < b; i++)
-    {
-      int m = fat_which (U[i], known, shift, top, &bin);
-      if (m & 1)
-        lh[bin]++;
-      if (known && (m & 2))
-        lh[FAT_BINS + bin]++;
-    }
-  for (int i = 0; i < 2 * FAT_BINS; i++)
-    {
-      uint c = known || i < FAT_BINS ? lh[i] : lh[i - FAT_BINS];
-      if (c)
-        atomic_add (&hist[i], c);
-    }
+  tm_sel_hist_v (U, n, chunk, sel, known, shift, hist, lh);
 }
 #endif
 
-/* One work-group of FAT_SUM: each work-item adds 8 bins, work-item 0 walks
- * the sums and then the bins.  rank_lo, rank_hi: the ranks (first pass);
- * the last pass (shift 0) writes L at both percentiles into f. */
+/* The last pass (shift 0) writes L at both percentiles into f. */
 __kernel void
 fat_select (__global const uint *hist, __global uint *sel, int known,
             int shift, uint rank_lo, uint rank_hi, __global float *f,
             __local uint *s)
 {
-  int lx = get_local_id (0);
+  float v[2];
 
-  for (int t = 0; t < 2; t++)
+  if (tm_sel_select (hist, sel, known, shift, rank_lo, rank_hi, s, v))
     {
-      uint c = 0;
-      for (int i = 0; i < FAT_BINS / FAT_SUM; i++)
-        c += hist[t * FAT_BINS + lx * (FAT_BINS / FAT_SUM) + i];
-      s[t * FAT_SUM + lx] = c;
-    }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  if (lx != 0)
-    return;
-  for (int t = 0; t < 2; t++)
-    {
-      uint prefix = known ? sel[2 * t] : 0;
-      uint rank = known ? sel[2 * t + 1] : t ? rank_hi : rank_lo;
-      int  j = 0, bin;
-      while (j < FAT_SUM - 1 && rank >= s[t * FAT_SUM + j])
-        rank -= s[t * FAT_SUM + j++];
-      bin = j * (FAT_BINS / FAT_SUM);
-      while (bin < (j + 1) * (FAT_BINS / FAT_SUM) - 1
-             && rank >= hist[t * FAT_BINS + bin])
-        rank -= hist[t * FAT_BINS + bin++];
-      prefix |= (uint) bin << shift;
-      sel[2 * t] = prefix;
-      sel[2 * t + 1] = rank;
-      if (shift == 0)
-        f[t ? FAT_HI : FAT_LO] = exp (fat_unkey (prefix)) - 1e-4f;
+      f[FAT_LO] = exp (v[0]) - 1e-4f;
+      f[FAT_HI] = exp (v[1]) - 1e-4f;
     }
 }
 

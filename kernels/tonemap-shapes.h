@@ -68,6 +68,11 @@
 #define TM_P_RANGE_SCALE 14 /* 1 / (hi - lo); 0: an empty or flat range */
 #define TM_P_BLACK       15 /* 1 when the image is black (max Y = 0) */
 
+/* tonemap-select.h: the sums' and the selection's work-group size, and
+ * the selection's bins per pass (2^11: passes of 11, 11 and 10 bits). */
+#define TM_SEL_GROUP 256
+#define TM_SEL_BINS  2048
+
 /* The global operators' maps (tonemap-global.cl's tm_params and tm_mapc;
  * engine/ops/tonemap-global.c's descriptors). */
 #define TM_REINHARD02 0

@@ -16,45 +16,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/mantiuk06-tables.h"
 #include "mantiuk06-ref.h"
 
 #define MIN_SIDE   3      /* a pyramid level needs both sides >= 3 */
 #define MAX_LEVELS 32
-#define TAB_N      107
+#define TAB_N      M06_TAB_N
 
 /* babl's luminance of linear sRGB (D50-adapted primaries), as the other
  * tone mappers read it (tonemap-common.c). */
 static const double Y_ROW[3] = { 0.2224879400, 0.7169038389, 0.0606082572 };
 
-/* The transducer, tabulated by pfstmo: the contrast W = 10^|G| - 1 at
- * which the response R reaches i / 106 (R's column is those values
- * rounded to 6 decimals, built in r_tab). */
-static const double W_TAB[TAB_N] = {
-  0.000000, 0.010000, 0.021180, 0.031830, 0.042628, 0.053819, 0.065556,
-  0.077960, 0.091140, 0.105203, 0.120255, 0.136410, 0.153788, 0.172518,
-  0.192739, 0.214605, 0.238282, 0.263952, 0.291817, 0.322099, 0.355040,
-  0.390911, 0.430009, 0.472663, 0.519238, 0.570138, 0.625811, 0.686754,
-  0.753519, 0.826720, 0.907041, 0.995242, 1.092169, 1.198767, 1.316090,
-  1.445315, 1.587756, 1.744884, 1.918345, 2.109983, 2.321863, 2.556306,
-  2.815914, 3.103613, 3.422694, 3.776862, 4.170291, 4.607686, 5.094361,
-  5.636316, 6.240338, 6.914106, 7.666321, 8.506849, 9.446889, 10.499164,
-  11.678143, 13.000302, 14.484414, 16.151900, 18.027221, 20.138345,
-  22.517282, 25.200713, 28.230715, 31.655611, 35.530967, 39.920749,
-  44.898685, 50.549857, 56.972578, 64.280589, 72.605654, 82.100619,
-  92.943020, 105.339358, 119.530154, 135.795960, 154.464484, 175.919088,
-  200.608905, 229.060934, 261.894494, 299.838552, 343.752526, 394.651294,
-  453.735325, 522.427053, 602.414859, 695.706358, 804.693100, 932.229271,
-  1081.727632, 1257.276717, 1463.784297, 1707.153398, 1994.498731,
-  2334.413424, 2737.298517, 3215.770944, 3785.169959, 4464.187290,
-  5275.653272, 6247.520102, 7414.094945, 8817.590551, 10510.080619
-};
-
-static void
-r_tab (double *r)
-{
-  for (int i = 0; i < TAB_N; i++)
-    r[i] = round (i / 106.0 * 1e6) / 1e6;
-}
+/* The transducer (kernels/mantiuk06-tables.h). */
+static const double W_TAB[TAB_N] = { M06_W_TABLE };
+static const double R_TAB[TAB_N] = { M06_R_TABLE };
 
 /* Piecewise linear through (in[i], out[i]), in increasing; held at both
  * ends. */
@@ -421,17 +396,61 @@ percentile (const double *s, size_t n, double pct)
   return s[(size_t) floor (t)] * d + s[(size_t) ceil (t)] * (1.0 - d);
 }
 
+/* t = (x - l_min) / (l_max - l_min) per pixel (1 where the result is
+ * flat), its percentiles into info. */
+static bool
+normalise (size_t n, const double *x, double *t, ClfxMantiuk06Info *info)
+{
+  double *sorted = malloc (n * sizeof (double));
+  double  range;
+
+  if (! sorted)
+    return false;
+  memcpy (sorted, x, n * sizeof (double));
+  qsort (sorted, n, sizeof (double), cmp_double);
+  info->l_min = percentile (sorted, n, 0.1);
+  info->l_max = percentile (sorted, n, 99.9);
+  free (sorted);
+  range = info->l_max - info->l_min;
+  /* A flat result takes the top of the range.  GEGL divides 0 by 0
+   * there, or (sides not halving evenly, whose area averages of a
+   * constant differ from it by rounding) stretches that rounding over
+   * the display range: 1e-9 is far below float's resolution of log10 Y. */
+  for (size_t i = 0; i < n; i++)
+    t[i] = range > 1e-9 ? (x[i] - info->l_min) / range : 1.0;
+  return true;
+}
+
 bool
 clfx_mantiuk06_ref (int w, int h, const float *in, float *out,
                     const ClfxMantiuk06Params *prm, ClfxMantiuk06Info *info)
+{
+  size_t  n = (size_t) w * h;
+  double *d = malloc ((n ? n : 1) * 4 * sizeof (double));
+  bool    ok;
+
+  if (! d)
+    return false;
+  for (size_t i = 0; i < 4 * n; i++)
+    d[i] = in[i];
+  ok = clfx_mantiuk06_ref_d (w, h, d, out, prm, info, NULL);
+  free (d);
+  return ok;
+}
+
+bool
+clfx_mantiuk06_ref_d (int w, int h, const double *in, float *out,
+                      const ClfxMantiuk06Params *prm, ClfxMantiuk06Info *info,
+                      double *t_out)
 {
   ClfxMantiuk06Info dummy;
   size_t   n = (size_t) w * h;
   int      itmax = prm->itmax > 0 ? prm->itmax : CLFX_MANTIUK06_ITMAX;
   double   tol = prm->tol > 0.0 ? prm->tol : CLFX_MANTIUK06_TOL;
-  double   R_TAB[TAB_N], ymax = -INFINITY, clip;
-  double  *Y = NULL, *rgb = NULL, *b = NULL, *tmp = NULL, *sorted = NULL;
-  double  *a1 = NULL, *a2 = NULL;
+  double   detail = prm->detail > 0.0 ? prm->detail : 1.0;
+  double   ymax = -INFINITY, clip;
+  double  *Y = NULL, *rgb = NULL, *b = NULL, *tmp = NULL, *t = NULL;
+  double  *a1 = NULL, *a2 = NULL, *x2 = NULL, *t2 = NULL;
   Pyramid  G = { 0 }, C = { 0 };
   Operator op = { 0 };
   bool     ok = false;
@@ -443,18 +462,22 @@ clfx_mantiuk06_ref (int w, int h, const float *in, float *out,
     return false;
   if (w < MIN_SIDE || h < MIN_SIDE)
     {
-      memmove (out, in, n * 4 * sizeof (float));
+      for (size_t i = 0; i < 4 * n; i++)
+        out[i] = (float) in[i];
+      if (t_out)
+        for (size_t i = 0; i < n; i++)
+          t_out[i] = 1.0;
       return true;
     }
-  r_tab (R_TAB);
 
   Y = malloc (n * sizeof (double));
   rgb = malloc (n * 4 * sizeof (double));
   b = malloc (n * sizeof (double));
   tmp = malloc (n * sizeof (double));
+  t = malloc (n * sizeof (double));
   a1 = malloc ((n / 4 + 1) * sizeof (double));
   a2 = malloc ((n / 4 + 1) * sizeof (double));
-  if (! Y || ! rgb || ! b || ! tmp || ! a1 || ! a2
+  if (! Y || ! rgb || ! b || ! tmp || ! t || ! a1 || ! a2
       || ! pyramid_alloc (&G, w, h) || ! pyramid_alloc (&C, w, h)
       || ! pyramid_alloc (&op.px, w, h))
     goto done;
@@ -476,7 +499,9 @@ clfx_mantiuk06_ref (int w, int h, const float *in, float *out,
       for (size_t i = 0; i < n; i++)
         {
           out[4 * i] = out[4 * i + 1] = out[4 * i + 2] = 0.0f;
-          out[4 * i + 3] = in[4 * i + 3];
+          out[4 * i + 3] = (float) in[4 * i + 3];
+          if (t_out)
+            t_out[i] = 1.0;
         }
       ok = true;
       goto done;
@@ -495,20 +520,21 @@ clfx_mantiuk06_ref (int w, int h, const float *in, float *out,
   /* Step 2: the gradient pyramid of log10 Y. */
   pyramid_gradients (&G, Y, a1, a2);
 
-  /* Step 3: G -> W = 10^|G| - 1 -> response R, times contrast, -> W -> G,
-   * the sign carried through. */
+  /* Step 3: G -> W = 10^(d |G|) - 1 -> response R, times contrast, -> W
+   * -> G = log10 (W + 1) / d, the sign carried through. */
   for (int k = 0; k < G.n; k++)
-    for (int d = 0; d < 2; d++)
+    for (int dir = 0; dir < 2; dir++)
       {
-        double *g = d ? G.l[k].gy : G.l[k].gx;
+        double *g = dir ? G.l[k].gy : G.l[k].gx;
 
         for (size_t i = 0; i < (size_t) G.l[k].w * G.l[k].h; i++)
           {
             double s = g[i] < 0.0 ? -1.0 : 1.0;
-            double R = lookup (W_TAB, R_TAB, pow (10.0, fabs (g[i])) - 1.0)
+            double R = lookup (W_TAB, R_TAB,
+                               pow (10.0, detail * fabs (g[i])) - 1.0)
                        * prm->contrast;
 
-            g[i] = s * log10 (lookup (R_TAB, W_TAB, R) + 1.0);
+            g[i] = s * log10 (lookup (R_TAB, W_TAB, R) + 1.0) / detail;
           }
       }
 
@@ -530,33 +556,39 @@ clfx_mantiuk06_ref (int w, int h, const float *in, float *out,
   op.a = a1;
   op.b = a2;
   op.tmp = tmp;
+  if (prm->stop_error && ! (x2 = malloc (n * sizeof (double))))
+    goto done;
   if (! solve (&op, n, b, Y, itmax, tol, info))
     goto done;
 
   /* Step 6: the 0.1 % and 99.9 % points of x map to 10^-2.3 and 1; colour
    * = (colour / Y)^saturation times that. */
-  sorted = malloc (n * sizeof (double));
-  if (! sorted)
+  if (! normalise (n, Y, t, info))
     goto done;
-  memcpy (sorted, Y, n * sizeof (double));
-  qsort (sorted, n, sizeof (double), cmp_double);
-  info->l_min = percentile (sorted, n, 0.1);
-  info->l_max = percentile (sorted, n, 99.9);
+  if (prm->stop_error)
+    {
+      /* The same system solved on from the result, to tol / 64. */
+      ClfxMantiuk06Info more = *info;
+
+      memcpy (x2, Y, n * sizeof (double));
+      t2 = malloc (n * sizeof (double));
+      if (! t2 || ! solve (&op, n, b, x2, itmax, tol / 64.0, &more)
+          || ! normalise (n, x2, t2, &more))
+        goto done;
+      info->stop_iterations = more.iterations;
+      for (size_t i = 0; i < n; i++)
+        info->stop_error = fmax (info->stop_error, fabs (t[i] - t2[i]));
+    }
   for (size_t i = 0; i < n; i++)
     {
-      double range = info->l_max - info->l_min;
-      /* A flat result takes the top of the range.  GEGL divides 0 by 0
-       * there, or (sides not halving evenly, whose area averages of a
-       * constant differ from it by rounding) stretches that rounding
-       * over the display range: 1e-9 is far below float's resolution of
-       * log10 Y. */
-      double t = range > 1e-9 ? (Y[i] - info->l_min) / range : 1.0;
-      double L = pow (10.0, t * 2.3 - 2.3);
+      double L = pow (10.0, t[i] * 2.3 - 2.3);
 
       for (int c = 0; c < 3; c++)
         out[4 * i + c] = (float) (pow (rgb[4 * i + c], prm->saturation) * L);
       out[4 * i + 3] = (float) rgb[4 * i + 3];
     }
+  if (t_out)
+    memcpy (t_out, t, n * sizeof (double));
   ok = true;
 
 done:
@@ -564,6 +596,6 @@ done:
   pyramid_free (&C);
   pyramid_free (&op.px);
   free (Y), free (rgb), free (b), free (tmp), free (a1), free (a2);
-  free (sorted);
+  free (t), free (x2), free (t2);
   return ok;
 }

@@ -16,8 +16,15 @@ typedef struct
 {
   double contrast;      /* > 0 (GEGL's 0 takes a degenerate branch: refused) */
   double saturation;    /* >= 0 */
+  /* pfstmo's detail factor d: the transducer reads 10^(d |G|) - 1 and
+   * gives back log10 (W + 1) / d.  0 or 1: GEGL's (which ignores its
+   * detail property, so GEGL's runs are all d = 1). */
+  double detail;
   int    itmax;         /* 0: CLFX_MANTIUK06_ITMAX */
   double tol;           /* 0: CLFX_MANTIUK06_TOL */
+  /* Also measure how far the result lies from the converged solution
+   * (ClfxMantiuk06Info.stop_error): costs a second solve. */
+  bool   stop_error;
 } ClfxMantiuk06Params;
 
 typedef struct
@@ -28,6 +35,13 @@ typedef struct
   bool   converged;     /* residual below tol */
   int    resets;        /* restarts after the residual grew 4 times running */
   double l_min, l_max;  /* the 0.1 % and 99.9 % points of the solved log10 Y */
+  /* With stop_error: the largest distance, over pixels, of the result's
+   * normalised log luminance t = (x - l_min) / (l_max - l_min) from the
+   * one of a solve continued to tol / 64 from where this one stopped (the
+   * error of stopping at tol, which a float solve stopping at the same
+   * tol shares in kind); and that solve's iterations. */
+  double stop_error;
+  int    stop_iterations;
 } ClfxMantiuk06Info;
 
 /* in, out: w*h RGBA float, straight alpha, linear light, row-major (out
@@ -37,5 +51,11 @@ typedef struct
 bool clfx_mantiuk06_ref (int w, int h, const float *in, float *out,
                          const ClfxMantiuk06Params *p,
                          ClfxMantiuk06Info *info);
+/* The same from RGBA in double (the tone-map family's reading of a
+ * texel); t, when not NULL, receives w*h normalised log luminances (t of
+ * ClfxMantiuk06Info.stop_error: 0 at l_min, 1 at l_max). */
+bool clfx_mantiuk06_ref_d (int w, int h, const double *in, float *out,
+                           const ClfxMantiuk06Params *p,
+                           ClfxMantiuk06Info *info, double *t);
 
 #endif
