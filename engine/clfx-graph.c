@@ -847,6 +847,19 @@ out:
 }
 
 bool
+clfx_graph_read (ClfxGraph *g, const char *what, cl_mem buf, size_t offset,
+                 size_t bytes, void *dest, ClfxError *error)
+{
+  bool ok = false;
+
+  CLFX_CHECK (error, out, what, clEnqueueReadBuffer, g->ctx->queue, buf,
+              CL_TRUE, offset, bytes, dest, 0, NULL, NULL);
+  ok = true;
+out:
+  return ok;
+}
+
+bool
 clfx_graph_probe (ClfxGraph *g, const char *name, cl_mem buf, int n,
                   ClfxError *error)
 {

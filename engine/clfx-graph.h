@@ -248,6 +248,12 @@ cl_mem clfx_graph_table (ClfxGraph *g, const char *name, const void *data,
  * the kernels). */
 bool clfx_graph_fill (ClfxGraph *g, cl_mem buf, const void *pattern,
                       size_t pattern_size, size_t bytes, ClfxError *error);
+/* Reads bytes of buf from offset into dest, waiting for the kernels
+ * before it: for a solver that decides on the host whether to queue
+ * more (a few values; the run's result never goes this way). */
+bool clfx_graph_read (ClfxGraph *g, const char *what, cl_mem buf,
+                      size_t offset, size_t bytes, void *dest,
+                      ClfxError *error);
 /* A read-only table for the current tile only (replaced by the next
  * upload of the same name). */
 cl_mem clfx_graph_upload (ClfxGraph *g, const char *name, const void *data,

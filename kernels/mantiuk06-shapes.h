@@ -19,8 +19,6 @@
 #define M06_SAVE      9  /* this iteration saves x before its update */
 #define M06_RESETS    10
 #define M06_LAST      11 /* the iteration whose update is due */
-#define M06_TOL2      12 /* tol^2 */
-#define M06_ITMAX     13
 #define M06_CONVERGED 14
 #define M06_RESID     15 /* |b - A x| / |b| of the x kept */
 #define M06_Q         16 /* four order statistics of x: the ranks below

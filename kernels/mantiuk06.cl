@@ -266,13 +266,12 @@ m06_dot (__global const float *a, __global const float *b, long n,
   int   lx = get_local_id (0), g = get_group_id (0);
   long  lo = (long) g * chunk, hi = min (lo + chunk, n);
   float sum = 0.0f, comp = 0.0f, t;
+  bool  on = m06_on (st, k);
 
-  if (! m06_on (st, k))
-    return;
-  for (long i = lo + lx; i < hi; i += TM_SEL_GROUP)
+  for (long i = lo + lx; on && i < hi; i += TM_SEL_GROUP)
     tm_kahan (&sum, &comp, a[i] * b[i]);
   t = tm_sel_tree (s, lx, sum);
-  if (lx == 0)
+  if (lx == 0 && on)
     partials[g] = t;
 }
 
@@ -284,19 +283,17 @@ m06_update_r (__global float *r, __global const float *Ap, long n,
 {
   int   lx = get_local_id (0), g = get_group_id (0);
   long  lo = (long) g * chunk, hi = min (lo + chunk, n);
-  float sum = 0.0f, comp = 0.0f, t, alpha;
+  float sum = 0.0f, comp = 0.0f, t, alpha = st[M06_ALPHA];
+  bool  on = m06_on (st, k);
 
-  if (! m06_on (st, k))
-    return;
-  alpha = st[M06_ALPHA];
-  for (long i = lo + lx; i < hi; i += TM_SEL_GROUP)
+  for (long i = lo + lx; on && i < hi; i += TM_SEL_GROUP)
     {
       float v = r[i] - alpha * Ap[i];
       r[i] = v;
       tm_kahan (&sum, &comp, v * v);
     }
   t = tm_sel_tree (s, lx, sum);
-  if (lx == 0)
+  if (lx == 0 && on)
     partials[g] = t;
 }
 
@@ -322,23 +319,15 @@ m06_resid (__global const float *b, __global const float *Ax,
     partials[g] = t;
 }
 
-/* One group: the partials' sum, and what it decides (mode:
- * mantiuk06-shapes.h's M06_FIN_*).  After an update (M06_FIN_RR), GEGL's
- * rule: a residual that grew keeps the x before the step as the best seen
- * when it starts such a run; 4 growths running call for a restart from
- * the best x (M06_PAUSE: the host makes it); stop below tol or at itmax. */
-__kernel void
-m06_final (__global const float *partials, int groups, int mode,
-           __global float *st, int k, __local float *s)
+/* What a reduced value decides (mode: mantiuk06-shapes.h's M06_FIN_*).
+ * After an update (M06_FIN_RR), GEGL's rule: a residual that grew keeps
+ * the x before the step as the best seen when it starts such a run; 4
+ * growths running call for a restart from the best x (M06_PAUSE: the host
+ * makes it); stop below tol or at itmax. */
+inline void
+m06_decide (__global float *st, int mode, float v, float tol2, float itmax,
+            int k)
 {
-  int   lx = get_local_id (0);
-  float v;
-
-  if (! m06_on (st, k))
-    return;
-  v = tm_sum_final (partials, groups, lx, s);
-  if (lx != 0)
-    return;
   if (mode == M06_FIN_BB)
     {
       st[M06_BB] = v;
@@ -375,7 +364,7 @@ m06_final (__global const float *partials, int groups, int mode,
       st[M06_RR] = v;
       st[M06_ITER] = iter;
       st[M06_LAST] = (float) k;
-      converged = v / st[M06_BB] < st[M06_TOL2];
+      converged = v / st[M06_BB] < tol2;
       st[M06_CONVERGED] = converged;
       if (! converged && st[M06_BACK] > 3.0f)
         {
@@ -385,9 +374,21 @@ m06_final (__global const float *partials, int groups, int mode,
         }
       else
         st[M06_BETA] = v / old;
-      st[M06_DONE] = converged || (iter >= st[M06_ITMAX]
-                                   && st[M06_PAUSE] == 0.0f);
+      st[M06_DONE] = converged || (iter >= itmax && st[M06_PAUSE] == 0.0f);
     }
+}
+
+__kernel void
+m06_final (__global const float *partials, int groups, int mode, float tol2,
+           float itmax, __global float *st, int k, __local float *s)
+{
+  int   lx = get_local_id (0);
+  /* Every work-item reaches the sum's barriers; work-item 0 decides. */
+  bool  on = m06_on (st, k);
+  float v = tm_sum_final (partials, on ? groups : 0, lx, s);
+
+  if (lx == 0 && on)
+    m06_decide (st, mode, v, tol2, itmax, k);
 }
 
 /* Iteration k's update, where its step ran: x saved first if the step
@@ -429,12 +430,12 @@ m06_pick (__global float *x, __global const float *saved, long n,
 }
 
 __kernel void
-m06_finish (__global float *st)
+m06_finish (__global float *st, float tol2)
 {
   float rr = fmin (st[M06_RR], st[M06_SAVED_RR]);
 
   st[M06_RESID] = st[M06_BB] > 0.0f ? sqrt (rr / st[M06_BB]) : 0.0f;
-  st[M06_CONVERGED] = st[M06_BB] > 0.0f ? rr / st[M06_BB] < st[M06_TOL2]
+  st[M06_CONVERGED] = st[M06_BB] > 0.0f ? rr / st[M06_BB] < tol2
                                          : 1.0f;
 }
 
@@ -474,22 +475,31 @@ m06_select (__global const uint *hist, __global uint *sel, int known,
 }
 
 /* GEGL's percentile of the ranks below and above each point, the lower
- * weighed by the fraction (d_lo, d_hi) and the upper by its complement. */
+ * weighed by the fraction (d_lo, d_hi) and the upper by its complement;
+ * 0 and 0 for a black image (nothing to solve: the map makes it black). */
 __kernel void
-m06_range (__global float *st, float d_lo, float d_hi)
+m06_range (__global float *st, float d_lo, float d_hi,
+           __global const float *p)
 {
+  if (p[TM_P_BLACK] != 0.0f)
+    {
+      st[M06_LMIN] = st[M06_LMAX] = 0.0f;
+      return;
+    }
   st[M06_LMIN] = st[M06_Q] * d_lo + st[M06_Q + 2] * (1.0f - d_lo);
   st[M06_LMAX] = st[M06_Q + 1] * d_hi + st[M06_Q + 3] * (1.0f - d_hi);
 }
 
 /* t = (x - l_min) / (l_max - l_min) (1 where the result is flat), L =
  * 10^(2.3 t - 2.3), colour (max (c, clip) / max (Y, clip))^saturation L;
- * black where the image is. */
+ * black where the image is; pass: as read (an image narrower or lower
+ * than 3 pixels, which GEGL passes through). */
 __kernel void
 m06_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
          float scale, __global const float *x, int w,
          __global const float *p, __global const float *st,
-         float saturation, __global uint *hist, __local uint *lh)
+         float saturation, int pass, __global uint *hist,
+         __local uint *lh)
 {
   int gx = get_global_id (0), gy = get_global_id (1);
 
@@ -499,7 +509,9 @@ m06_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
       int    px = CLFX_DST_X (gx), py = CLFX_DST_Y (gy);
       float4 v = tm_read (CLFX_SRC (src), px, py, tm_largest (scan), scale);
 
-      if (p[TM_P_BLACK] != 0.0f)
+      if (pass)
+        ;
+      else if (p[TM_P_BLACK] != 0.0f)
         v.xyz = (float3) (0.0f);
       else
         {

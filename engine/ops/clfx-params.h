@@ -11,6 +11,7 @@
 #include "convolve.h"
 #include "durand02.h"
 #include "fattal02.h"
+#include "mantiuk06.h"
 #include "gaussian.h"
 #include "median.h"
 #include "sobel.h"
@@ -58,12 +59,12 @@ typedef struct
 } ClfxFilterParams;
 
 /* tonemap: the operator is a choice, one of these variants in choice
- * order (X (name, NAME): tonemap-global.h, durand02.h, fattal02.h hold
+ * order (X (name, NAME): tonemap-global.h, durand02.h, fattal02.h, mantiuk06.h hold
  * each one's struct, CLFX_NAME_LABEL, CLFX_NAME_HELP and rows). */
 #define CLFX_TONEMAP_VARIANTS(X)                                             \
   X (reinhard02, REINHARD02) X (reinhard05, REINHARD05)                      \
   X (drago03, DRAGO03) X (aces, ACES) X (durand02, DURAND02)                 \
-  X (fattal02, FATTAL02)
+  X (fattal02, FATTAL02) X (mantiuk06, MANTIUK06)
 
 /* The operators' choice indices (CLFX_TONEMAP_REINHARD02, ...). */
 enum
@@ -83,6 +84,7 @@ typedef struct
   ClfxDrago03Params    drago03;
   ClfxDurand02Params   durand02;
   ClfxFattal02Params   fattal02;
+  ClfxMantiuk06Params  mantiuk06;
   bool   in_process;      /* plug-in only: as ClfxFilterParams' */
   bool   non_destructive;
 } ClfxTonemapParams;

@@ -331,6 +331,7 @@ static const ClfxParamSpec tonemap_params[] = {
   CLFX_DURAND02_ROWS (T, T_OPERATOR, T_SAMPLER),
   CLFX_FATTAL02_ROWS (T, T_OPERATOR),
   CLFX_IN_PROCESS_ROWS (T, T_GIMP),
+  CLFX_MANTIUK06_ROWS (T, T_OPERATOR),
 };
 #undef T
 _Static_assert (sizeof (ClfxTonemapParams) <= CLFX_PARAMS_BYTES,
@@ -364,6 +365,9 @@ tonemap_sweep_case (ClfxParams *p, int k)
   tp->fattal02.beta = 0.85;
   tp->fattal02.saturation = 0.6;
   tp->fattal02.noise = k % 2 ? 0.05 : 0.0;
+  tp->mantiuk06.contrast = 0.3;
+  tp->mantiuk06.saturation = 1.2;
+  tp->mantiuk06.detail = k % 2 ? 1.5 : 1.0;
 }
 
 /* Each operator's sentence of the help text, in choice order. */

@@ -254,7 +254,16 @@ typedef struct
   Pyramid px;                 /* the gradients of the vector multiplied */
   const Pyramid *C;
   double *a, *b, *tmp;        /* scratch */
+  double *prev;               /* x before the last update (may be NULL) */
+  bool    emulate;            /* stored values rounded to float */
 } Operator;
+
+/* v as stored: rounded to float where the solve emulates a float one. */
+static inline double
+stored (const Operator *op, double v)
+{
+  return op->emulate ? (double) (float) v : v;
+}
 
 /* out = A x = divergence_sum (C .* gradients of x's pyramid). */
 static void
@@ -263,6 +272,8 @@ apply_a (Operator *op, const double *x, double *out)
   pyramid_gradients (&op->px, x, op->a, op->b);
   scale_by (&op->px, op->C);
   divergence_sum (&op->px, out, op->tmp);
+  for (int i = 0; op->emulate && i < op->px.l[0].w * op->px.l[0].h; i++)
+    out[i] = stored (op, out[i]);
 }
 
 static double
@@ -282,7 +293,7 @@ residual (Operator *op, size_t n, const double *b, const double *x,
 {
   apply_a (op, x, r);
   for (size_t i = 0; i < n; i++)
-    r[i] = b[i] - r[i];
+    r[i] = stored (op, b[i] - r[i]);
   return dot (n, r, r);
 }
 
@@ -328,7 +339,7 @@ solve (Operator *op, size_t n, const double *b, double *x, int itmax,
       apply_a (op, p, Ap);
       alpha = rr / dot (n, p, Ap);
       for (size_t i = 0; i < n; i++)
-        r[i] -= alpha * Ap[i];
+        r[i] = stored (op, r[i] - alpha * Ap[i]);
       old_rr = rr;
       rr = dot (n, r, r);
       if (rr > old_rr)
@@ -344,8 +355,10 @@ solve (Operator *op, size_t n, const double *b, double *x, int itmax,
         }
       else
         backwards = 0;
+      if (op->prev)
+        memcpy (op->prev, x, n * sizeof (double));
       for (size_t i = 0; i < n; i++)
-        x[i] += alpha * p[i];
+        x[i] = stored (op, x[i] + alpha * p[i]);
       if (rr / bb < tol2)
         break;
       if (backwards > 3)
@@ -362,12 +375,14 @@ solve (Operator *op, size_t n, const double *b, double *x, int itmax,
           double beta = rr / old_rr;
 
           for (size_t i = 0; i < n; i++)
-            p[i] = r[i] + beta * p[i];
+            p[i] = stored (op, r[i] + beta * p[i]);
         }
     }
   if (rr > saved_rr)
     {
       rr = saved_rr;
+      if (op->prev)
+        memcpy (op->prev, x, n * sizeof (double));
       memcpy (x, saved, n * sizeof (double));
     }
   info->iterations = iter;
@@ -423,7 +438,7 @@ normalise (size_t n, const double *x, double *t, ClfxMantiuk06Info *info)
 
 bool
 clfx_mantiuk06_ref (int w, int h, const float *in, float *out,
-                    const ClfxMantiuk06Params *prm, ClfxMantiuk06Info *info)
+                    const ClfxMantiuk06RefParams *prm, ClfxMantiuk06Info *info)
 {
   size_t  n = (size_t) w * h;
   double *d = malloc ((n ? n : 1) * 4 * sizeof (double));
@@ -440,7 +455,7 @@ clfx_mantiuk06_ref (int w, int h, const float *in, float *out,
 
 bool
 clfx_mantiuk06_ref_d (int w, int h, const double *in, float *out,
-                      const ClfxMantiuk06Params *prm, ClfxMantiuk06Info *info,
+                      const ClfxMantiuk06RefParams *prm, ClfxMantiuk06Info *info,
                       double *t_out)
 {
   ClfxMantiuk06Info dummy;
@@ -450,7 +465,7 @@ clfx_mantiuk06_ref_d (int w, int h, const double *in, float *out,
   double   detail = prm->detail > 0.0 ? prm->detail : 1.0;
   double   ymax = -INFINITY, clip;
   double  *Y = NULL, *rgb = NULL, *b = NULL, *tmp = NULL, *t = NULL;
-  double  *a1 = NULL, *a2 = NULL, *x2 = NULL, *t2 = NULL;
+  double  *a1 = NULL, *a2 = NULL, *t2 = NULL;
   Pyramid  G = { 0 }, C = { 0 };
   Operator op = { 0 };
   bool     ok = false;
@@ -556,29 +571,38 @@ clfx_mantiuk06_ref_d (int w, int h, const double *in, float *out,
   op.a = a1;
   op.b = a2;
   op.tmp = tmp;
-  if (prm->stop_error && ! (x2 = malloc (n * sizeof (double))))
+  op.emulate = prm->emulate_float;
+  if (! (op.prev = malloc (n * sizeof (double)))
+      || ! (t2 = malloc (n * sizeof (double))))
     goto done;
+  memcpy (op.prev, Y, n * sizeof (double));
+  if (op.emulate)
+    {
+      for (int k = 0; k < C.n; k++)
+        for (size_t i = 0; i < (size_t) C.l[k].w * C.l[k].h; i++)
+          {
+            C.l[k].gx[i] = stored (&op, C.l[k].gx[i]);
+            C.l[k].gy[i] = stored (&op, C.l[k].gy[i]);
+          }
+      for (size_t i = 0; i < n; i++)
+        {
+          b[i] = stored (&op, b[i]);
+          Y[i] = stored (&op, Y[i]);
+        }
+    }
   if (! solve (&op, n, b, Y, itmax, tol, info))
     goto done;
 
   /* Step 6: the 0.1 % and 99.9 % points of x map to 10^-2.3 and 1; colour
    * = (colour / Y)^saturation times that. */
-  if (! normalise (n, Y, t, info))
-    goto done;
-  if (prm->stop_error)
-    {
-      /* The same system solved on from the result, to tol / 64. */
-      ClfxMantiuk06Info more = *info;
+  {
+    ClfxMantiuk06Info before = *info;
 
-      memcpy (x2, Y, n * sizeof (double));
-      t2 = malloc (n * sizeof (double));
-      if (! t2 || ! solve (&op, n, b, x2, itmax, tol / 64.0, &more)
-          || ! normalise (n, x2, t2, &more))
-        goto done;
-      info->stop_iterations = more.iterations;
-      for (size_t i = 0; i < n; i++)
-        info->stop_error = fmax (info->stop_error, fabs (t[i] - t2[i]));
-    }
+    if (! normalise (n, op.prev, t2, &before) || ! normalise (n, Y, t, info))
+      goto done;
+    for (size_t i = 0; i < n; i++)
+      info->step_error = fmax (info->step_error, fabs (t[i] - t2[i]));
+  }
   for (size_t i = 0; i < n; i++)
     {
       double L = pow (10.0, t[i] * 2.3 - 2.3);
@@ -596,6 +620,6 @@ done:
   pyramid_free (&C);
   pyramid_free (&op.px);
   free (Y), free (rgb), free (b), free (tmp), free (a1), free (a2);
-  free (t), free (x2), free (t2);
+  free (t), free (t2), free (op.prev);
   return ok;
 }

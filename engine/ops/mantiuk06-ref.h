@@ -22,10 +22,11 @@ typedef struct
   double detail;
   int    itmax;         /* 0: CLFX_MANTIUK06_ITMAX */
   double tol;           /* 0: CLFX_MANTIUK06_TOL */
-  /* Also measure how far the result lies from the converged solution
-   * (ClfxMantiuk06Info.stop_error): costs a second solve. */
-  bool   stop_error;
-} ClfxMantiuk06Params;
+  /* Round every stored value of the solve (x, r, p, A p, b, C) to float,
+   * as a float solve stores them: the distance of such a run from the
+   * plain one estimates a float solve's. */
+  bool   emulate_float;
+} ClfxMantiuk06RefParams;
 
 typedef struct
 {
@@ -35,13 +36,11 @@ typedef struct
   bool   converged;     /* residual below tol */
   int    resets;        /* restarts after the residual grew 4 times running */
   double l_min, l_max;  /* the 0.1 % and 99.9 % points of the solved log10 Y */
-  /* With stop_error: the largest distance, over pixels, of the result's
-   * normalised log luminance t = (x - l_min) / (l_max - l_min) from the
-   * one of a solve continued to tol / 64 from where this one stopped (the
-   * error of stopping at tol, which a float solve stopping at the same
-   * tol shares in kind); and that solve's iterations. */
-  double stop_error;
-  int    stop_iterations;
+  /* The largest distance, over pixels, of the result's normalised log
+   * luminance t = (x - l_min) / (l_max - l_min) from the previous
+   * iterate's: what a solve that stops one iteration sooner (or later,
+   * whose step is smaller still) gives. */
+  double step_error;
 } ClfxMantiuk06Info;
 
 /* in, out: w*h RGBA float, straight alpha, linear light, row-major (out
@@ -49,13 +48,13 @@ typedef struct
  * passes them through.  False when out of memory or contrast <= 0 (out
  * then untouched).  info may be NULL. */
 bool clfx_mantiuk06_ref (int w, int h, const float *in, float *out,
-                         const ClfxMantiuk06Params *p,
+                         const ClfxMantiuk06RefParams *p,
                          ClfxMantiuk06Info *info);
 /* The same from RGBA in double (the tone-map family's reading of a
  * texel); t, when not NULL, receives w*h normalised log luminances (t of
- * ClfxMantiuk06Info.stop_error: 0 at l_min, 1 at l_max). */
+ * ClfxMantiuk06Info.step_error: 0 at l_min, 1 at l_max). */
 bool clfx_mantiuk06_ref_d (int w, int h, const double *in, float *out,
-                           const ClfxMantiuk06Params *p,
+                           const ClfxMantiuk06RefParams *p,
                            ClfxMantiuk06Info *info, double *t);
 
 #endif

@@ -1,5 +1,6 @@
 /* test-tonemap.c: the tonemap family on the device against its CPU
- * reference (engine/ops/tonemap-global.c, durand02.c, fattal02.c): every
+ * reference (engine/ops/tonemap-global.c, durand02.c, fattal02.c,
+ * mantiuk06.c): every
  * operator on every depth and layout, odd sizes across the reductions'
  * blocks, with a guard band; the statistics as probes on their own; NaN,
  * infinities, negative and tiny values cleaned and counted (the counts
@@ -21,10 +22,10 @@
 
 static const char *const operators[] = { "reinhard02", "reinhard05",
                                           "drago03", "aces", "durand02",
-                                          "fattal02" };
-#define N_OPS 6
+                                          "fattal02", "mantiuk06" };
+#define N_OPS 7
 /* The local operators, which run in one piece. */
-#define LOCAL(op) ((op) == 4 || (op) == 5)
+#define LOCAL(op) ((op) >= 4)
 
 /* Per operator, the arguments away from their defaults (NULL-terminated
  * pairs). */
@@ -37,6 +38,8 @@ static const char *const tweaks[N_OPS][10] = {
     "linear", "detail", "1.5", NULL },
   { "alpha", "0.8", "beta", "0.8", "saturation", "0.6", "noise", "0.02",
     NULL },
+  { "mantiuk-contrast", "0.4", "mantiuk-saturation", "1.3",
+    "mantiuk-detail", "2", NULL },
 };
 
 static ClfxDeviceInfo device;
@@ -465,7 +468,8 @@ refusals (void)
     { "brightness", "101" },    { "spatial-sigma", "1.5" },
     { "range-sigma", "-1" },    { "contrast", "11" },
     { "alpha", "2.5" },         { "beta", "0.05" },    { "saturation", "1.5" },
-    { "noise", "-0.1" },
+    { "noise", "-0.1" },        { "mantiuk-contrast", "1.5" },
+    { "mantiuk-saturation", "2.5" }, { "mantiuk-detail", "0.5" },
   };
   /* In range for the dialog, refused by the operator's plan. */
   static const char *const zero[][3] = {
@@ -474,6 +478,7 @@ refusals (void)
     { "drago03", "bias", "0" },
     { "durand02", "range-sigma", "0.01" },
     { "fattal02", "alpha", "0" },
+    { "mantiuk06", "mantiuk-contrast", "0" },
   };
   ClfxParams p;
 
@@ -532,6 +537,10 @@ main (void)
   one (&ctx, 5, false, 301, 211, 4, CLFX_DEPTH_FLOAT, false);
   one (&ctx, 5, true, 520, 260, 4, CLFX_DEPTH_FLOAT, false);
   one (&ctx, 5, false, 257, 129, 1, CLFX_DEPTH_U8, true);
+  /* mantiuk06 with pyramids of 6 and 7 levels, sides halving evenly and
+   * not (GEGL's area averages with partial pixels). */
+  one (&ctx, 6, false, 301, 211, 4, CLFX_DEPTH_FLOAT, false);
+  one (&ctx, 6, true, 256, 192, 4, CLFX_DEPTH_HALF, false);
   specials (&ctx);
   black (&ctx);
   if (ctx)

@@ -62,7 +62,7 @@ test_flat (void)
   int    w = 37, h = 23;
   size_t n = (size_t) w * h;
   float *in = malloc (n * 4 * sizeof (float)), *out = malloc (n * 4 * sizeof (float));
-  ClfxMantiuk06Params p = { .contrast = 0.1, .saturation = 0.8 };
+  ClfxMantiuk06RefParams p = { .contrast = 0.1, .saturation = 0.8 };
   ClfxMantiuk06Info   info;
   bool   same = true, ok;
   double y;
@@ -104,7 +104,7 @@ test_hdr (int w, int h)
   float *in = make_hdr (w, h, (uint64_t) w * 7 + h);
   float *out = malloc (n * 4 * sizeof (float));
   float *in2 = malloc (n * 4 * sizeof (float)), *out2 = malloc (n * 4 * sizeof (float));
-  ClfxMantiuk06Params p = { .contrast = 0.1, .saturation = 0.8 };
+  ClfxMantiuk06RefParams p = { .contrast = 0.1, .saturation = 0.8 };
   ClfxMantiuk06Info   info, info2;
   bool   finite = true, alpha = true;
   size_t above = 0;
@@ -188,7 +188,7 @@ test_ramp (void)
   int    w = 96, h = 24;
   size_t n = (size_t) w * h;
   float *in = malloc (n * 4 * sizeof (float)), *out = malloc (n * 4 * sizeof (float));
-  ClfxMantiuk06Params p = { .contrast = 0.3, .saturation = 1.0 };
+  ClfxMantiuk06RefParams p = { .contrast = 0.3, .saturation = 1.0 };
   ClfxMantiuk06Info   info;
   bool   ordered = true, grey = true;
   int    bad_x = -1, bad_y = -1;
@@ -227,7 +227,7 @@ static void
 test_edges (void)
 {
   float in[2 * 5 * 4], out[2 * 5 * 4];
-  ClfxMantiuk06Params p = { .contrast = 0.1, .saturation = 0.8 };
+  ClfxMantiuk06RefParams p = { .contrast = 0.1, .saturation = 0.8 };
 
   for (int i = 0; i < 40; i++)
     in[i] = (float) (i + 1);

@@ -230,6 +230,11 @@ OPERATORS = {
            # fat_phi (images).
            ("fattal02.cl", "if (g > 1e-4f)\n    phi = exp2",
             "if (g > 1e-4f && ! coarsest)\n    phi = exp2", 1)])),
+        ("mantiuk06", fixed("tonemap", "--operator", "mantiuk06"),
+         ("the transducer (gradients not mapped)",
+          [# m06_transduce, in m06_target (every device).
+           ("mantiuk06.cl", "  return g < 0.0f ? -G : G;", "  return g;",
+            1)])),
     ],
 }
 
