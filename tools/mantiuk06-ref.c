@@ -13,7 +13,7 @@
 int
 main (int argc, char **argv)
 {
-  ClfxMantiuk06Params p = { .contrast = 0.1, .saturation = 0.8 };
+  ClfxMantiuk06RefParams p = { .contrast = 0.1, .saturation = 0.8 };
   ClfxMantiuk06Info   info;
   ClfxImage           img, rgba;
   ClfxError           err = { 0 };
