@@ -62,6 +62,7 @@ CASES = [
     ("aces", "tonemap", {"exposure": "1"}),
     ("durand02", "tonemap", {}),
     ("fattal02", "tonemap", {}),
+    ("mantiuk06", "tonemap", {}),
 ]
 VARIANTS = sorted({c[0] for c in CASES})
 TONEMAP = {c[0] for c in CASES if c[1] == "tonemap"}
