@@ -5,7 +5,7 @@
 
 /* The solver's state (M06_S_N floats on the device; counters are exact
  * in float up to 2^24): written by the one-group kernels m06_final,
- * m06_range and m06_finish, read by the vector kernels. */
+ * and m06_range, read by the vector kernels. */
 #define M06_S_N       32
 #define M06_RR        0  /* r.r of the current x */
 #define M06_BB        1  /* b.b */
@@ -17,10 +17,7 @@
 #define M06_DONE      7  /* converged, or itmax made */
 #define M06_PAUSE     8  /* a restart is due: the host makes it */
 #define M06_SAVE      9  /* this iteration saves x before its update */
-#define M06_RESETS    10
 #define M06_LAST      11 /* the iteration whose update is due */
-#define M06_CONVERGED 14
-#define M06_RESID     15 /* |b - A x| / |b| of the x kept */
 #define M06_Q         16 /* four order statistics of x: the ranks below
                           * and above the 0.1 % point, then the 99.9 % */
 #define M06_LMIN      20

@@ -333,7 +333,6 @@ m06_decide (__global float *st, int mode, float v, float tol2, float itmax,
       st[M06_BB] = v;
       /* No target gradients: x is flat along all of them already. */
       st[M06_DONE] = v == 0.0f;
-      st[M06_CONVERGED] = v == 0.0f;
     }
   else if (mode == M06_FIN_START)
     st[M06_RR] = st[M06_SAVED_RR] = v;
@@ -365,11 +364,9 @@ m06_decide (__global float *st, int mode, float v, float tol2, float itmax,
       st[M06_ITER] = iter;
       st[M06_LAST] = (float) k;
       converged = v / st[M06_BB] < tol2;
-      st[M06_CONVERGED] = converged;
       if (! converged && st[M06_BACK] > 3.0f)
         {
           st[M06_BACK] = 0.0f;
-          st[M06_RESETS] += 1.0f;
           st[M06_PAUSE] = 1.0f;
         }
       else
@@ -427,16 +424,6 @@ m06_pick (__global float *x, __global const float *saved, long n,
 
   if (i < n && st[M06_RR] > st[M06_SAVED_RR])
     x[i] = saved[i];
-}
-
-__kernel void
-m06_finish (__global float *st, float tol2)
-{
-  float rr = fmin (st[M06_RR], st[M06_SAVED_RR]);
-
-  st[M06_RESID] = st[M06_BB] > 0.0f ? sqrt (rr / st[M06_BB]) : 0.0f;
-  st[M06_CONVERGED] = st[M06_BB] > 0.0f ? rr / st[M06_BB] < tol2
-                                         : 1.0f;
 }
 
 /* ---- the percentiles: radix selection of two ranks at a time

@@ -13,7 +13,6 @@
  * relative residual, not at the same solution: validation accepts the
  * distance the reference measures between its own result and the one of
  * a solve continued far past the stop (mantiuk_bound). */
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,7 +236,6 @@ m06_solve (M06Solve *s, ClfxError *error)
 {
   ClfxLaunch dot = m06_reduce (s, "m06_dot");
   ClfxLaunch pick = m06_vector ("m06_pick", s->n);
-  ClfxLaunch finish = TM_ONE ("m06_finish");
   int        k = 1, itmax = (int) s->itmax;
 
   if (! CLFX_LAUNCH (s->g, &dot, error, CLFX_ARG (s->b), CLFX_ARG (s->b),
@@ -268,9 +266,7 @@ m06_solve (M06Solve *s, ClfxError *error)
       k = (int) state[M06_ITER] + 1;
     }
   return CLFX_LAUNCH (s->g, &pick, error, CLFX_ARG (s->x),
-                      CLFX_ARG (s->saved), CLFX_ARG (s->n), CLFX_ARG (s->st))
-         && CLFX_LAUNCH (s->g, &finish, error, CLFX_ARG (s->st),
-                         CLFX_FLOAT (s->tol2));
+                      CLFX_ARG (s->saved), CLFX_ARG (s->n), CLFX_ARG (s->st));
 }
 
 /* GEGL's percentile point of n sorted values: the ranks below and above
@@ -618,8 +614,6 @@ m06_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
   memset (&h, 0, sizeof h);
   tm_ref_collect (src, plan, scale, &r);
   tm_ref_params_begin (&r);
-  r.prm[0] = 1e-7 * r.max_y;
-  r.prm[1] = fmax (r.prm[0], FLT_MIN);
   if (! (c = m06_compute (plan, src, scale, error)))
     return false;
   mp.c = c;
