@@ -12,6 +12,7 @@
 #include "durand02.h"
 #include "fattal02.h"
 #include "mantiuk06.h"
+#include "local-laplacian.h"
 #include "gaussian.h"
 #include "median.h"
 #include "sobel.h"
@@ -59,17 +60,21 @@ typedef struct
 } ClfxFilterParams;
 
 /* tonemap: the operator is a choice, one of these variants in choice
- * order (X (name, NAME): tonemap-global.h, durand02.h, fattal02.h, mantiuk06.h hold
- * each one's struct, CLFX_NAME_LABEL, CLFX_NAME_HELP and rows). */
+ * order (X (member, NAME, "choice"): tonemap-global.h, durand02.h,
+ * fattal02.h, mantiuk06.h, local-laplacian.h hold each one's struct,
+ * CLFX_NAME_LABEL, CLFX_NAME_HELP and rows). */
 #define CLFX_TONEMAP_VARIANTS(X)                                             \
-  X (reinhard02, REINHARD02) X (reinhard05, REINHARD05)                      \
-  X (drago03, DRAGO03) X (aces, ACES) X (durand02, DURAND02)                 \
-  X (fattal02, FATTAL02) X (mantiuk06, MANTIUK06)
+  X (reinhard02, REINHARD02, "reinhard02")                                   \
+  X (reinhard05, REINHARD05, "reinhard05")                                   \
+  X (drago03, DRAGO03, "drago03") X (aces, ACES, "aces")                     \
+  X (durand02, DURAND02, "durand02") X (fattal02, FATTAL02, "fattal02")      \
+  X (mantiuk06, MANTIUK06, "mantiuk06")                                      \
+  X (local_laplacian, LOCAL_LAPLACIAN, "local-laplacian")
 
 /* The operators' choice indices (CLFX_TONEMAP_REINHARD02, ...). */
 enum
 {
-#define CLFX_TONEMAP_INDEX_(v, V) CLFX_TONEMAP_##V,
+#define CLFX_TONEMAP_INDEX_(v, V, name) CLFX_TONEMAP_##V,
   CLFX_TONEMAP_VARIANTS (CLFX_TONEMAP_INDEX_)
 #undef CLFX_TONEMAP_INDEX_
   CLFX_N_TONEMAP
@@ -85,6 +90,7 @@ typedef struct
   ClfxDurand02Params   durand02;
   ClfxFattal02Params   fattal02;
   ClfxMantiuk06Params  mantiuk06;
+  ClfxLocalLaplacianParams local_laplacian;
   bool   in_process;      /* plug-in only: as ClfxFilterParams' */
   bool   non_destructive;
 } ClfxTonemapParams;

@@ -301,7 +301,7 @@ const ClfxFamily clfx_family_filter = {
 /* ---- tonemap ---------------------------------------------------------------- */
 
 static const ClfxChoice operator_choices[] = {
-#define TM_CHOICE(v, V) { #v, CLFX_##V##_LABEL },
+#define TM_CHOICE(v, V, name) { name, CLFX_##V##_LABEL },
   CLFX_TONEMAP_VARIANTS (TM_CHOICE)
 #undef TM_CHOICE
   { NULL, NULL }
@@ -332,13 +332,14 @@ static const ClfxParamSpec tonemap_params[] = {
   CLFX_FATTAL02_ROWS (T, T_OPERATOR),
   CLFX_IN_PROCESS_ROWS (T, T_GIMP),
   CLFX_MANTIUK06_ROWS (T, T_OPERATOR),
+  CLFX_LOCAL_LAPLACIAN_ROWS (T, T_OPERATOR),
 };
 #undef T
 _Static_assert (sizeof (ClfxTonemapParams) <= CLFX_PARAMS_BYTES,
                 "ClfxTonemapParams fits ClfxParams");
 
 static const ClfxVariant *const tonemap_variants[] = {
-#define TM_VARIANT(v, V) &clfx_variant_##v,
+#define TM_VARIANT(v, V, name) &clfx_variant_##v,
   CLFX_TONEMAP_VARIANTS (TM_VARIANT)
 #undef TM_VARIANT
 };
@@ -368,11 +369,14 @@ tonemap_sweep_case (ClfxParams *p, int k)
   tp->mantiuk06.contrast = 0.3;
   tp->mantiuk06.saturation = 1.2;
   tp->mantiuk06.detail = k % 2 ? 1.5 : 1.0;
+  tp->local_laplacian.detail = k % 2 ? 0.6 : 2.0;
+  tp->local_laplacian.range_compression = k % 2 ? 0.0 : 0.7;
+  tp->local_laplacian.edge = 0.3;
 }
 
 /* Each operator's sentence of the help text, in choice order. */
 static const char *const tonemap_help[] = {
-#define TM_HELP(v, V) CLFX_##V##_HELP,
+#define TM_HELP(v, V, name) CLFX_##V##_HELP,
   CLFX_TONEMAP_VARIANTS (TM_HELP)
 #undef TM_HELP
   NULL

@@ -1,5 +1,5 @@
 /* local-laplacian-ref.c: local-laplacian in double on the CPU
- * (spec/local-laplacian.md; the step numbers below are the definition's).
+ * (docs/TONEMAP.md's "local-laplacian"; the step numbers below are its).
  *
  * Pyramids are kept as planes: a rectangle of one level, indexed by the
  * level's own coordinates, so that the fast form (whole levels) and the
@@ -17,14 +17,15 @@
  *   keeps pixels below the floor as they were when L' = L, is taken
  *   everywhere.  Results above FLT_MAX saturate there (the family's
  *   finite results).
- * - kmax below 2 (other than 0, which means 16) would leave K = 1 with a
- *   range to cover: refused. */
+ * - samples below 2 (other than 0, which means the device's K) would
+ *   leave K = 1 with a range to cover: refused. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/local-laplacian-shapes.h"
 #include "local-laplacian-ref.h"
 
 #define MAX_LEVELS 33   /* N <= 31 for sides below 2^31, levels 0..N */
@@ -256,6 +257,14 @@ pyramid_collapse (Pyramid *p)
     }
 }
 
+int
+clfx_local_laplacian_samples (double edge)
+{
+  double k = 1.0 + ceil (LL_DECADES / edge);
+
+  return k > LL_KMAX ? LL_KMAX : k < 2.0 ? 2 : (int) k;
+}
+
 static bool
 params_ok (int w, int h, const ClfxLocalLaplacianRefParams *p)
 {
@@ -264,7 +273,7 @@ params_ok (int w, int h, const ClfxLocalLaplacianRefParams *p)
          && p->edge > 0.0 && isfinite (p->edge)
          && p->detail >= 0.0 && isfinite (p->detail)
          && p->range_compression >= 0.0 && p->range_compression <= 1.0
-         && (p->kmax == 0 || p->kmax >= 2);
+         && (p->samples == 0 || p->samples >= 2);
 }
 
 static bool
@@ -316,7 +325,7 @@ clfx_local_laplacian_ref_log (int w, int h, const double *L, double *out,
   size_t  n = (size_t) w * h;
   double  range = l_max - l_min, step = 0.0;
   double  alpha, beta, sigma;
-  int     K = 1, kmax;
+  int     K = 1;
   Pyramid G = { 0 }, O = { 0 };
   double *cur = NULL, *nxt = NULL, *tmp = NULL;
   bool    ok = false;
@@ -326,12 +335,11 @@ clfx_local_laplacian_ref_log (int w, int h, const double *L, double *out,
   alpha = p->detail;
   beta = 1.0 - p->range_compression;
   sigma = p->edge;
-  kmax = p->kmax ? p->kmax : CLFX_LOCAL_LAPLACIAN_KMAX;
 
-  /* Step 2 (range / sigma may be far beyond an int: capped first). */
+  /* Step 2 (an empty range: one sample, as K equal ones would give). */
   if (range > 0.0)
     {
-      K = (int) fmin (kmax, fmax (2.0, 1.0 + ceil (range / sigma)));
+      K = p->samples ? p->samples : clfx_local_laplacian_samples (sigma);
       step = range / (K - 1);
     }
 

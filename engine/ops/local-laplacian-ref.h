@@ -1,6 +1,6 @@
 /* local-laplacian-ref.h: local-laplacian (Paris, Hasinoff and Kautz 2011 in
  * the fast form of Aubry et al. 2014) in double on the CPU, written from
- * the operator's definition (spec/local-laplacian.md), as the reference a
+ * the operator's definition (docs/TONEMAP.md, "local-laplacian"), as the reference a
  * later device version is measured against; with the definition's direct
  * (slow) form, for agreement.  Needs only libc and libm. */
 #ifndef CLFX_LOCAL_LAPLACIAN_REF_H
@@ -8,15 +8,14 @@
 
 #include <stdbool.h>
 
-/* K's cap (step 2). */
-#define CLFX_LOCAL_LAPLACIAN_KMAX 16
-
 typedef struct
 {
   double detail;             /* alpha, >= 0 (1: detail kept) */
   double range_compression;  /* c in [0, 1]; beta = 1 - c */
   double edge;               /* sigma, log10 units, > 0 */
-  int    kmax;               /* 0: CLFX_LOCAL_LAPLACIAN_KMAX; else >= 2 */
+  /* K, the remapped images, where L's range is not empty: >= 2; 0:
+   * clfx_local_laplacian_samples (edge), the device's. */
+  int    samples;
   /* The direct form (exact g per coefficient) instead of the fast one:
    * small images only (clfx_local_laplacian_ref). */
   bool   direct;
@@ -43,7 +42,7 @@ bool clfx_local_laplacian_ref_log (int w, int h, const double *L, double *out,
 /* The direct form: every coefficient of level l < N from the pyramid of
  * the image remapped with that coefficient's own g, made only on the
  * window of each level that the coefficient reads (exact: see the .c).
- * p->kmax is ignored; l_min and l_max only go to info. */
+ * p->samples is ignored; l_min and l_max only go to info. */
 bool clfx_local_laplacian_direct_log (int w, int h, const double *L,
                                       double *out,
                                       const ClfxLocalLaplacianRefParams *p,
@@ -61,6 +60,11 @@ bool clfx_local_laplacian_ref (int w, int h, const double *rgba_in,
                                ClfxLocalLaplacianInfo *info);
 
 /* The pieces, for tests and the device's validation. */
+
+/* K for an edge: a sample every edge over the LL_DECADES an image's log
+ * luminance may span (kernels/local-laplacian-shapes.h), at most LL_KMAX
+ * and at least 2. */
+int clfx_local_laplacian_samples (double edge);
 
 /* N of step 4 (0 for 1 x 1); the sides of level l in *lw, *lh. */
 int  clfx_local_laplacian_levels (int w, int h);

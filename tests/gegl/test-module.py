@@ -63,6 +63,7 @@ CASES = [
     ("durand02", "tonemap", {}),
     ("fattal02", "tonemap", {}),
     ("mantiuk06", "tonemap", {}),
+    ("local-laplacian", "tonemap", {}),
 ]
 VARIANTS = sorted({c[0] for c in CASES})
 TONEMAP = {c[0] for c in CASES if c[1] == "tonemap"}

@@ -1,6 +1,6 @@
 /* test-tonemap.c: the tonemap family on the device against its CPU
  * reference (engine/ops/tonemap-global.c, durand02.c, fattal02.c,
- * mantiuk06.c): every
+ * mantiuk06.c, local-laplacian.c): every
  * operator on every depth and layout, odd sizes across the reductions'
  * blocks, with a guard band; the statistics as probes on their own; NaN,
  * infinities, negative and tiny values cleaned and counted (the counts
@@ -22,8 +22,9 @@
 
 static const char *const operators[] = { "reinhard02", "reinhard05",
                                           "drago03", "aces", "durand02",
-                                          "fattal02", "mantiuk06" };
-#define N_OPS 7
+                                          "fattal02", "mantiuk06",
+                                          "local-laplacian" };
+#define N_OPS 8
 /* The local operators, which run in one piece. */
 #define LOCAL(op) ((op) >= 4)
 
@@ -40,6 +41,8 @@ static const char *const tweaks[N_OPS][10] = {
     NULL },
   { "mantiuk-contrast", "0.4", "mantiuk-saturation", "1.3",
     "mantiuk-detail", "2", NULL },
+  { "laplacian-detail", "2.5", "range-compression", "0.8", "edge", "0.15",
+    NULL },
 };
 
 static ClfxDeviceInfo device;
@@ -470,6 +473,8 @@ refusals (void)
     { "alpha", "2.5" },         { "beta", "0.05" },    { "saturation", "1.5" },
     { "noise", "-0.1" },        { "mantiuk-contrast", "1.5" },
     { "mantiuk-saturation", "2.5" }, { "mantiuk-detail", "0.5" },
+    { "laplacian-detail", "-0.1" }, { "range-compression", "1.1" },
+    { "edge", "0.005" },
   };
   /* In range for the dialog, refused by the operator's plan. */
   static const char *const zero[][3] = {
@@ -541,6 +546,11 @@ main (void)
    * not (GEGL's area averages with partial pixels). */
   one (&ctx, 6, false, 301, 211, 4, CLFX_DEPTH_FLOAT, false);
   one (&ctx, 6, true, 256, 192, 4, CLFX_DEPTH_HALF, false);
+  /* local-laplacian with 9 levels, sides halving evenly and not, and
+   * sides down to 1 x 1 at different levels. */
+  one (&ctx, 7, false, 301, 211, 4, CLFX_DEPTH_FLOAT, false);
+  one (&ctx, 7, true, 256, 192, 4, CLFX_DEPTH_HALF, false);
+  one (&ctx, 7, false, 513, 3, 4, CLFX_DEPTH_FLOAT, false);
   specials (&ctx);
   black (&ctx);
   if (ctx)

@@ -1,5 +1,5 @@
 /* test-local-laplacian-ref.c: engine/ops/local-laplacian-ref.c, the double
- * reference of local-laplacian (spec/local-laplacian.md), against what the
+ * reference of local-laplacian (docs/TONEMAP.md, "local-laplacian"), against what the
  * definition implies without running it: detail 1 and no range
  * compression is the identity; a Laplacian pyramid collapses back to its
  * image; down and up are the definition's 2D sums; the direct form's
@@ -357,7 +357,7 @@ fast_copy (int w, int h, const double *L, double *out, const Params *p,
            double lo, double hi, FastBreak brk)
 {
   size_t  n = (size_t) w * h;
-  int     kmax = p->kmax ? p->kmax : CLFX_LOCAL_LAPLACIAN_KMAX, K = 1;
+  int     K = 1;
   double  range = hi - lo, step = 0.0;
   double  beta = brk == FAST_BETA_1 ? 1.0 : 1.0 - p->range_compression;
   double *r = xmalloc (n * sizeof (double));
@@ -365,7 +365,7 @@ fast_copy (int w, int h, const double *L, double *out, const Params *p,
 
   if (range > 0.0)
     {
-      K = (int) fmin (kmax, fmax (2.0, 1.0 + ceil (range / p->edge)));
+      K = p->samples ? p->samples : clfx_local_laplacian_samples (p->edge);
       step = range / (K - 1);
     }
   R = xmalloc ((size_t) K * sizeof (TPyr));
@@ -496,7 +496,7 @@ bound_field (int w, int h, const double *L, const Params *p, double lo,
              double hi, double *B)
 {
   size_t  n = (size_t) w * h;
-  int     kmax = p->kmax ? p->kmax : CLFX_LOCAL_LAPLACIAN_KMAX, K = 1;
+  int     K = 1;
   double  range = hi - lo, step = 0.0, sigma = p->edge;
   double  c = p->range_compression, am1 = fabs (p->detail - 1.0);
   double *E = xmalloc (n * sizeof (double));
@@ -506,7 +506,7 @@ bound_field (int w, int h, const double *L, const Params *p, double lo,
 
   if (range > 0.0)
     {
-      K = (int) fmin (kmax, fmax (2.0, 1.0 + ceil (range / sigma)));
+      K = p->samples ? p->samples : clfx_local_laplacian_samples (sigma);
       step = range / (K - 1);
     }
   tpyr_gauss (&G, w, h, L);
@@ -631,17 +631,17 @@ static const Params SETS[] = {
   { .detail = 3.0, .range_compression = 0.5, .edge = 0.2 },
 };
 
-static const int KMAXES[] = { 4, 8, 16, 32 };
-#define N_KMAX ((int) (sizeof KMAXES / sizeof KMAXES[0]))
+static const int SAMPLES[] = { 4, 8, 16, 32 };
+#define N_SAMPLES ((int) (sizeof SAMPLES / sizeof SAMPLES[0]))
 
 /* A break is caught where the comparison fails: beyond the per-pixel
- * bound at some kmax, or growing with kmax. */
+ * bound at some samples, or growing with samples. */
 static bool
 caught (const double *ratio, const double *d)
 {
   bool c = false;
 
-  for (int k = 0; k < N_KMAX; k++)
+  for (int k = 0; k < N_SAMPLES; k++)
     c |= ratio[k] > 1.0 || (k > 0 && d[k] > d[k - 1] * 1.05 + 1e-12);
   return c;
 }
@@ -651,7 +651,7 @@ test_fast_direct (void)
 {
   int swaps = 0, cases = 0;
 
-  tap_diag ("fast against direct: per kmax, K, max |fast - direct| (log10), "
+  tap_diag ("fast against direct: per samples, K, max |fast - direct| (log10), "
             "the per-pixel bound's max, the global bound");
   for (size_t m = 0; m < sizeof IMAGES / sizeof IMAGES[0]; m++)
     {
@@ -668,19 +668,19 @@ test_fast_direct (void)
       for (size_t s = 0; s < sizeof SETS / sizeof SETS[0]; s++)
         {
           Params p = SETS[s];
-          double d[N_KMAX], r[N_KMAX], bf[N_KMAX], bg[N_KMAX], dc = 0.0;
-          double dbeta[N_KMAX], rbeta[N_KMAX], dswap[N_KMAX], rswap[N_KMAX];
+          double d[N_SAMPLES], r[N_SAMPLES], bf[N_SAMPLES], bg[N_SAMPLES], dc = 0.0;
+          double dbeta[N_SAMPLES], rbeta[N_SAMPLES], dswap[N_SAMPLES], rswap[N_SAMPLES];
           double unused;
-          int    K[N_KMAX], levels = 0;
+          int    K[N_SAMPLES], levels = 0;
           bool   within = true, shrinks = true, global = true, runs = true;
 
           runs &= clfx_local_laplacian_direct_log (im->w, im->h, L, dir, &p,
                                                    lo, hi, NULL);
-          for (int k = 0; k < N_KMAX; k++)
+          for (int k = 0; k < N_SAMPLES; k++)
             {
               ClfxLocalLaplacianInfo info;
 
-              p.kmax = KMAXES[k];
+              p.samples = SAMPLES[k];
               runs &= clfx_local_laplacian_ref_log (im->w, im->h, L, fast, &p,
                                                     lo, hi, &info);
               bound_field (im->w, im->h, L, &p, lo, hi, B);
@@ -707,19 +707,19 @@ test_fast_direct (void)
           tap_diag ("%s %dx%d, detail %.1f c %.1f edge %.1f, N %d:", im->name,
                     im->w, im->h, p.detail, p.range_compression, p.edge,
                     levels);
-          for (int k = 0; k < N_KMAX; k++)
-            tap_diag ("  kmax %2d K %2d: %.3g (%.2f of the per-pixel bound, "
+          for (int k = 0; k < N_SAMPLES; k++)
+            tap_diag ("  samples %2d K %2d: %.3g (%.2f of the per-pixel bound, "
                       "max %.3g; global %.3g); beta 1: %.3g (%.2f), swapped: "
-                      "%.3g (%.2f)", KMAXES[k], K[k], d[k], r[k], bf[k],
+                      "%.3g (%.2f)", SAMPLES[k], K[k], d[k], r[k], bf[k],
                       bg[k], dbeta[k], rbeta[k], dswap[k], rswap[k]);
           tap_ok (runs && dc < 1e-12, "%s set %zu: the fast form is the "
                   "plain copy's (max |d| %.2g)", im->name, s, dc);
           tap_ok (within && global, "%s set %zu: |fast - direct| within the "
-                  "per-pixel bound for every kmax (at most %.2f of it) and "
+                  "per-pixel bound for every samples (at most %.2f of it) and "
                   "that within the global one", im->name, s,
                   fmax (fmax (r[0], r[1]), fmax (r[2], r[3])));
           tap_ok (shrinks, "%s set %zu: |fast - direct| does not grow with "
-                  "kmax (%.3g %.3g %.3g %.3g)", im->name, s,
+                  "samples (%.3g %.3g %.3g %.3g)", im->name, s,
                   d[0], d[1], d[2], d[3]);
           if (p.range_compression > 0.0)
             tap_ok (caught (rbeta, dbeta), "%s set %zu: beta 1 for c %.1f is "
@@ -871,7 +871,8 @@ test_rgba (void)
   tap_ok (alpha, "rgba: alpha kept");
   tap_ok (chroma < 1e-6, "rgba: colour follows luminance (max rel ratio "
           "change %.2g)", chroma);
-  tap_ok (info.l_max - info.l_min <= 6.0 + 1e-12 && info.samples == 16,
+  tap_ok (info.l_max - info.l_min <= 6.0 + 1e-12
+            && info.samples == clfx_local_laplacian_samples (p.edge),
           "rgba: samples over the floored range (%.4g to %.4g, K %d)",
           info.l_min, info.l_max, info.samples);
 
@@ -903,7 +904,7 @@ test_rgba (void)
       { .detail = 1.0, .range_compression = -0.01, .edge = 0.2 },
       { .detail = 1.0, .range_compression = 1.01, .edge = 0.2 },
       { .detail = 1.0, .range_compression = NAN, .edge = 0.2 },
-      { .detail = 1.0, .range_compression = 0.5, .edge = 0.2, .kmax = 1 },
+      { .detail = 1.0, .range_compression = 0.5, .edge = 0.2, .samples = 1 },
     };
     bool refused = true;
 
@@ -922,7 +923,7 @@ test_rgba (void)
       }
     for (size_t i = 0; i < 4 * n; i++)
       refused &= out[i] == 42.0f;
-    tap_ok (refused, "edge <= 0, detail < 0, c outside [0, 1], kmax 1 "
+    tap_ok (refused, "edge <= 0, detail < 0, c outside [0, 1], samples 1 "
             "refused, output untouched");
   }
   free (in), free (out), free (out2);

@@ -235,6 +235,12 @@ OPERATORS = {
           [# m06_transduce, in m06_target (every device).
            ("mantiuk06.cl", "  return g < 0.0f ? -G : G;", "  return g;",
             1)])),
+        ("local-laplacian", fixed("tonemap", "--operator", "local-laplacian"),
+         ("the remapping (each remapped image is L itself)",
+          [# ll_remap, in ll_down_remap and ll_map (every device).
+           ("local-laplacian.cl",
+            "  return g + e + r.am1 * d * exp (-d * d * r.k2);",
+            "  return i;", 1)])),
     ],
 }
 
