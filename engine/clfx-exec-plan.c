@@ -25,6 +25,8 @@ piece_fits (const ClfxContext *ctx, const ClfxPlan *plan,
   size_t out_bytes = out_px * clfx_image_pixel_size (dst)
                      + (size_t) out->height * 64 + 64;
   size_t need = in_bytes + out_bytes + out_px * plan->bytes_per_pixel
+                + (size_t) plan->width * (size_t) plan->height
+                    * plan->bytes_per_image_pixel
                 + plan->bytes_fixed;
 
   bool   in_fits = clfx_context_source_buffer (ctx)

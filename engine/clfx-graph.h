@@ -71,6 +71,10 @@ typedef struct
    * fixed (tables), beyond the source and result themselves. */
   size_t bytes_per_pixel;
   size_t bytes_fixed;
+  /* ... and per pixel of the whole image whether the run is in one piece
+   * or in tiles (whole-image buffers a tiled run keeps: the local tone
+   * mappers' fields, tm_plan_fields). */
+  size_t bytes_per_image_pixel;
   /* The result at one position depends on the whole image (statistics,
    * a pyramid): the framework runs it in one piece, neither banded nor
    * tiled, and says so when the image does not fit the device that way.

@@ -21,6 +21,8 @@
  * durand_range_v and durand_map_v instead, which read the grid's buffer
  * (no 3D image); each form is built only where it is launched. */
 #include "tonemap-common.h"
+/* In tiles the scan runs on its own (tm_plan_fields). */
+#define TM_SCAN_ALONE 1
 #include "tonemap-stats.h"
 #include "tonemap-range.h"
 #include "durand02-shapes.h"
@@ -64,12 +66,14 @@ tm_dcontrast (__global const float *p)
 
 #if ! CLFX_SRC_BUFFER
 __kernel void
-durand_log (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+durand_log (CLFX_SRC_ARGS (src), int4 rect, int w,
+            __global const uint4 *scan,
             float scale, __global const float *p, __global float *L)
 {
-  int x = get_global_id (0), y = get_global_id (1);
+  int x = rect.x + (int) get_global_id (0);
+  int y = rect.y + (int) get_global_id (1);
 
-  if (x >= w || y >= h)
+  if (x >= rect.z || y >= rect.w)
     return;
   L[(long) y * w + x]
     = tm_dlum (tm_luminance (tm_read (CLFX_SRC (src), x, y,
@@ -80,14 +84,16 @@ durand_log (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
 /* durand_log in the CPU devices' form: eight pixels of a row a work-item,
  * their log eight wide (five times faster on PoCL). */
 __kernel void
-durand_log_v (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+durand_log_v (CLFX_SRC_ARGS (src), int4 rect, int w,
+              __global const uint4 *scan,
               float scale, __global const float *p, __global float *L)
 {
-  int    x = 8 * (int) get_global_id (0), y = get_global_id (1);
-  int    n = min (8, w - x);
+  int    x = rect.x + 8 * (int) get_global_id (0);
+  int    y = rect.y + (int) get_global_id (1);
+  int    n = min (8, rect.z - x);
   float8 Y;
 
-  if (n <= 0 || y >= h)
+  if (n <= 0 || y >= rect.w)
     return;
   Y = tm_read_y8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale);
   tm_put8 (L, (long) y * w + x, n, log10 (fmax (Y, p[1])));

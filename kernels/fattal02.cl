@@ -13,6 +13,8 @@
  * of a row (or sixteen cells of the multigrid) a work-item; each form is
  * built only where it is launched. */
 #include "tonemap-common.h"
+/* In tiles the scan runs on its own (tm_plan_fields). */
+#define TM_SCAN_ALONE 1
 #include "tonemap-stats.h"
 #include "tonemap-select.h"
 #include "fattal02-shapes.h"
@@ -42,12 +44,14 @@ fat_clamp (int v, int n)
 /* 1: H = ln (100 Y / max Y + 1e-4), as p0 (Y p1) (fat_params). */
 #if ! CLFX_SRC_BUFFER
 __kernel void
-fat_h (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+fat_h (CLFX_SRC_ARGS (src), int4 rect, int w,
+       __global const uint4 *scan,
        float scale, __global const float *p, __global float *H)
 {
-  int x = get_global_id (0), y = get_global_id (1);
+  int x = rect.x + (int) get_global_id (0);
+  int y = rect.y + (int) get_global_id (1);
 
-  if (x >= w || y >= h)
+  if (x >= rect.z || y >= rect.w)
     return;
   H[(long) y * w + x]
     = log (p[0] * (tm_luminance (tm_read (CLFX_SRC (src), x, y,
@@ -59,14 +63,16 @@ fat_h (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
 /* fat_h in the CPU devices' form: eight pixels of a row a work-item, their
  * log eight wide (five times faster on PoCL). */
 __kernel void
-fat_h_v (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+fat_h_v (CLFX_SRC_ARGS (src), int4 rect, int w,
+         __global const uint4 *scan,
          float scale, __global const float *p, __global float *H)
 {
-  int    x = 8 * (int) get_global_id (0), y = get_global_id (1);
-  int    n = min (8, w - x);
+  int    x = rect.x + 8 * (int) get_global_id (0);
+  int    y = rect.y + (int) get_global_id (1);
+  int    n = min (8, rect.z - x);
   float8 Y;
 
-  if (n <= 0 || y >= h)
+  if (n <= 0 || y >= rect.w)
     return;
   Y = tm_read_y8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale);
   tm_put8 (H, (long) y * w + x, n, log (p[0] * (Y * p[1]) + 1e-4f));

@@ -17,6 +17,8 @@
  * ceil (w / 2) x ceil (h / 2) of level l; reads clamp to the level's
  * edge.  p is the family's parameter buffer (local-laplacian-shapes.h). */
 #include "tonemap-common.h"
+/* In tiles the scan runs on its own (tm_plan_fields). */
+#define TM_SCAN_ALONE 1
 #include "tonemap-stats.h"
 #include "local-laplacian-shapes.h"
 
@@ -41,12 +43,14 @@ ll_params (__global const float8 *stats, float n, int K,
 
 #if ! CLFX_SRC_BUFFER
 __kernel void
-ll_log (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+ll_log (CLFX_SRC_ARGS (src), int4 rect, int w,
+        __global const uint4 *scan,
         float scale, __global const float *p, __global float *L)
 {
-  int x = get_global_id (0), y = get_global_id (1);
+  int x = rect.x + (int) get_global_id (0);
+  int y = rect.y + (int) get_global_id (1);
 
-  if (x >= w || y >= h)
+  if (x >= rect.z || y >= rect.w)
     return;
   L[(long) y * w + x]
     = log10 (fmax (tm_luminance (tm_read (CLFX_SRC (src), x, y,
@@ -56,14 +60,16 @@ ll_log (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
 #else
 /* ll_log in the CPU devices' form: eight pixels of a row a work-item. */
 __kernel void
-ll_log_v (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+ll_log_v (CLFX_SRC_ARGS (src), int4 rect, int w,
+          __global const uint4 *scan,
           float scale, __global const float *p, __global float *L)
 {
-  int    x = 8 * (int) get_global_id (0), y = get_global_id (1);
-  int    n = min (8, w - x);
+  int    x = rect.x + 8 * (int) get_global_id (0);
+  int    y = rect.y + (int) get_global_id (1);
+  int    n = min (8, rect.z - x);
   float8 Y;
 
-  if (n <= 0 || y >= h)
+  if (n <= 0 || y >= rect.w)
     return;
   Y = tm_read_y8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale);
   tm_put8 (L, (long) y * w + x, n, log10 (fmax (Y, p[LL_P_FLOOR])));

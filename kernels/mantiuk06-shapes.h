@@ -30,4 +30,14 @@
 #define M06_FIN_RR      3 /* r.r after an update: the iteration's step */
 #define M06_FIN_RESTART 4
 
+/* The result is flat (the top of the display range) where the solved
+ * log10 Y's range (0.1 % to 99.9 %) is at most M06_FLAT (1 + max |x|)
+ * decades: a constant image's solve in float spreads its x by rounding,
+ * relative to |x|, which a smaller threshold would stretch over the
+ * display range (1e-4 decades: 0.023 % in luminance). */
+#define M06_FLAT 1e-4
+/* In double, the reference's (m06_map computes it in float). */
+#define M06_IS_FLAT(lo, hi)                                                  \
+  ((hi) - (lo) <= M06_FLAT * (1.0 + fmax (fabs (lo), fabs (hi))))
+
 #endif

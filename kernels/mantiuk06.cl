@@ -22,6 +22,8 @@
  * due (m06_on; k = 0: always run), so the host may queue iterations ahead
  * of reading the state. */
 #include "tonemap-common.h"
+/* In tiles the scan runs on its own (tm_plan_fields). */
+#define TM_SCAN_ALONE 1
 #include "tonemap-stats.h"
 #include "tonemap-select.h"
 #include "mantiuk06-shapes.h"
@@ -51,12 +53,14 @@ m06_on (__global const float *st, int k)
 
 #if ! CLFX_SRC_BUFFER
 __kernel void
-m06_log (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+m06_log (CLFX_SRC_ARGS (src), int4 rect, int w,
+         __global const uint4 *scan,
          float scale, __global const float *p, __global float *x)
 {
-  int gx = get_global_id (0), gy = get_global_id (1);
+  int gx = rect.x + (int) get_global_id (0);
+  int gy = rect.y + (int) get_global_id (1);
 
-  if (gx >= w || gy >= h)
+  if (gx >= rect.z || gy >= rect.w)
     return;
   x[(long) gy * w + gx]
     = log10 (fmax (tm_luminance (tm_read (CLFX_SRC (src), gx, gy,
@@ -66,15 +70,17 @@ m06_log (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
 #else
 /* m06_log in the CPU devices' form: eight pixels of a row a work-item. */
 __kernel void
-m06_log_v (CLFX_SRC_ARGS (src), int w, int h, __global const uint4 *scan,
+m06_log_v (CLFX_SRC_ARGS (src), int4 rect, int w,
+           __global const uint4 *scan,
            float scale, __global const float *p, __global float *x)
 {
-  int   gx = 8 * (int) get_global_id (0), gy = get_global_id (1);
+  int   gx = rect.x + 8 * (int) get_global_id (0);
+  int   gy = rect.y + (int) get_global_id (1);
   float m = tm_largest (scan);
 
-  if (gy >= h)
+  if (gy >= rect.w)
     return;
-  for (int i = gx; i < min (gx + 8, w); i++)
+  for (int i = gx; i < min (gx + 8, rect.z); i++)
     x[(long) gy * w + i]
       = log10 (fmax (tm_luminance (tm_read (CLFX_SRC (src), i, gy, m,
                                             scale)),
@@ -503,7 +509,10 @@ m06_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
       else
         {
           float  clip = p[0], range = st[M06_LMAX] - st[M06_LMIN];
-          float  t = range > 1e-9f
+          float  flat = (float) M06_FLAT
+                        * (1.0f + fmax (fabs (st[M06_LMIN]),
+                                        fabs (st[M06_LMAX])));
+          float  t = range > flat
                        ? (x[(long) py * w + px] - st[M06_LMIN]) / range
                        : 1.0f;
           float  L = exp10 (t * 2.3f - 2.3f);

@@ -3,7 +3,8 @@
  * bilateral grid's slice of the log luminance, after the family's
  * statistics (tonemap-common.c).  log10 out = (B - max B) c + detail (L -
  * B), c = contrast / (max B - min B); colour times out / Y.  The grid
- * needs the whole image at once: durand02 runs in one piece.
+ * needs the whole image at once: in tiles, L is whole, made by a pass
+ * over the tiles (tm_plan_fields), and the result the one-piece run's.
  *
  * The reference (durand_ref) computes the grid in double from the stored
  * texels and carries, cell by cell, what the device's float sums, blurs
@@ -51,12 +52,29 @@ durand_params (ClfxGraph *g, const TmState *st, cl_mem stats, float n,
                       CLFX_FLOAT ((float) ds->detail), CLFX_ARG (prm));
 }
 
-/* The graph after the statistics and constants: the log luminance, the
- * grid (splat, three blurs), the grid as a 3D image, the base's range,
- * the map. */
+/* The field: the log luminance of the current piece. */
 static bool
-durand_cl (ClfxGraph *g, const DurandState *ds, cl_mem scan, cl_mem prm,
-           ClfxError *error)
+durand_field (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  cl_mem          scan, prm, L;
+
+  return (scan = tm_scan_buffer (g, st, error))
+         && (prm = tm_params_buffer (g, st, error))
+         && (L = clfx_graph_buffer (g, "log luminance",
+                                    4 * (size_t) plan->width
+                                      * (size_t) plan->height,
+                                    error))
+         && tm_log_y_cl (g, st, "durand_log", "durand_log_v", scan, prm, L,
+                         error);
+}
+
+/* The graph after the field: where whole (one piece, or the first tile)
+ * the grid (splat, three blurs) and the base's range; the grid as a 3D
+ * image; the map of the current piece. */
+static bool
+durand_cl (ClfxGraph *g, const DurandState *ds, bool whole, cl_mem scan,
+           cl_mem prm, ClfxError *error)
 {
   const ClfxPlan *plan = clfx_graph_plan (g);
   const ClfxTile *t = clfx_graph_tile (g);
@@ -131,18 +149,19 @@ durand_cl (ClfxGraph *g, const DurandState *ds, cl_mem scan, cl_mem prm,
       || ! (partials = clfx_graph_buffer (g, "base partials",
                                           8 * (size_t) nb, error))
       || ! (smp = clfx_graph_sampler_for (g, false, CLFX_ADDR_CLAMP_TO_EDGE,
-                                          hw, error))
-      || ! tm_log_y_cl (g, &ds->tm, "durand_log", "durand_log_v", scan, prm,
-                        L, error)
-      || ! CLFX_LAUNCH (g, &splat, error, CLFX_ARG (L), CLFX_INT (w),
+                                          hw, error)))
+    return false;
+  if (whole
+      && (! CLFX_LAUNCH (g, &splat, error, CLFX_ARG (L), CLFX_INT (w),
                         CLFX_INT (h), CLFX_INT (ds->cell), CLFX_INT (ds->gx),
                         CLFX_INT (ds->gy), CLFX_INT (ds->gz),
                         CLFX_INT (chunks), CLFX_ARG (prm), CLFX_ARG (part))
-      || ! CLFX_LAUNCH (g, &sum, error, CLFX_ARG (part), CLFX_INT (ds->gx),
-                        CLFX_INT (ds->gy), CLFX_INT (ds->gz),
-                        CLFX_INT (chunks), CLFX_ARG (g0)))
+          || ! CLFX_LAUNCH (g, &sum, error, CLFX_ARG (part),
+                            CLFX_INT (ds->gx), CLFX_INT (ds->gy),
+                            CLFX_INT (ds->gz), CLFX_INT (chunks),
+                            CLFX_ARG (g0))))
     return false;
-  for (int axis = 0; axis < 3; axis++)
+  for (int axis = 0; whole && axis < 3; axis++)
     {
       cl_mem in = axis % 2 ? g1 : g0, out = axis % 2 ? g0 : g1;
       if (! CLFX_LAUNCH (g, &blur, error, CLFX_ARG (in), CLFX_ARG (out),
@@ -159,13 +178,13 @@ durand_cl (ClfxGraph *g, const DurandState *ds, cl_mem scan, cl_mem prm,
           && ! (img = clfx_graph_image3d (g, "grid image", g1, ds->gx, ds->gy,
                                           ds->gz, error)))
         return false;
-      if (! tm_given_range_cl (g, &ds->tm, error))
+      if (whole && ! tm_given_range_cl (g, &ds->tm, error))
         return false;
     }
   else if (wide)
     {
       /* The grid as it is: no image to make. */
-      if (! CLFX_LAUNCH (g, &range, error, CLFX_ARG (L), CLFX_INT (w),
+      if (whole && ! CLFX_LAUNCH (g, &range, error, CLFX_ARG (L), CLFX_INT (w),
                          CLFX_INT (h), CLFX_ARG (g1), CLFX_INT (ds->cell),
                          CLFX_ARG (dims), CLFX_ARG (prm),
                          CLFX_ARG (partials), CLFX_LOCAL (8 * TM_BW / TM_V)))
@@ -173,13 +192,13 @@ durand_cl (ClfxGraph *g, const DurandState *ds, cl_mem scan, cl_mem prm,
     }
   else if (! (img = clfx_graph_image3d (g, "grid image", g1, ds->gx, ds->gy,
                                         ds->gz, error))
-           || ! CLFX_LAUNCH (g, &range, error, CLFX_ARG (L), CLFX_INT (w),
+           || (whole && ! CLFX_LAUNCH (g, &range, error, CLFX_ARG (L), CLFX_INT (w),
                              CLFX_INT (h), CLFX_ARG (img), CLFX_ARG (smp),
                              CLFX_INT (hw), CLFX_INT (ds->cell),
                              CLFX_ARG (dims), CLFX_ARG (prm),
-                             CLFX_ARG (partials), CLFX_LOCAL (8 * TM_BW)))
+                             CLFX_ARG (partials), CLFX_LOCAL (8 * TM_BW))))
     return false;
-  if ((! plan->given_stats
+  if ((whole && ! plan->given_stats
        && ! CLFX_LAUNCH (g, &final, error, CLFX_ARG (partials),
                          CLFX_INT (nb), CLFX_ARG (prm),
                          CLFX_LOCAL (8 * TM_FINAL)))
@@ -203,12 +222,13 @@ durand_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
   const DurandState *ds = clfx_graph_plan (g)->state;
   cl_mem             scan, prm;
+  bool               whole;
 
   (void) p;
-  return tm_stages_cl (g, &ds->tm, false, error)
+  return tm_fields_cl (g, &ds->tm, &whole, error)
          && (scan = tm_scan_buffer (g, &ds->tm, error))
          && (prm = tm_params_buffer (g, &ds->tm, error))
-         && durand_cl (g, ds, scan, prm, error)
+         && durand_cl (g, ds, whole, scan, prm, error)
          && tm_probes_cl (g, &ds->tm, error);
 }
 
@@ -634,6 +654,7 @@ durand_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   ds->tm.params = durand_params;
   ds->tm.probes = durand_probes;
   ds->tm.range_probe = durand_probes[0].name;
+  ds->tm.field = durand_field;
   ds->range_sigma = dp->range_sigma;
   ds->contrast = dp->contrast;
   ds->detail = dp->detail;
@@ -653,13 +674,15 @@ durand_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                            dp->spatial_sigma, ds->gx, ds->gy, src->width,
                            src->height);
   tm_plan_common (p, src, plan, &ds->tm);
-  /* The grid needs the whole image at once: no tiles. */
+  /* The grid needs the whole image at once: in tiles L is whole. */
+  tm_plan_fields (plan, &ds->tm);
   /* The linear filter: the sampler's where the framework takes it (GPUs'
    * texture units, CLFX_DEV sampler), else the same trilinear computed in the
    * kernels with exact weights, nearest's arithmetic (durand_cl). */
   plan->sampler_ok = ds->linear;
-  /* The log luminance per pixel; two grids and the 3D image. */
-  plan->bytes_per_pixel = 4;
+  /* The log luminance per pixel (whole in tiles too); two grids and the
+   * 3D image. */
+  plan->bytes_per_image_pixel = 4;
   plan->bytes_fixed += (3 * 16 + 8 * (size_t) ((ds->cell + TM_CHUNK - 1)
                                                 / TM_CHUNK))
                        * (size_t) ds->gx * (size_t) ds->gy * (size_t) ds->gz;
@@ -675,5 +698,6 @@ const ClfxVariant clfx_variant_durand02 = {
   "durand02", "durand02",
   CLFX_N_ ("Durand 2002 base and detail (a bilateral grid)"), uses_durand,
   durand_plan, NULL, durand_run_cl, durand_cpu, durand_tolerance, NULL,
-  tm_describe, NULL, CLFX_DURAND02_PLACE, tm_take_stats, tm_stats_of
+  tm_describe, tm_field_stats_cl, CLFX_DURAND02_PLACE, tm_take_stats,
+  tm_stats_of
 };

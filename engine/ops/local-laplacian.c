@@ -5,8 +5,9 @@
  * L (samples g_k spanning L's range), the Laplacian pyramid of each, and
  * per coefficient the two around L's own Gaussian pyramid value
  * interpolated; the collapse is the result's log luminance, colour
- * follows it.  The pyramid needs the whole image at once: it runs in one
- * piece.
+ * follows it.  The pyramids need the whole image at once: in tiles, L is
+ * whole, made by a pass over the tiles (tm_plan_fields), and the result
+ * the one-piece run's.
  *
  * The reference is local-laplacian-ref.c's, in double, the same
  * algorithm with the same samples; validation accepts float's rounding
@@ -115,9 +116,25 @@ ll_buffer (ClfxGraph *g, const char *what, int level, size_t floats,
   return clfx_graph_buffer (g, name, 4 * floats, error);
 }
 
-/* The graph after the statistics and constants. */
+/* The field: L of the current piece. */
 static bool
-ll_cl (ClfxGraph *g, const LlState *ls, cl_mem scan, cl_mem prm,
+ll_field (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  cl_mem          scan, prm, L;
+
+  return (scan = tm_scan_buffer (g, st, error))
+         && (prm = tm_params_buffer (g, st, error))
+         && (L = ll_buffer (g, "L", 0,
+                            (size_t) plan->width * (size_t) plan->height,
+                            error))
+         && tm_log_y_cl (g, st, "ll_log", "ll_log_v", scan, prm, L, error);
+}
+
+/* The graph after the field: the pyramids and the collapse where whole
+ * (one piece, or the first tile), then the map of the current piece. */
+static bool
+ll_cl (ClfxGraph *g, const LlState *ls, bool whole, cl_mem scan, cl_mem prm,
        ClfxError *error)
 {
   const ClfxPlan *plan = clfx_graph_plan (g);
@@ -143,10 +160,7 @@ ll_cl (ClfxGraph *g, const LlState *ls, cl_mem scan, cl_mem prm,
                                     error))))
       return false;
   R[n] = GL[n];
-  if (! tm_log_y_cl (g, &ls->tm, "ll_log", "ll_log_v", scan, prm, GL[0],
-                     error))
-    return false;
-  for (int l = 1; l <= n; l++)
+  for (int l = 1; whole && l <= n; l++)
     {
       ClfxLaunch down = ll_launch ("ll_down", lw[l], lh[l]);
       ClfxLaunch remap = { "ll_down_remap", NULL, NULL, 2,
@@ -173,7 +187,7 @@ ll_cl (ClfxGraph *g, const LlState *ls, cl_mem scan, cl_mem prm,
                            CLFX_INT (lh[l]), CLFX_INT (K)))
         return false;
     }
-  for (int l = n - 1; l >= 1; l--)
+  for (int l = n - 1; whole && l >= 1; l--)
     {
       ClfxLaunch collapse = ll_launch ("ll_collapse", lw[l], lh[l]);
       if (! CLFX_LAUNCH (g, &collapse, error, CLFX_ARG (GL[l]),
@@ -204,12 +218,13 @@ ll_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
   const LlState *ls = clfx_graph_plan (g)->state;
   cl_mem         scan, prm;
+  bool           whole;
 
   (void) p;
-  return tm_stages_cl (g, &ls->tm, false, error)
+  return tm_fields_cl (g, &ls->tm, &whole, error)
          && (scan = tm_scan_buffer (g, &ls->tm, error))
          && (prm = tm_params_buffer (g, &ls->tm, error))
-         && ll_cl (g, ls, scan, prm, error)
+         && ll_cl (g, ls, whole, scan, prm, error)
          && tm_probes_cl (g, &ls->tm, error);
 }
 
@@ -390,14 +405,17 @@ ll_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   ls->tm.log_eps = 1e-5;
   ls->tm.params = ll_params;
   ls->tm.probes = ll_probes;
+  ls->tm.field = ll_field;
   ls->detail = lp->detail;
   ls->compression = lp->range_compression;
   ls->edge = lp->edge;
   ls->samples = clfx_local_laplacian_samples (lp->edge);
   tm_plan_common (p, src, plan, &ls->tm);
+  tm_plan_fields (plan, &ls->tm);
   /* L, its pyramid and the result's levels (a third each), the K
-   * remapped images' levels 1 up (a third of K). */
-  plan->bytes_per_pixel = 4 + 4 * 2 / 3 + (4 * ls->samples + 2) / 3 + 1;
+   * remapped images' levels 1 up (a third of K), whole in tiles too. */
+  plan->bytes_per_image_pixel = 4 + 4 * 2 / 3 + (4 * ls->samples + 2) / 3
+                                + 1;
   return true;
 }
 
@@ -411,5 +429,5 @@ const ClfxVariant clfx_variant_local_laplacian = {
   CLFX_N_ ("Local Laplacian filter (Paris, Hasinoff and Kautz; Aubry et "
            "al.'s fast form) on log luminance"),
   uses_local_laplacian, ll_plan, NULL, ll_run_cl, ll_cpu, ll_tolerance, NULL,
-  tm_describe, NULL, CLFX_LOCAL_LAPLACIAN_PLACE, NULL, NULL
+  tm_describe, tm_field_stats_cl, CLFX_LOCAL_LAPLACIAN_PLACE, NULL, NULL
 };

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../kernels/mantiuk06-shapes.h"
 #include "../../kernels/mantiuk06-tables.h"
 #include "mantiuk06-ref.h"
 
@@ -430,9 +431,11 @@ normalise (size_t n, const double *x, double *t, ClfxMantiuk06Info *info)
   /* A flat result takes the top of the range.  GEGL divides 0 by 0
    * there, or (sides not halving evenly, whose area averages of a
    * constant differ from it by rounding) stretches that rounding over
-   * the display range: 1e-9 is far below float's resolution of log10 Y. */
+   * the display range; so would a float solve's rounding (M06_FLAT). */
   for (size_t i = 0; i < n; i++)
-    t[i] = range > 1e-9 ? (x[i] - info->l_min) / range : 1.0;
+    t[i] = ! M06_IS_FLAT (info->l_min, info->l_max)
+             ? (x[i] - info->l_min) / range
+             : 1.0;
   return true;
 }
 

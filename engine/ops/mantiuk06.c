@@ -6,8 +6,9 @@
  * multi-scale gradients match them solved by conjugate gradients on the
  * device (GEGL's stopping rule and restarts), the 0.1 % and 99.9 % points
  * of the solution mapped to the display's 2.3 decades, colour (c /
- * Y)^saturation.  The solve needs the whole image at once: mantiuk06 runs
- * in one piece.
+ * Y)^saturation.  The solve needs the whole image at once: in tiles, x
+ * is whole, made by a pass over the tiles (tm_plan_fields), and the
+ * result the one-piece run's.
  *
  * The reference is mantiuk06-ref.c's, in double.  Both stop at the same
  * relative residual, not at the same solution: validation accepts the
@@ -344,10 +345,24 @@ m06_buffer (ClfxGraph *g, const char *what, int level, int w, int h,
   return clfx_graph_buffer (g, name, 4 * (size_t) w * (size_t) h, error);
 }
 
-/* The graph after the statistics and constants. */
+/* The field: x = log10 Y of the current piece. */
 static bool
-m06_cl (ClfxGraph *g, const M06State *ms, cl_mem scan, cl_mem prm,
-        ClfxError *error)
+m06_field (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  cl_mem          scan, prm, x;
+
+  return (scan = tm_scan_buffer (g, st, error))
+         && (prm = tm_params_buffer (g, st, error))
+         && (x = m06_buffer (g, "x", 0, plan->width, plan->height, error))
+         && tm_log_y_cl (g, st, "m06_log", "m06_log_v", scan, prm, x, error);
+}
+
+/* The graph after the field: the solve and the percentiles where whole
+ * (one piece, or the first tile), then the map of the current piece. */
+static bool
+m06_cl (ClfxGraph *g, const M06State *ms, bool whole, cl_mem scan,
+        cl_mem prm, ClfxError *error)
 {
   const ClfxPlan *plan = clfx_graph_plan (g);
   const ClfxTile *t = clfx_graph_tile (g);
@@ -369,11 +384,11 @@ m06_cl (ClfxGraph *g, const M06State *ms, cl_mem scan, cl_mem prm,
   if (! (s.x = m06_buffer (g, "x", 0, w, h, error))
       || ! (s.st = clfx_graph_buffer (g, "mantiuk06 state", 4 * M06_S_N,
                                       error))
-      || ! clfx_graph_fill (g, s.st, &zero, sizeof zero, 4 * M06_S_N, error)
-      || ! tm_log_y_cl (g, &ms->tm, "m06_log", "m06_log_v", scan, prm, s.x,
-                        error))
+      || (whole
+          && ! clfx_graph_fill (g, s.st, &zero, sizeof zero, 4 * M06_S_N,
+                                error)))
     return false;
-  if (s.levels > 0)
+  if (whole && s.levels > 0)
     {
       /* Level 0's target gradients live in r and p until b is made. */
       if (! (s.b = m06_buffer (g, "b", 0, w, h, error))
@@ -452,12 +467,13 @@ m06_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
   const M06State *ms = clfx_graph_plan (g)->state;
   cl_mem          scan, prm;
+  bool            whole;
 
   (void) p;
-  return tm_stages_cl (g, &ms->tm, false, error)
+  return tm_fields_cl (g, &ms->tm, &whole, error)
          && (scan = tm_scan_buffer (g, &ms->tm, error))
          && (prm = tm_params_buffer (g, &ms->tm, error))
-         && m06_cl (g, ms, scan, prm, error)
+         && m06_cl (g, ms, whole, scan, prm, error)
          && tm_probes_cl (g, &ms->tm, error);
 }
 
@@ -513,9 +529,9 @@ m06_compute (const ClfxPlan *plan, const ClfxImage *src, double scale,
   for (long i = 0; i < n; i++)
     c->float_error = fmax (c->float_error, fabs (t[i] - tf[i]));
   range = c->info.l_max - c->info.l_min;
-  c->max_t_x = range > 1e-9 ? fmax (fabs (c->info.l_min),
-                                    fabs (c->info.l_max)) / range
-                            : 0.0;
+  c->max_t_x = ! M06_IS_FLAT (c->info.l_min, c->info.l_max)
+                 ? fmax (fabs (c->info.l_min), fabs (c->info.l_max)) / range
+                 : 0.0;
   free (in);
   free (t);
   free (tf);
@@ -626,9 +642,12 @@ m06_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
       double l[2] = { c->info.l_min, c->info.l_max };
       double range = l[1] - l[0];
       if (! clfx_probes_add (probes, "x at 0.1 %, 99.9 %", l, 2, true,
-                             m06_t_bound (c) * range, 0.0,
+                             m06_t_bound (c) * range
+                               + 64.0 * U * fmax (fabs (l[0]), fabs (l[1])),
+                             0.0,
                              "the solve's distance (mantiuk06's t bound "
-                             "times the range)"))
+                             "times the range) and x's own rounding (64 u "
+                             "max |x|)"))
         return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
     }
   if (probes && ! tm_ref_probes (&ms->tm, &r, &h, probes))
@@ -672,13 +691,15 @@ m06_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   ms->tm.log_eps = 1e-5;
   ms->tm.params = m06_params;
   ms->tm.probes = m06_probes;
+  ms->tm.field = m06_field;
   ms->contrast = mp->contrast;
   ms->saturation = mp->saturation;
   ms->detail = mp->detail;
   tm_plan_common (p, src, plan, &ms->tm);
+  tm_plan_fields (plan, &ms->tm);
   /* x, b, r, p, A p, the best x, C at full size; the pyramid's levels
-   * add a third of x, the sums, C and the targets. */
-  plan->bytes_per_pixel = 4 * 8 + 4 * 6 / 3 + 1;
+   * add a third of x, the sums, C and the targets; whole in tiles too. */
+  plan->bytes_per_image_pixel = 4 * 8 + 4 * 6 / 3 + 1;
   plan->bytes_fixed += 4 * 4096 + 4 * 2 * TM_SEL_BINS + 4 * M06_S_N;
   return true;
 }
@@ -693,5 +714,5 @@ const ClfxVariant clfx_variant_mantiuk06 = {
   CLFX_N_ ("Mantiuk 2006 contrast mapping (gegl:mantiuk06's, conjugate "
            "gradients on a gradient pyramid)"),
   uses_mantiuk06, m06_plan, NULL, m06_run_cl, m06_cpu, m06_tolerance, NULL,
-  tm_describe, NULL, CLFX_MANTIUK06_PLACE, NULL, NULL
+  tm_describe, tm_field_stats_cl, CLFX_MANTIUK06_PLACE, NULL, NULL
 };

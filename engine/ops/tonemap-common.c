@@ -100,16 +100,20 @@ tm_log_y_cl (ClfxGraph *g, const TmState *st, const char *kernel,
              ClfxError *error)
 {
   const ClfxPlan *plan = clfx_graph_plan (g);
-  size_t          w = (size_t) plan->width, h = (size_t) plan->height;
-  ClfxLaunch      l = { kernel, NULL, NULL, 2, { w, h }, { 0, 0 } };
+  const ClfxRect *r = &clfx_graph_tile (g)->out;
+  ClfxLaunch      l = { kernel, NULL, NULL, 2,
+                        { (size_t) r->width, (size_t) r->height },
+                        { 0, 0 } };
+  cl_int4         rect = { { r->x, r->y, r->x + r->width,
+                             r->y + r->height } };
 
   if (clfx_graph_source_is_buffer (g))
     {
       l.kernel = kernel_v;
-      l.global[0] = (w + TM_V - 1) / TM_V;
+      l.global[0] = ((size_t) r->width + TM_V - 1) / TM_V;
     }
-  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_INT (plan->width),
-                      CLFX_INT (plan->height), CLFX_ARG (scan),
+  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                      CLFX_INT (plan->width), CLFX_ARG (scan),
                       CLFX_FLOAT (st->scale), CLFX_ARG (prm), CLFX_ARG (out));
 }
 
@@ -399,6 +403,43 @@ tm_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass, ClfxError *error)
     return false;
   return stage_part (g, st, list[pass], &clfx_graph_tile (g)->out, false,
                      error);
+}
+
+void
+tm_plan_fields (ClfxPlan *plan, const TmState *st)
+{
+  int list[3];
+
+  plan->stats_passes = stages (st, list) + 1;
+  plan->stats_align[0] = TM_BW;
+  plan->stats_align[1] = TM_BH;
+}
+
+bool
+tm_field_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass,
+                   ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  const TmState  *st = plan->state;
+  int             list[3], n = plan->given_stats ? 0 : stages (st, list);
+
+  if (pass < n)
+    return tm_stats_cl (g, p, pass, error);
+  /* The field pass: the statistics' last stage ends on its first tile. */
+  return (clfx_graph_tile_index (g) > 0 || tm_stages_cl (g, st, false, error))
+         && st->field (g, st, error);
+}
+
+bool
+tm_fields_cl (ClfxGraph *g, const TmState *st, bool *whole, ClfxError *error)
+{
+  if (clfx_graph_pass (g) >= 0)
+    {
+      *whole = clfx_graph_tile_index (g) == 0;
+      return true;
+    }
+  *whole = true;
+  return tm_stages_cl (g, st, false, error) && st->field (g, st, error);
 }
 
 /* The statistics' probes and the operator's, once every stage has
@@ -779,7 +820,8 @@ tm_take_stats (ClfxPlan *plan, const ClfxStats *stats, ClfxError *error)
                            "are over %g pixels", stats->n);
   plan->given_stats = true;
   plan->stats = *stats;
-  plan->stats_passes = 0;
+  /* A local operator's field pass stays (tm_field_stats_cl). */
+  plan->stats_passes = st->field ? 1 : 0;
   return true;
 }
 

@@ -21,9 +21,11 @@
 
 static const char *const operators[] = { "reinhard02", "reinhard05",
                                           "drago03", "aces", "durand02",
-                                          "fattal02" };
-#define N_OPS 6
+                                          "fattal02", "mantiuk06",
+                                          "local-laplacian" };
+#define N_OPS 8
 #define ACES  3
+#define LOCAL_LAPLACIAN 7
 
 /* Two blocks of the statistics (64 x 32) across and down. */
 #define W 67
@@ -35,7 +37,8 @@ typedef enum
   SHOW_NOTHING,
   SHOW_BLACK,    /* every colour value 0 */
   SHOW_CONSTANT, /* every pixel's colour the same, within 1e-4 */
-  SHOW_MAPPED,   /* some colour value above 0.01 (aces: any) */
+  SHOW_MAPPED,   /* some colour value above 0.01 (aces: any;
+                  * local-laplacian: above 0) */
   SHOW_REST,     /* beside the huge texel, some value above 0.01 */
 } Show;
 
@@ -158,8 +161,9 @@ shows (const ClfxImage *dst, Show show, int op, double *what)
       return hi - lo <= 1e-4 * fmax (1.0, hi);
     case SHOW_MAPPED:
       *what = hi;
-      /* aces maps tiny values to its curve's foot: 0. */
-      return op == ACES || hi > 0.01;
+      /* aces maps tiny values to its curve's foot: 0; local-laplacian
+       * keeps the image's level. */
+      return op == ACES || (op == LOCAL_LAPLACIAN && hi > 0.0) || hi > 0.01;
     case SHOW_REST:
       *what = rest;
       return rest > 0.01;
