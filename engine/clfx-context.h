@@ -328,6 +328,9 @@ bool clfx_context_reads_pinned (const ClfxContext *ctx,
 void clfx_expand_gray (const ClfxImage *img, int x, int y, int width,
                        int height, void *out, size_t out_stride);
 
+/* The device memory a run's pieces fit: CLFX_DEV budget, else half the
+ * device's memory. */
+size_t clfx_context_budget (const ClfxContext *ctx);
 /* The guard band in use: guard_bytes rounded up to a multiple of 16. */
 #define CLFX_GUARD_BYTE 0xA5
 size_t clfx_context_guard (const ClfxContext *ctx);

@@ -39,14 +39,6 @@ piece_fits (const ClfxContext *ctx, const ClfxPlan *plan,
   return in_fits && out_bytes <= ctx->device.max_alloc && need <= budget;
 }
 
-static size_t
-run_budget (const ClfxContext *ctx)
-{
-  if (ctx->tuning.budget)
-    return ctx->tuning.budget;
-  return (size_t) (ctx->device.global_mem / 2);
-}
-
 /* Bands of whole result rows: n of them, with their source rectangles. */
 static ClfxTile *
 make_bands (const ClfxVariant *v, const ClfxPlan *plan, const ClfxImage *src,
@@ -106,7 +98,7 @@ exec_plan_tiles (const ClfxContext *ctx, const ClfxVariant *v,
                  const ClfxImage *dst, int n_devices, bool *tiled, int *count,
                  ClfxError *error)
 {
-  size_t    budget = run_budget (ctx);
+  size_t    budget = clfx_context_budget (ctx);
   ClfxRect  whole_out = { 0, 0, plan->width, plan->height };
   ClfxRect  whole_in = { 0, 0, src->width, src->height };
   int       tw = plan->width, th = plan->height, ax = 1, ay = 1;
@@ -214,5 +206,5 @@ clfx_exec_over_source_ok (const ClfxContext *ctx, const ClfxPlan *plan,
          && plan->height == src->height
          && src->stride == (size_t) src->width * clfx_image_pixel_size (src)
          && piece_fits (ctx, plan, src, src, &whole, &whole,
-                        run_budget (ctx));
+                        clfx_context_budget (ctx));
 }

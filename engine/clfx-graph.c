@@ -118,6 +118,14 @@ clfx_plan_read_rect (const ClfxParams *p, const ClfxImage *header,
 
 /* ---- the graph ------------------------------------------------------------ */
 
+size_t
+clfx_context_budget (const ClfxContext *ctx)
+{
+  if (ctx->tuning.budget)
+    return ctx->tuning.budget;
+  return (size_t) (ctx->device.global_mem / 2);
+}
+
 bool
 clfx_context_source_buffer (const ClfxContext *ctx)
 {
@@ -268,6 +276,12 @@ bool
 clfx_graph_force_two_pass (const ClfxGraph *g)
 {
   return g->ctx->tuning.two_pass;
+}
+
+size_t
+clfx_graph_budget (const ClfxGraph *g)
+{
+  return clfx_context_budget (g->ctx);
 }
 
 bool

@@ -209,6 +209,9 @@ int                   clfx_graph_tile_index (const ClfxGraph *g);
 /* Whether the source reaches kernels as a buffer (CPU devices) rather
  * than an image: variants pick the kernel form that is fast there. */
 bool                  clfx_graph_source_is_buffer (const ClfxGraph *g);
+/* The run's device memory budget (CLFX_DEV budget, else half the
+ * device's memory), which the plan's pieces fit. */
+size_t                clfx_graph_budget (const ClfxGraph *g);
 /* Whether a test forces the two-pass form of a variant (tuning). */
 bool                  clfx_graph_force_two_pass (const ClfxGraph *g);
 bool                  clfx_graph_force_fixed_taps (const ClfxGraph *g);

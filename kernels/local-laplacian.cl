@@ -4,17 +4,22 @@
  *
  *   ll_log                 L = log10 max (Y, floor) of every pixel
  *   ll_down                L's Gaussian pyramid
- *   ll_down_remap          level 1 of the K remapped images' pyramids
+ *   ll_down_remap          level 1 of a chunk of the K remapped images'
+ *                          pyramids
  *   ll_down_k              their coarser levels
- *   ll_collapse            from the coarsest level: each level's Laplacian
- *                          coefficient interpolated between the two
- *                          remapped images around L's Gaussian value,
- *                          plus the coarser result upsampled
+ *   ll_accum, ll_accum0    each level's coefficient: the Laplacian
+ *                          coefficients of the two remapped images around
+ *                          L's Gaussian value, weighed and added, those of
+ *                          the chunk's samples
+ *   ll_collapse            from the coarsest level, the coefficients plus
+ *                          the coarser result upsampled
  *   ll_map                 level 0 the same, and every pixel stored
  *
- * Levels are one float per pixel, row-major; a level of the K remapped
- * images holds them one after another (image k at k w h).  Level l + 1 is
- * ceil (w / 2) x ceil (h / 2) of level l; reads clamp to the level's
+ * Levels are one float per pixel, row-major; a level of a chunk of the
+ * remapped images holds them one after another (sample k0 + i at i w h).
+ * The coefficients add the two weighted terms in the samples' order,
+ * whatever the chunks: the result does not depend on them.  Level l + 1
+ * is ceil (w / 2) x ceil (h / 2) of level l; reads clamp to the level's
  * edge.  p is the family's parameter buffer (local-laplacian-shapes.h). */
 #include "tonemap-common.h"
 /* In tiles the scan runs on its own (tm_plan_fields). */
@@ -129,7 +134,7 @@ ll_down (__global const float *in, int iw, int ih, __global float *out,
   out[(long) y * ow + x] = s;
 }
 
-/* Level 1 of the K remapped images: down (r_k (L)) for every k, the
+/* Level 1 of the remapped images k0 .. k0 + C - 1: down (r_k (L)), the
  * samples g_k = Lmin + k step.  A work-group makes LL_TILE x LL_TILE
  * outputs from the LL_SPAN x LL_SPAN values of L they read: each value
  * remapped once a sample (not once for each of the 25 outputs' taps that
@@ -137,9 +142,9 @@ ll_down (__global const float *in, int iw, int ih, __global float *out,
  * ll_down adds. */
 __kernel __attribute__ ((reqd_work_group_size (LL_TILE, LL_TILE, 1))) void
 ll_down_remap (__global const float *L, int iw, int ih, __global float *out,
-               int ow, int oh, __global const float *p, int K, float sigma,
-               float beta, float am1, __local float *lv, __local float *rt,
-               __local float *rows)
+               int ow, int oh, __global const float *p, int k0, int C,
+               float sigma, float beta, float am1, __local float *lv,
+               __local float *rt, __local float *rows)
 {
   int     lx = get_local_id (0), ly = get_local_id (1);
   int     x0 = (int) get_group_id (0) * LL_TILE;
@@ -156,9 +161,9 @@ ll_down_remap (__global const float *L, int iw, int ih, __global float *out,
       lv[i] = L[(long) ty * iw + tx];
     }
   barrier (CLK_LOCAL_MEM_FENCE);
-  for (int k = 0; k < K; k++)
+  for (int k = 0; k < C; k++)
     {
-      float g = lo + (float) k * step, s = 0.0f;
+      float g = lo + (float) (k0 + k) * step, s = 0.0f;
 
       for (int i = me; i < LL_SPAN * LL_SPAN; i += LL_TILE * LL_TILE)
         rt[i] = ll_remap (lv[i], g, r);
@@ -180,10 +185,10 @@ ll_down_remap (__global const float *L, int iw, int ih, __global float *out,
     }
 }
 
-/* down of each of the K images: work-item (x, k oh + y). */
+/* down of each of the C images: work-item (x, k oh + y). */
 __kernel void
 ll_down_k (__global const float *in, int iw, int ih, __global float *out,
-           int ow, int oh, int K)
+           int ow, int oh, int C)
 {
   int  x = get_global_id (0), gy = get_global_id (1), tx[5];
   int  k = gy / oh, y = gy - k * oh;
@@ -191,7 +196,7 @@ ll_down_k (__global const float *in, int iw, int ih, __global float *out,
   __global const float *src = in + (long) k * iw * ih;
   float s = 0.0f;
 
-  if (x >= ow || k >= K)
+  if (x >= ow || k >= C)
     return;
   ll_taps (x, y, iw, ih, tx, ty);
   for (int j = 0; j < 5; j++)
@@ -243,37 +248,88 @@ ll_bracket (float g, __global const float *p, int K, float *f)
   return j;
 }
 
-/* Level l (w x h) of the result: the Laplacian coefficient of the
- * remapped images around GL's value, Gk at this level, Gk1 the coarser
- * (w1 x h1), plus the coarser result R1 upsampled. */
+/* The weight of sample k for a coefficient whose bracket is j, f; 0
+ * where k is not j or j + 1. */
+inline CLFX_ALWAYS_INLINE float
+ll_weight (int k, int j, float f)
+{
+  return k == j ? 1.0f - f : k == j + 1 ? f : 0.0f;
+}
+
+/* Level l (w x h) of the coefficients, O: the chunk's terms added (first:
+ * the first chunk, O starts at 0), the Laplacian coefficient of sample k
+ * the chunk's level Gk less its coarser level Gk1 (w1 x h1) upsampled. */
 __kernel void
-ll_collapse (__global const float *GL, __global const float *Gk,
-             __global const float *Gk1, __global const float *R1,
-             __global float *R, int w, int h, int w1, int h1,
-             __global const float *p, int K)
+ll_accum (__global const float *GL, __global const float *Gk,
+          __global const float *Gk1, __global float *O, int w, int h,
+          int w1, int h1, __global const float *p, int K, int k0, int C,
+          int first)
 {
   int   x = get_global_id (0), y = get_global_id (1), j;
   long  at = (long) y * w + x, plane = (long) w * h, plane1 = (long) w1 * h1;
-  float f, a, b;
+  float f, sum;
 
   if (x >= w || y >= h)
     return;
   j = ll_bracket (GL[at], p, K, &f);
-  a = Gk[j * plane + at] - ll_up (Gk1 + j * plane1, w1, h1, x, y);
-  b = Gk[(j + 1) * plane + at] - ll_up (Gk1 + (j + 1) * plane1, w1, h1, x, y);
-  R[at] = (a + f * (b - a)) + ll_up (R1, w1, h1, x, y);
+  sum = first ? 0.0f : O[at];
+  for (int k = max (j, k0); k <= min (j + 1, k0 + C - 1); k++)
+    sum += ll_weight (k, j, f)
+           * (Gk[(k - k0) * plane + at]
+              - ll_up (Gk1 + (k - k0) * plane1, w1, h1, x, y));
+  O[at] = sum;
 }
 
-/* Level 0 and the store: L' the same as ll_collapse's with level 0 of
- * the remapped images remapped here; colour times 10^(L' - L) (at most
- * 6 decades plus the detail's gain: finite); black where the image is;
- * pass: as read (a 1 x 1 image, which has no pyramid). */
+/* Level 0's coefficients: ll_accum's with level 0 of the remapped images
+ * remapped here. */
+__kernel void
+ll_accum0 (__global const float *L, __global const float *Gk1,
+           __global float *O, int w, int h, int w1, int h1,
+           __global const float *p, int K, int k0, int C, int first,
+           float sigma, float beta, float am1)
+{
+  int     x = get_global_id (0), y = get_global_id (1), j;
+  long    at = (long) y * w + x, plane1 = (long) w1 * h1;
+  float   f, sum, l, lo = p[LL_P_LMIN], step = p[LL_P_STEP];
+  LlRemap r = { sigma, beta, am1, 0.5f / (sigma * sigma) };
+
+  if (x >= w || y >= h)
+    return;
+  l = L[at];
+  j = ll_bracket (l, p, K, &f);
+  sum = first ? 0.0f : O[at];
+  /* The samples as ll_down_remap makes them. */
+  for (int k = max (j, k0); k <= min (j + 1, k0 + C - 1); k++)
+    sum += ll_weight (k, j, f)
+           * (ll_remap (l, lo + (float) k * step, r)
+              - ll_up (Gk1 + (k - k0) * plane1, w1, h1, x, y));
+  O[at] = sum;
+}
+
+/* Level l of the result over its coefficients: O += the coarser result
+ * R1 (w1 x h1) upsampled. */
+__kernel void
+ll_collapse (__global float *O, __global const float *R1, int w, int h,
+             int w1, int h1)
+{
+  int  x = get_global_id (0), y = get_global_id (1);
+  long at = (long) y * w + x;
+
+  if (x >= w || y >= h)
+    return;
+  O[at] += ll_up (R1, w1, h1, x, y);
+}
+
+/* The store: L' = level 0's coefficients O0 plus the result of level 1
+ * R1 (w1 x h1) upsampled; colour times 10^(L' - L) (at most 6 decades
+ * plus the detail's gain: finite); black where the image is; pass: as
+ * read (a 1 x 1 image, which has no pyramid). */
 __kernel void
 ll_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
-        float scale, __global const float *L, int w,
-        __global const float *Gk1, __global const float *R1, int w1, int h1,
-        __global const float *p, int K, float sigma, float beta, float am1,
-        int pass, __global uint *hist, __local uint *lh)
+        float scale, __global const float *L, __global const float *O0,
+        int w, __global const float *R1, int w1, int h1,
+        __global const float *p, int pass, __global uint *hist,
+        __local uint *lh)
 {
   int gx = get_global_id (0), gy = get_global_id (1);
 
@@ -289,19 +345,8 @@ ll_map (CLFX_SRC_ARGS (src), CLFX_DST_ARGS, __global const uint4 *scan,
         v.xyz = (float3) (0.0f);
       else
         {
-          LlRemap r = { sigma, beta, am1, 0.5f / (sigma * sigma) };
-          long    plane1 = (long) w1 * h1;
-          float   l = L[(long) py * w + px], f, a, b;
-          int     j = ll_bracket (l, p, K, &f);
-          float   lo = p[LL_P_LMIN], step = p[LL_P_STEP];
-
-          /* The samples as ll_down_remap makes them. */
-          a = ll_remap (l, lo + (float) j * step, r)
-              - ll_up (Gk1 + j * plane1, w1, h1, px, py);
-          b = ll_remap (l, lo + (float) (j + 1) * step, r)
-              - ll_up (Gk1 + (j + 1) * plane1, w1, h1, px, py);
-          v.xyz *= exp10 ((a + f * (b - a)) + ll_up (R1, w1, h1, px, py)
-                          - l);
+          long at = (long) py * w + px;
+          v.xyz *= exp10 (O0[at] + ll_up (R1, w1, h1, px, py) - L[at]);
         }
       tm_store (dst, dst_offset, dst_pitch, dst_rect, px, py, v, lh);
     }

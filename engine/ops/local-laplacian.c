@@ -131,8 +131,26 @@ ll_field (ClfxGraph *g, const TmState *st, ClfxError *error)
          && tm_log_y_cl (g, st, "ll_log", "ll_log_v", scan, prm, L, error);
 }
 
-/* The graph after the field: the pyramids and the collapse where whole
- * (one piece, or the first tile), then the map of the current piece. */
+/* The samples' chunk: all K where their pyramids (levels 1 up, 4/3 of
+ * 4 bytes a pixel each) fit a quarter of the run's memory budget (the
+ * plan counts two) and level 1's buffer fits one allocation; else as
+ * many as do, at least 2.  The result does not depend on it. */
+static int
+ll_chunk (ClfxGraph *g, int K, size_t pixels)
+{
+  const ClfxDeviceInfo *dev = clfx_graph_device (g);
+  double                per = 16.0 / 3.0 * (double) pixels;
+  double                room = (double) clfx_graph_budget (g) / 4.0;
+  double                c = fmin (room / per, (double) dev->max_alloc
+                                                / (double) pixels);
+
+  return c >= K ? K : c < 2.0 ? 2 : (int) c;
+}
+
+/* The graph after the field: where whole (one piece, or the first tile)
+ * L's pyramid, then per chunk of samples their pyramids and their terms
+ * of every level's coefficients, then the collapse down to level 1; the
+ * map of the current piece. */
 static bool
 ll_cl (ClfxGraph *g, const LlState *ls, bool whole, cl_mem scan, cl_mem prm,
        ClfxError *error)
@@ -141,74 +159,100 @@ ll_cl (ClfxGraph *g, const LlState *ls, bool whole, cl_mem scan, cl_mem prm,
   const ClfxTile *t = clfx_graph_tile (g);
   int             lw[LL_MAX_LEVELS], lh[LL_MAX_LEVELS], K = ls->samples;
   int             n = ll_levels (plan->width, plan->height, lw, lh);
+  size_t          pixels = (size_t) plan->width * (size_t) plan->height;
+  int             C = ll_chunk (g, K, pixels);
   float           sigma = (float) ls->edge;
   float           beta = (float) (1.0 - ls->compression);
   float           am1 = (float) (ls->detail - 1.0);
-  /* L's Gaussian pyramid (GL[0] = L), the remapped images' (Gk[1..n], K
-   * planes a level), the result's levels (R[n] = GL[n]). */
-  cl_mem          GL[LL_MAX_LEVELS], Gk[LL_MAX_LEVELS], R[LL_MAX_LEVELS];
-  cl_mem          hist, remapped1, result1;
+  /* L's Gaussian pyramid (GL[0] = L), the coefficients (O[0..n-1]; each
+   * level's result over them, level n's is GL[n]), a chunk's remapped
+   * images (Gk[1..n], C planes a level). */
+  cl_mem          GL[LL_MAX_LEVELS], O[LL_MAX_LEVELS], Gk[LL_MAX_LEVELS];
+  cl_mem          hist, result1, coef0;
   ClfxLaunch      map = ll_launch ("ll_map", t->out.width, t->out.height);
 
   for (int l = 0; l <= n; l++)
     if (! (GL[l] = ll_buffer (g, "L", l, (size_t) lw[l] * lh[l], error))
-        || (l > 0
-            && ! (Gk[l] = ll_buffer (g, "remapped", l,
-                                     (size_t) K * lw[l] * lh[l], error)))
-        || (l > 0 && l < n
-            && ! (R[l] = ll_buffer (g, "result", l, (size_t) lw[l] * lh[l],
-                                    error))))
+        || (l < n
+            && ! (O[l] = ll_buffer (g, "coefficients", l,
+                                    (size_t) lw[l] * lh[l], error))))
       return false;
-  R[n] = GL[n];
   for (int l = 1; whole && l <= n; l++)
     {
       ClfxLaunch down = ll_launch ("ll_down", lw[l], lh[l]);
-      ClfxLaunch remap = { "ll_down_remap", NULL, NULL, 2,
-                           { ll_round (lw[l]), ll_round (lh[l]) },
-                           { LL_TILE, LL_TILE } };
-      ClfxLaunch downk = ll_launch ("ll_down_k", lw[l], K * lh[l]);
-      if (! CLFX_LAUNCH (g, &down, error, CLFX_ARG (GL[l - 1]),
-                         CLFX_INT (lw[l - 1]), CLFX_INT (lh[l - 1]),
-                         CLFX_ARG (GL[l]), CLFX_INT (lw[l]), CLFX_INT (lh[l])))
+      if (! (Gk[l] = ll_buffer (g, "remapped", l, (size_t) C * lw[l] * lh[l],
+                                error))
+          || ! CLFX_LAUNCH (g, &down, error, CLFX_ARG (GL[l - 1]),
+                            CLFX_INT (lw[l - 1]), CLFX_INT (lh[l - 1]),
+                            CLFX_ARG (GL[l]), CLFX_INT (lw[l]),
+                            CLFX_INT (lh[l])))
         return false;
-      if (l == 1
-          ? ! CLFX_LAUNCH (g, &remap, error, CLFX_ARG (GL[0]),
-                           CLFX_INT (lw[0]), CLFX_INT (lh[0]),
-                           CLFX_ARG (Gk[1]), CLFX_INT (lw[1]),
-                           CLFX_INT (lh[1]), CLFX_ARG (prm), CLFX_INT (K),
-                           CLFX_FLOAT (sigma), CLFX_FLOAT (beta),
-                           CLFX_FLOAT (am1),
-                           CLFX_LOCAL (4 * LL_SPAN * LL_SPAN),
-                           CLFX_LOCAL (4 * LL_SPAN * LL_SPAN),
-                           CLFX_LOCAL (4 * LL_SPAN * LL_TILE))
-          : ! CLFX_LAUNCH (g, &downk, error, CLFX_ARG (Gk[l - 1]),
-                           CLFX_INT (lw[l - 1]), CLFX_INT (lh[l - 1]),
-                           CLFX_ARG (Gk[l]), CLFX_INT (lw[l]),
-                           CLFX_INT (lh[l]), CLFX_INT (K)))
+    }
+  for (int k0 = 0; whole && n > 0 && k0 < K; k0 += C)
+    {
+      int        c = K - k0 < C ? K - k0 : C, first = k0 == 0;
+      ClfxLaunch remap = { "ll_down_remap", NULL, NULL, 2,
+                           { ll_round (lw[1]), ll_round (lh[1]) },
+                           { LL_TILE, LL_TILE } };
+      ClfxLaunch accum0 = ll_launch ("ll_accum0", lw[0], lh[0]);
+      if (! CLFX_LAUNCH (g, &remap, error, CLFX_ARG (GL[0]), CLFX_INT (lw[0]),
+                         CLFX_INT (lh[0]), CLFX_ARG (Gk[1]), CLFX_INT (lw[1]),
+                         CLFX_INT (lh[1]), CLFX_ARG (prm), CLFX_INT (k0),
+                         CLFX_INT (c), CLFX_FLOAT (sigma), CLFX_FLOAT (beta),
+                         CLFX_FLOAT (am1),
+                         CLFX_LOCAL (4 * LL_SPAN * LL_SPAN),
+                         CLFX_LOCAL (4 * LL_SPAN * LL_SPAN),
+                         CLFX_LOCAL (4 * LL_SPAN * LL_TILE)))
+        return false;
+      for (int l = 2; l <= n; l++)
+        {
+          ClfxLaunch downk = ll_launch ("ll_down_k", lw[l], c * lh[l]);
+          if (! CLFX_LAUNCH (g, &downk, error, CLFX_ARG (Gk[l - 1]),
+                             CLFX_INT (lw[l - 1]), CLFX_INT (lh[l - 1]),
+                             CLFX_ARG (Gk[l]), CLFX_INT (lw[l]),
+                             CLFX_INT (lh[l]), CLFX_INT (c)))
+            return false;
+        }
+      for (int l = 1; l < n; l++)
+        {
+          ClfxLaunch accum = ll_launch ("ll_accum", lw[l], lh[l]);
+          if (! CLFX_LAUNCH (g, &accum, error, CLFX_ARG (GL[l]),
+                             CLFX_ARG (Gk[l]), CLFX_ARG (Gk[l + 1]),
+                             CLFX_ARG (O[l]), CLFX_INT (lw[l]),
+                             CLFX_INT (lh[l]), CLFX_INT (lw[l + 1]),
+                             CLFX_INT (lh[l + 1]), CLFX_ARG (prm),
+                             CLFX_INT (K), CLFX_INT (k0), CLFX_INT (c),
+                             CLFX_INT (first)))
+            return false;
+        }
+      if (! CLFX_LAUNCH (g, &accum0, error, CLFX_ARG (GL[0]), CLFX_ARG (Gk[1]),
+                         CLFX_ARG (O[0]), CLFX_INT (lw[0]), CLFX_INT (lh[0]),
+                         CLFX_INT (lw[1]), CLFX_INT (lh[1]), CLFX_ARG (prm),
+                         CLFX_INT (K), CLFX_INT (k0), CLFX_INT (c),
+                         CLFX_INT (first), CLFX_FLOAT (sigma),
+                         CLFX_FLOAT (beta), CLFX_FLOAT (am1)))
         return false;
     }
   for (int l = n - 1; whole && l >= 1; l--)
     {
       ClfxLaunch collapse = ll_launch ("ll_collapse", lw[l], lh[l]);
-      if (! CLFX_LAUNCH (g, &collapse, error, CLFX_ARG (GL[l]),
-                         CLFX_ARG (Gk[l]), CLFX_ARG (Gk[l + 1]),
-                         CLFX_ARG (R[l + 1]), CLFX_ARG (R[l]),
-                         CLFX_INT (lw[l]), CLFX_INT (lh[l]),
-                         CLFX_INT (lw[l + 1]), CLFX_INT (lh[l + 1]),
-                         CLFX_ARG (prm), CLFX_INT (K)))
+      cl_mem     coarser = l + 1 == n ? GL[n] : O[l + 1];
+      if (! CLFX_LAUNCH (g, &collapse, error, CLFX_ARG (O[l]),
+                         CLFX_ARG (coarser), CLFX_INT (lw[l]),
+                         CLFX_INT (lh[l]), CLFX_INT (lw[l + 1]),
+                         CLFX_INT (lh[l + 1])))
         return false;
     }
-  /* A 1 x 1 image has no pyramid: any buffer stands in for level 1. */
-  remapped1 = n ? Gk[1] : GL[0];
-  result1 = n ? R[1] : GL[0];
+  /* A 1 x 1 image has no pyramid: any buffer stands in for level 0's
+   * coefficients and level 1. */
+  result1 = n > 1 ? O[1] : GL[n];
+  coef0 = n ? O[0] : GL[0];
   return (hist = tm_hist_buffer (g, "histogram after", TM_HA_N, error))
          && CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
                          CLFX_FLOAT (ls->tm.scale), CLFX_ARG (GL[0]),
-                         CLFX_INT (lw[0]), CLFX_ARG (remapped1),
-                         CLFX_ARG (result1),
-                         CLFX_INT (n ? lw[1] : 1), CLFX_INT (n ? lh[1] : 1),
-                         CLFX_ARG (prm), CLFX_INT (K), CLFX_FLOAT (sigma),
-                         CLFX_FLOAT (beta), CLFX_FLOAT (am1),
+                         CLFX_ARG (coef0), CLFX_INT (lw[0]),
+                         CLFX_ARG (result1), CLFX_INT (n ? lw[1] : 1),
+                         CLFX_INT (n ? lh[1] : 1), CLFX_ARG (prm),
                          CLFX_INT (n == 0), CLFX_ARG (hist),
                          CLFX_LOCAL (4 * TM_HA_N));
 }
@@ -412,10 +456,11 @@ ll_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   ls->samples = clfx_local_laplacian_samples (lp->edge);
   tm_plan_common (p, src, plan, &ls->tm);
   tm_plan_fields (plan, &ls->tm);
-  /* L, its pyramid and the result's levels (a third each), the K
-   * remapped images' levels 1 up (a third of K), whole in tiles too. */
-  plan->bytes_per_image_pixel = 4 + 4 * 2 / 3 + (4 * ls->samples + 2) / 3
-                                + 1;
+  /* L and its pyramid (4/3 of 4 bytes), the coefficients' levels (4/3),
+   * the pyramids of a chunk of at least 2 remapped images (2 x 4/3; up
+   * to a quarter of the memory budget more, ll_chunk); whole in tiles
+   * too. */
+  plan->bytes_per_image_pixel = 6 + 6 + 11;
   return true;
 }
 

@@ -462,6 +462,52 @@ durand_sampler (ClfxContext *ctx)
   ctx->tuning.source = keep_source;
 }
 
+/* local-laplacian's samples in chunks (a memory budget that holds three
+ * samples' pyramids, ll_chunk): the same bytes as all at once, the
+ * coefficients' terms added in the same order. */
+static void
+ll_chunks (ClfxContext *ctx)
+{
+  ClfxParams  p;
+  ClfxImage   src, a = { 0 }, b = { 0 };
+  ClfxTimings ta, tb;
+  ClfxError   e = { 0 };
+  size_t      keep = ctx->tuning.budget;
+  int         once = 0, chunks = 0;
+  bool        ok;
+
+  memset (&ta, 0, sizeof ta);
+  memset (&tb, 0, sizeof tb);
+  params_for (7, true, &p, &e);
+  clfx_host_image_alloc (&src, 301, 211, 4, CLFX_DEPTH_FLOAT, &e);
+  clfx_host_image_synthetic (&src, 5);
+  hdr (&src);
+  src.straight_alpha = true;
+  ok = clfx_host_image_alloc (&a, 301, 211, 4, CLFX_DEPTH_FLOAT, &e)
+       && clfx_host_image_alloc (&b, 301, 211, 4, CLFX_DEPTH_FLOAT, &e)
+       && clfx_run_on_context (ctx, &p, &src, &a, &ta, NULL, NULL, &e);
+  /* 5.33 bytes a pixel a sample: a quarter of 4 MB holds 3. */
+  ctx->tuning.budget = 4u << 20;
+  ok = ok && clfx_run_on_context (ctx, &p, &src, &b, &tb, NULL, NULL, &e);
+  ctx->tuning.budget = keep;
+  for (int i = 0; i < ta.n_kernels; i++)
+    if (! strcmp (ta.kernels[i].name, "ll_down_remap"))
+      once = ta.kernels[i].launches;
+  for (int i = 0; i < tb.n_kernels; i++)
+    if (! strcmp (tb.kernels[i].name, "ll_down_remap"))
+      chunks = tb.kernels[i].launches;
+  tap_ok (ok && ! tb.tiled && once == 1 && chunks == 11
+            && ! memcmp (a.data, b.data, (size_t) a.stride * 211),
+          "local-laplacian's 31 samples in %d chunks (%d at once): the "
+          "result of all at once, bit for bit%s%s", chunks, once,
+          ok ? "" : ": ", ok ? "" : e.message);
+  clfx_timings_clear (&ta);
+  clfx_timings_clear (&tb);
+  clfx_host_image_free (&src);
+  clfx_host_image_free (&a);
+  clfx_host_image_free (&b);
+}
+
 static void
 refusals (void)
 {
@@ -562,6 +608,8 @@ main (void)
     tiled (ctx);
   if (ctx)
     durand_sampler (ctx);
+  if (ctx)
+    ll_chunks (ctx);
   refusals ();
   clfx_context_free (ctx);
   clfx_device_list_free (&list);
