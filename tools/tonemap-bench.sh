@@ -7,7 +7,8 @@
 set -eu
 bench=$1 device=$2 repeat=${3:-10}
 for image in 8192x8192:float 3840x2160:half; do
-  for op in reinhard02 reinhard05 drago03 aces durand02 fattal02; do
+  for op in reinhard02 reinhard05 drago03 aces durand02 fattal02 mantiuk06 \
+            local-laplacian; do
     echo "== $op $image"
     "$bench" --device "$device" --repeat "$repeat" --warmup 2 \
       --synthetic "$image" tonemap --operator "$op"
