@@ -241,6 +241,15 @@ OPERATORS = {
            ("local-laplacian.cl",
             "  return g + e + r.am1 * d * exp (-d * d * r.k2);",
             "  return i;", 1)])),
+        # A second structural break: one pyramid level, the finest, left
+        # out of the collapse.
+        ("local-laplacian-L0",
+         fixed("tonemap", "--operator", "local-laplacian"),
+         ("level 0's coefficients (the finest pyramid level skipped)",
+          [# ll_map (every device).
+           ("local-laplacian.cl",
+            "v.xyz *= exp10 (O0[at] + ll_up (R1, w1, h1, px, py) - L[at]);",
+            "v.xyz *= exp10 (ll_up (R1, w1, h1, px, py) - L[at]);", 1)])),
     ],
 }
 
