@@ -96,12 +96,18 @@ m06_params (ClfxGraph *g, const TmState *st, cl_mem stats, float n,
                       CLFX_ARG (prm));
 }
 
+/* cpu: the CPU devices' forms (kernels/mantiuk06.cl's _v kernels): the
+ * levels a row a work-item, level 0's A p in bands of rows whose partials
+ * of p.Ap it writes (no m06_dot in the iteration), the vectors a chunk a
+ * work-item. */
 typedef struct
 {
   ClfxGraph *g;
   int        levels, w[M06_MAX_LEVELS], h[M06_MAX_LEVELS];
   long       n, chunk;
   int        groups;
+  bool       cpu;
+  int        bands, rows; /* level 0's bands of rows (cpu) */
   /* Per level: the pyramid of the vector multiplied (D[0] unused), the
    * divergence sums (S[0] unused: the product's buffer), the weights. */
   cl_mem     D[M06_MAX_LEVELS], S[M06_MAX_LEVELS];
@@ -125,38 +131,58 @@ m06_vector (const char *kernel, long n)
   return l;
 }
 
+/* A reduction over the vectors' chunks: TM_SEL_GROUP work-items a chunk,
+ * or on CPU devices one (kernel_v). */
 static ClfxLaunch
-m06_reduce (const M06Solve *s, const char *kernel)
+m06_reduce (const M06Solve *s, const char *kernel, const char *kernel_v)
 {
   ClfxLaunch l = { kernel, NULL, NULL, 1,
                    { (size_t) TM_SEL_GROUP * (size_t) s->groups, 1 },
                    { TM_SEL_GROUP, 1 } };
+  if (s->cpu)
+    {
+      l.kernel = kernel_v;
+      l.global[0] = (size_t) s->groups;
+      l.local[0] = 1;
+    }
   return l;
 }
 
-/* The partials' sum and what it decides (m06_final's mode), in
- * iteration k (0: whatever the state). */
+/* A level's kernel: a pixel a work-item, or on CPU devices a row
+ * (kernel_v, over `rows` rows). */
+static ClfxLaunch
+m06_level (bool cpu, const char *kernel, const char *kernel_v, int w, int h,
+           int rows)
+{
+  return cpu ? m06_vector (kernel_v, rows) : m06_launch (kernel, w, h);
+}
+
+/* The sum of `groups` partials and what it decides (m06_final's mode),
+ * in iteration k (0: whatever the state). */
 static bool
-m06_final (M06Solve *s, int mode, int k, ClfxError *error)
+m06_final (M06Solve *s, int mode, int k, int groups, ClfxError *error)
 {
   ClfxLaunch l = { "m06_final", NULL, NULL, 1, { TM_SEL_GROUP, 1 },
                    { TM_SEL_GROUP, 1 } };
 
   return CLFX_LAUNCH (s->g, &l, error, CLFX_ARG (s->partials),
-                      CLFX_INT (s->groups), CLFX_INT (mode),
+                      CLFX_INT (groups), CLFX_INT (mode),
                       CLFX_FLOAT (s->tol2), CLFX_FLOAT (s->itmax),
                       CLFX_ARG (s->st), CLFX_INT (k),
                       CLFX_LOCAL (4 * TM_SEL_GROUP));
 }
 
 /* out = A v: v's pyramid, then from the coarsest level the divergence of
- * C times its gradients plus the coarser sum upsampled. */
+ * C times its gradients plus the coarser sum upsampled; dot (CPU
+ * devices): level 0 writes the partials of v.out too, s->bands of them. */
 static bool
-m06_multiply (M06Solve *s, cl_mem v, cl_mem out, int k, ClfxError *error)
+m06_multiply (M06Solve *s, cl_mem v, cl_mem out, int k, bool dot,
+              ClfxError *error)
 {
   for (int l = 1; l < s->levels; l++)
     {
-      ClfxLaunch down = m06_launch ("m06_down", s->w[l], s->h[l]);
+      ClfxLaunch down = m06_level (s->cpu, "m06_down", "m06_down_v", s->w[l],
+                                   s->h[l], s->h[l]);
       cl_mem     in = l == 1 ? v : s->D[l - 1];
       if (! CLFX_LAUNCH (s->g, &down, error, CLFX_ARG (in),
                          CLFX_INT (s->w[l - 1]), CLFX_INT (s->h[l - 1]),
@@ -166,16 +192,28 @@ m06_multiply (M06Solve *s, cl_mem v, cl_mem out, int k, ClfxError *error)
     }
   for (int l = s->levels - 1; l >= 0; l--)
     {
-      ClfxLaunch apply = m06_launch ("m06_apply", s->w[l], s->h[l]);
+      int        rows = l ? 1 : s->rows;
+      ClfxLaunch apply = m06_level (s->cpu, "m06_apply", "m06_apply_v",
+                                    s->w[l], s->h[l], l ? s->h[l] : s->bands);
       bool       top = l == s->levels - 1;
       /* The coarsest level reads no coarser sum: any buffer stands in. */
       cl_mem     in = l ? s->D[l] : v, coarse = top ? s->Cx[l] : s->S[l + 1];
       cl_mem     sum = l ? s->S[l] : out;
-      if (! CLFX_LAUNCH (s->g, &apply, error, CLFX_ARG (in),
-                         CLFX_ARG (s->Cx[l]), CLFX_ARG (s->Cy[l]),
-                         CLFX_INT (s->w[l]), CLFX_INT (s->h[l]),
-                         CLFX_ARG (coarse), CLFX_INT (! top), CLFX_ARG (sum),
-                         CLFX_ARG (s->st), CLFX_INT (k)))
+      bool       ok;
+      if (s->cpu)
+        ok = CLFX_LAUNCH (s->g, &apply, error, CLFX_ARG (in),
+                          CLFX_ARG (s->Cx[l]), CLFX_ARG (s->Cy[l]),
+                          CLFX_INT (s->w[l]), CLFX_INT (s->h[l]),
+                          CLFX_ARG (coarse), CLFX_INT (! top), CLFX_ARG (sum),
+                          CLFX_ARG (s->st), CLFX_INT (k), CLFX_INT (rows),
+                          CLFX_INT (dot && l == 0), CLFX_ARG (s->partials));
+      else
+        ok = CLFX_LAUNCH (s->g, &apply, error, CLFX_ARG (in),
+                          CLFX_ARG (s->Cx[l]), CLFX_ARG (s->Cy[l]),
+                          CLFX_INT (s->w[l]), CLFX_INT (s->h[l]),
+                          CLFX_ARG (coarse), CLFX_INT (! top), CLFX_ARG (sum),
+                          CLFX_ARG (s->st), CLFX_INT (k));
+      if (! ok)
         return false;
     }
   return true;
@@ -185,14 +223,19 @@ m06_multiply (M06Solve *s, cl_mem v, cl_mem out, int k, ClfxError *error)
 static bool
 m06_residual (M06Solve *s, int mode, ClfxError *error)
 {
-  ClfxLaunch resid = m06_reduce (s, "m06_resid");
+  ClfxLaunch resid = m06_reduce (s, "m06_resid", "m06_resid_v");
+  bool       ok = m06_multiply (s, s->x, s->Ap, 0, false, error);
 
-  return m06_multiply (s, s->x, s->Ap, 0, error)
-         && CLFX_LAUNCH (s->g, &resid, error, CLFX_ARG (s->b),
-                         CLFX_ARG (s->Ap), CLFX_ARG (s->r), CLFX_ARG (s->p),
-                         CLFX_ARG (s->n), CLFX_ARG (s->chunk),
-                         CLFX_ARG (s->partials), CLFX_LOCAL (4 * TM_SEL_GROUP))
-         && m06_final (s, mode, 0, error);
+  if (ok && s->cpu)
+    ok = CLFX_LAUNCH (s->g, &resid, error, CLFX_ARG (s->b), CLFX_ARG (s->Ap),
+                      CLFX_ARG (s->r), CLFX_ARG (s->p), CLFX_ARG (s->n),
+                      CLFX_ARG (s->chunk), CLFX_ARG (s->partials));
+  else if (ok)
+    ok = CLFX_LAUNCH (s->g, &resid, error, CLFX_ARG (s->b), CLFX_ARG (s->Ap),
+                      CLFX_ARG (s->r), CLFX_ARG (s->p), CLFX_ARG (s->n),
+                      CLFX_ARG (s->chunk), CLFX_ARG (s->partials),
+                      CLFX_LOCAL (4 * TM_SEL_GROUP));
+  return ok && m06_final (s, mode, 0, s->groups, error);
 }
 
 static bool
@@ -204,25 +247,54 @@ m06_copy (M06Solve *s, cl_mem from, cl_mem to, ClfxError *error)
                       CLFX_ARG (s->n));
 }
 
-/* Iteration k: A p, alpha, r and r.r, the step's decisions, x and p. */
+/* a.b's partials (the GPU's m06_dot, the CPU devices' m06_dot_v). */
+static bool
+m06_dot (M06Solve *s, cl_mem a, cl_mem b, int k, ClfxError *error)
+{
+  ClfxLaunch dot = m06_reduce (s, "m06_dot", "m06_dot_v");
+
+  if (s->cpu)
+    return CLFX_LAUNCH (s->g, &dot, error, CLFX_ARG (a), CLFX_ARG (b),
+                        CLFX_ARG (s->n), CLFX_ARG (s->chunk),
+                        CLFX_ARG (s->partials), CLFX_ARG (s->st),
+                        CLFX_INT (k));
+  return CLFX_LAUNCH (s->g, &dot, error, CLFX_ARG (a), CLFX_ARG (b),
+                      CLFX_ARG (s->n), CLFX_ARG (s->chunk),
+                      CLFX_ARG (s->partials), CLFX_ARG (s->st), CLFX_INT (k),
+                      CLFX_LOCAL (4 * TM_SEL_GROUP));
+}
+
+/* Iteration k: A p, alpha, r and r.r, the step's decisions, x and p; on
+ * CPU devices p.Ap's partials come with A p (m06_multiply's dot) and the
+ * vectors' kernels take chunks. */
 static bool
 m06_iterate (M06Solve *s, int k, ClfxError *error)
 {
-  ClfxLaunch dot = m06_reduce (s, "m06_dot");
-  ClfxLaunch upr = m06_reduce (s, "m06_update_r");
-  ClfxLaunch upd = m06_vector ("m06_update", s->n);
+  ClfxLaunch upr = m06_reduce (s, "m06_update_r", "m06_update_r_v");
+  ClfxLaunch upd = s->cpu ? m06_reduce (s, NULL, "m06_update_v")
+                          : m06_vector ("m06_update", s->n);
 
-  return m06_multiply (s, s->p, s->Ap, k, error)
-         && CLFX_LAUNCH (s->g, &dot, error, CLFX_ARG (s->p), CLFX_ARG (s->Ap),
-                         CLFX_ARG (s->n), CLFX_ARG (s->chunk),
-                         CLFX_ARG (s->partials), CLFX_ARG (s->st),
-                         CLFX_INT (k), CLFX_LOCAL (4 * TM_SEL_GROUP))
-         && m06_final (s, M06_FIN_PAP, k, error)
-         && CLFX_LAUNCH (s->g, &upr, error, CLFX_ARG (s->r), CLFX_ARG (s->Ap),
-                         CLFX_ARG (s->n), CLFX_ARG (s->chunk),
-                         CLFX_ARG (s->partials), CLFX_ARG (s->st),
-                         CLFX_INT (k), CLFX_LOCAL (4 * TM_SEL_GROUP))
-         && m06_final (s, M06_FIN_RR, k, error)
+  if (! m06_multiply (s, s->p, s->Ap, k, s->cpu, error)
+      || (! s->cpu && ! m06_dot (s, s->p, s->Ap, k, error))
+      || ! m06_final (s, M06_FIN_PAP, k, s->cpu ? s->bands : s->groups,
+                      error))
+    return false;
+  if (s->cpu)
+    return CLFX_LAUNCH (s->g, &upr, error, CLFX_ARG (s->r), CLFX_ARG (s->Ap),
+                        CLFX_ARG (s->n), CLFX_ARG (s->chunk),
+                        CLFX_ARG (s->partials), CLFX_ARG (s->st),
+                        CLFX_INT (k))
+           && m06_final (s, M06_FIN_RR, k, s->groups, error)
+           && CLFX_LAUNCH (s->g, &upd, error, CLFX_ARG (s->x),
+                           CLFX_ARG (s->saved), CLFX_ARG (s->p),
+                           CLFX_ARG (s->r), CLFX_ARG (s->n),
+                           CLFX_ARG (s->chunk), CLFX_ARG (s->st),
+                           CLFX_INT (k));
+  return CLFX_LAUNCH (s->g, &upr, error, CLFX_ARG (s->r), CLFX_ARG (s->Ap),
+                      CLFX_ARG (s->n), CLFX_ARG (s->chunk),
+                      CLFX_ARG (s->partials), CLFX_ARG (s->st), CLFX_INT (k),
+                      CLFX_LOCAL (4 * TM_SEL_GROUP))
+         && m06_final (s, M06_FIN_RR, k, s->groups, error)
          && CLFX_LAUNCH (s->g, &upd, error, CLFX_ARG (s->x),
                          CLFX_ARG (s->saved), CLFX_ARG (s->p), CLFX_ARG (s->r),
                          CLFX_ARG (s->n), CLFX_ARG (s->st), CLFX_INT (k));
@@ -234,15 +306,11 @@ m06_iterate (M06Solve *s, int k, ClfxError *error)
 static bool
 m06_solve (M06Solve *s, ClfxError *error)
 {
-  ClfxLaunch dot = m06_reduce (s, "m06_dot");
   ClfxLaunch pick = m06_vector ("m06_pick", s->n);
   int        k = 1, itmax = (int) s->itmax;
 
-  if (! CLFX_LAUNCH (s->g, &dot, error, CLFX_ARG (s->b), CLFX_ARG (s->b),
-                     CLFX_ARG (s->n), CLFX_ARG (s->chunk),
-                     CLFX_ARG (s->partials), CLFX_ARG (s->st), CLFX_INT (0),
-                     CLFX_LOCAL (4 * TM_SEL_GROUP))
-      || ! m06_final (s, M06_FIN_BB, 0, error)
+  if (! m06_dot (s, s->b, s->b, 0, error)
+      || ! m06_final (s, M06_FIN_BB, 0, s->groups, error)
       || ! m06_residual (s, M06_FIN_START, error)
       || ! m06_copy (s, s->x, s->saved, error))
     return false;
@@ -354,10 +422,20 @@ m06_cl (ClfxGraph *g, const M06State *ms, cl_mem scan, cl_mem prm,
   int             w = plan->width, h = plan->height;
   M06Solve        s = { 0 };
   cl_mem          Bx[M06_MAX_LEVELS], By[M06_MAX_LEVELS], hist;
-  ClfxLaunch      map = m06_launch ("m06_map", t->out.width, t->out.height);
+  bool            cpu = clfx_graph_source_is_buffer (g);
+  /* CPU devices: the map eight pixels of a row in TM_MAP_ROWS rows a
+   * work-item (m06_map_v). */
+  ClfxLaunch      map
+    = cpu ? m06_launch ("m06_map_v", (t->out.width + TM_V - 1) / TM_V,
+                        (t->out.height + TM_MAP_ROWS - 1) / TM_MAP_ROWS)
+          : m06_launch ("m06_map", t->out.width, t->out.height);
   static const float zero = 0.0f;
 
   s.g = g;
+  s.cpu = cpu;
+  /* Level 0's bands: at most 4096 (the partials' buffer). */
+  s.rows = (h + 4095) / 4096;
+  s.bands = (h + s.rows - 1) / s.rows;
   s.prm = prm;
   s.levels = m06_levels (w, h, s.w, s.h);
   s.n = (long) w * h;
@@ -402,8 +480,10 @@ m06_cl (ClfxGraph *g, const M06State *ms, cl_mem scan, cl_mem prm,
       /* The pyramid of x, each level's target; b. */
       for (int l = 0; l < s.levels; l++)
         {
-          ClfxLaunch down = m06_launch ("m06_down", s.w[l], s.h[l]);
-          ClfxLaunch target = m06_launch ("m06_target", s.w[l], s.h[l]);
+          ClfxLaunch down = m06_level (cpu, "m06_down", "m06_down_v", s.w[l],
+                                       s.h[l], s.h[l]);
+          ClfxLaunch target = m06_level (cpu, "m06_target", "m06_target_v",
+                                         s.w[l], s.h[l], s.h[l]);
           cl_mem     in = l > 1 ? s.D[l - 1] : s.x, level = l ? s.D[l] : s.x;
           if ((l > 0
                && ! CLFX_LAUNCH (g, &down, error, CLFX_ARG (in),
@@ -422,7 +502,8 @@ m06_cl (ClfxGraph *g, const M06State *ms, cl_mem scan, cl_mem prm,
         }
       for (int l = s.levels - 1; l >= 0; l--)
         {
-          ClfxLaunch div = m06_launch ("m06_div", s.w[l], s.h[l]);
+          ClfxLaunch div = m06_level (cpu, "m06_div", "m06_div_v", s.w[l],
+                                      s.h[l], s.h[l]);
           bool       top = l == s.levels - 1;
           cl_mem     coarse = top ? Bx[l] : s.S[l + 1];
           cl_mem     sum = l ? s.S[l] : s.b;
