@@ -354,49 +354,22 @@ m06_rank (long n, double pct, cl_uint *below, cl_uint *above, double *d)
 static bool
 m06_percentiles (M06Solve *s, ClfxError *error)
 {
-  static const int known[3] = { 0, 11, 22 }, shift[3] = { 21, 10, 0 };
-  static const cl_uint zero = 0;
-  bool       cpu = clfx_graph_source_is_buffer (s->g);
-  long       groups = (s->n + 65535) / 65536, chunk;
-  ClfxLaunch hl = { cpu ? "m06_hist_v" : "m06_hist", NULL, NULL, 1,
-                    { 0, 1 }, { 256, 1 } };
-  ClfxLaunch sl = { "m06_select", NULL, NULL, 1, { TM_SEL_GROUP, 1 },
-                    { TM_SEL_GROUP, 1 } };
   ClfxLaunch range = TM_ONE ("m06_range");
   cl_uint    below[2], above[2];
   double     d[2];
-  cl_mem     hist, sel;
 
-  groups = groups < 1 ? 1 : groups > 1024 ? 1024 : groups;
-  chunk = (s->n + groups - 1) / groups;
-  hl.global[0] = cpu ? (size_t) groups : 256 * (size_t) groups;
-  if (cpu)
-    hl.local[0] = 1;
   m06_rank (s->n, 0.1, &below[0], &above[0], &d[0]);
   m06_rank (s->n, 99.9, &below[1], &above[1], &d[1]);
-  if (! (hist = clfx_graph_buffer (s->g, "mantiuk06 histogram",
-                                   4 * 2 * TM_SEL_BINS, error))
-      || ! (sel = clfx_graph_buffer (s->g, "mantiuk06 selection", 16, error)))
-    return false;
   for (int which = 0; which < 2; which++)
-    for (int pass = 0; pass < 3; pass++)
-      {
-        const cl_uint *ranks = which ? above : below;
-        if (! clfx_graph_fill (s->g, hist, &zero, sizeof zero,
-                               4 * 2 * TM_SEL_BINS, error)
-            || ! CLFX_LAUNCH (s->g, &hl, error, CLFX_ARG (s->x),
-                              CLFX_ARG (s->n), CLFX_ARG (chunk),
-                              CLFX_ARG (sel), CLFX_INT (known[pass]),
-                              CLFX_INT (shift[pass]), CLFX_ARG (hist),
-                              CLFX_LOCAL (4 * 2 * TM_SEL_BINS))
-            || ! CLFX_LAUNCH (s->g, &sl, error, CLFX_ARG (hist),
-                              CLFX_ARG (sel), CLFX_INT (known[pass]),
-                              CLFX_INT (shift[pass]), CLFX_ARG (ranks[0]),
-                              CLFX_ARG (ranks[1]), CLFX_ARG (s->st),
-                              CLFX_INT (M06_Q + 2 * which),
-                              CLFX_LOCAL (4 * 2 * TM_SEL_GROUP)))
-          return false;
-      }
+    {
+      const cl_uint *ranks = which ? above : below;
+      const ClfxArg  tail[] = { CLFX_ARG (s->st),
+                                CLFX_INT (M06_Q + 2 * which) };
+      if (! tm_select_cl (s->g, "mantiuk06", "m06_hist", "m06_hist_v",
+                          "m06_select", s->x, s->n, ranks[0], ranks[1], tail,
+                          2, error))
+        return false;
+    }
   return CLFX_LAUNCH (s->g, &range, error, CLFX_ARG (s->st),
                       CLFX_FLOAT ((float) d[0]), CLFX_FLOAT ((float) d[1]),
                       CLFX_ARG (s->prm));
