@@ -134,9 +134,9 @@ m06_down (__global const float *in, int iw, int ih, __global float *out,
  * pixels at a time where the level halves exactly (iw = 2 ow: coarse
  * pixel x covers columns 2x and 2x + 1 and touches 2x + 2 with weight 0,
  * the weights m06_down1 computes, 1, 1 and 0), its texels the even and
- * odd floats of sixteen, the same operations in the same order a lane:
- * m06_down's floats.  Elsewhere (odd widths, the row's last pixels)
- * m06_down1 itself. */
+ * odd floats of sixteen, the same operations in the same order a lane
+ * (but for the terms of weight 0): m06_down's floats.  Elsewhere (odd
+ * widths, the row's last pixels) m06_down1 itself. */
 __kernel void
 m06_down_v (__global const float *in, int iw, int ih, __global float *out,
             int ow, int oh, __global const float *st, int k)
@@ -157,12 +157,16 @@ m06_down_v (__global const float *in, int iw, int ih, __global float *out,
           float8 s = (float8) (0.0f);
           for (int i = y1; i <= y2 && i < ih; i++)
             {
-              __global const float *row = in + (long) i * iw + 2 * x;
               float   fy = i == y1 ? fy1 : i == y2 ? fy2 : 1.0f;
-              float16 a = vload16 (0, row), b = vload16 (0, row + 2);
+              float16 a;
+              /* A row or column of weight 0 adds 0 (x is finite): left
+               * out, it leaves the sum as it is but for the sign of an
+               * exact 0. */
+              if (fy == 0.0f)
+                continue;
+              a = vload16 (0, in + (long) i * iw + 2 * x);
               s += a.even * 1.0f * fy;
               s += a.odd * 1.0f * fy;
-              s += b.even * 0.0f * fy;
             }
           vstore8 (s / (dx * dy), 0, o + x);
         }
@@ -359,13 +363,17 @@ m06_up (__global const float *S, int w, int h, int x, int y)
 }
 
 /* The CPU devices' forms of m06_div and m06_apply: a row (or a band of
- * rows) a work-item, TM_V pixels at a time from x = TM_V where every
- * neighbour is inside and m06_up's four coarse texels of each lane lie
- * among eight from the block's first (m06_up8), else pixel by pixel. */
-inline CLFX_ALWAYS_INLINE bool
-m06_up_fast (int w, int x)
+ * rows) a work-item, TM_V pixels at a time from x = TM_V to m06_up_last
+ * (every neighbour inside, m06_up's four coarse texels of each lane among
+ * eight from the block's first: m06_up8), else pixel by pixel. */
+inline CLFX_ALWAYS_INLINE int
+m06_up_last (int w)
 {
-  return x >= TM_V && x + TM_V <= w - 1 && x * (w / 2) / w + 8 <= w / 2;
+  int iw = w / 2;
+  /* x + 8 <= w - 1, and x iw / w + 8 <= iw: x iw < (iw - 7) w. */
+  long last = iw > 7 ? ((long) (iw - 7) * w - 1) / iw : -1;
+
+  return min (w - 9, (int) last);
 }
 
 /* An exact x / d for 0 <= x < 2^31 eight wide (a float's estimate, off by
@@ -379,7 +387,7 @@ m06_div8 (int8 x, int d)
   return (q + 1) * d <= x ? q + 1 : q;
 }
 
-/* m06_up for the eight pixels from (x, y) (m06_up_fast): the same indices,
+/* m06_up for the eight pixels from (x, y) (m06_up_last): the same indices,
  * weights and operations a lane; the texels picked from eight floats of
  * each coarse row (a fixed pattern where w is even). */
 inline CLFX_ALWAYS_INLINE float8
@@ -397,16 +405,20 @@ m06_up8 (__global const float *S, int w, int h, int x, int y)
 
   if (w % 2 == 0)
     {
+      /* dx = 1 / 2: sx and the weights are exact, ax 1 and 1 / 2, bx -1 / 2
+       * and 0, even and odd x. */
       x1 = xv >> 1;
       x2 = min ((xv + 1) >> 1, iw - 1);
+      ax = (float8) (1.0f, 0.5f, 1.0f, 0.5f, 1.0f, 0.5f, 1.0f, 0.5f);
+      bx = (float8) (-0.5f, 0.0f, -0.5f, 0.0f, -0.5f, 0.0f, -0.5f, 0.0f);
     }
   else
     {
       x1 = m06_div8 (xv * iw, w);
       x2 = min (m06_div8 ((xv + 1) * iw, w), iw - 1);
+      ax = convert_float8 (x1 + 1) - sx;
+      bx = sx + dx - convert_float8 (x1 + 1);
     }
-  ax = convert_float8 (x1 + 1) - sx;
-  bx = sx + dx - convert_float8 (x1 + 1);
   base = x1.s0;
   r1 = vload8 (0, S + (long) y1 * iw + base);
   r2 = vload8 (0, S + (long) y2 * iw + base);
@@ -523,15 +535,15 @@ __kernel void
 m06_div_v (__global const float *Bx, __global const float *By, int w, int h,
            __global const float *Sc, int coarse, __global float *S)
 {
-  int  gy = get_global_id (0);
+  int  gy = get_global_id (0), last = m06_up_last (w);
   long at = (long) gy * w;
 
   if (gy >= h)
     return;
   for (int gx = 0; gx < w; gx++)
     {
-      if (gy > 0 && m06_up_fast (w, gx))
-        do
+      if (gy > 0 && gx == TM_V)
+        for (; gx <= last; gx += TM_V)
           {
             long   i = at + gx;
             float8 d = (vload8 (0, Bx + i) - vload8 (0, Bx + i - 1))
@@ -539,9 +551,9 @@ m06_div_v (__global const float *Bx, __global const float *By, int w, int h,
             vstore8 ((coarse ? m06_up8 (Sc, w, h, gx, gy) : (float8) (0.0f))
                        + d,
                      0, S + i);
-            gx += TM_V;
           }
-        while (m06_up_fast (w, gx));
+      if (gx >= w)
+        break;
       S[at + gx] = m06_div1 (Bx, By, w, h, Sc, coarse, gx, gy);
     }
 }
@@ -557,6 +569,7 @@ m06_apply_v (__global const float *v, __global const float *Cx,
              int rows, int dot, __global float *partials)
 {
   int    b = get_global_id (0), y0 = b * rows, y1 = min (y0 + rows, h);
+  int    last = m06_up_last (w);
   float8 sum = (float8) (0.0f), comp = (float8) (0.0f);
   float  ssum = 0.0f, scomp = 0.0f;
 
@@ -570,8 +583,8 @@ m06_apply_v (__global const float *v, __global const float *Cx,
       for (int gx = 0; gx < w; gx++)
         {
           float o;
-          if (inner && m06_up_fast (w, gx))
-            do
+          if (inner && gx == TM_V)
+            for (; gx <= last; gx += TM_V)
               {
                 long   i = at + gx;
                 __global const float *r = v + i;
@@ -587,9 +600,9 @@ m06_apply_v (__global const float *v, __global const float *Cx,
                 vstore8 (s8, 0, S + i);
                 if (dot)
                   m06_kahan8 (&sum, &comp, c * s8);
-                gx += TM_V;
               }
-            while (m06_up_fast (w, gx));
+          if (gx >= w)
+            break;
           o = m06_apply1 (v, Cx, Cy, w, h, Sc, coarse, gx, gy);
           S[at + gx] = o;
           if (dot)
