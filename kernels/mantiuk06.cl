@@ -152,7 +152,7 @@ m06_down_v (__global const float *in, int iw, int ih, __global float *out,
       int   y1 = y * ih / oh, y2 = (y + 1) * ih / oh;
       float fy1 = (float) (y1 + 1) - (float) y * dy;
       float fy2 = (float) (y + 1) * dy - (float) y2;
-      for (; x + TM_V + 1 <= ow; x += TM_V)
+      for (; x + TM_V <= ow; x += TM_V)
         {
           float8 s = (float8) (0.0f);
           for (int i = y1; i <= y2 && i < ih; i++)
@@ -173,6 +173,81 @@ m06_down_v (__global const float *in, int iw, int ih, __global float *out,
     }
   for (; x < ow; x++)
     o[x] = m06_down1 (in, iw, ih, ow, oh, x, y);
+}
+
+/* m06_update's operations on x, saved, p from i to hi (CPU devices):
+ * eight at a time, the same floats. */
+inline CLFX_ALWAYS_INLINE void
+m06_update_span (__global float *x, __global float *saved, __global float *p,
+                 __global const float *r, long i, long hi,
+                 __global const float *st)
+{
+  float alpha = st[M06_ALPHA], beta = st[M06_BETA];
+  bool  save = st[M06_SAVE] != 0.0f;
+  bool  next = st[M06_DONE] == 0.0f && st[M06_PAUSE] == 0.0f;
+
+  for (; i + 8 <= hi; i += 8)
+    {
+      float8 xv = vload8 (0, x + i), pv = vload8 (0, p + i);
+      if (save)
+        vstore8 (xv, 0, saved + i);
+      xv += alpha * pv;
+      vstore8 (xv, 0, x + i);
+      if (next)
+        vstore8 (vload8 (0, r + i) + beta * pv, 0, p + i);
+    }
+  for (; i < hi; i++)
+    {
+      if (save)
+        saved[i] = x[i];
+      x[i] += alpha * p[i];
+      if (next)
+        p[i] = r[i] + beta * p[i];
+    }
+}
+
+/* m06_down_v onto level 1 of A p in iteration k where both sides of the
+ * image are even, with iteration k - 1's update of x and p made first
+ * (st[M06_LAST] = k - 1: the solve went on; m06_update_v leaves it to
+ * this kernel) on the two rows of p the coarse row covers, which no other
+ * work-item reads: their new values are averaged, as m06_down_v's fast
+ * path (but for its terms of weight 0) and pixel by pixel at the row's
+ * end alike. */
+__kernel void
+m06_down_update_v (__global float *p, int iw, int ih, __global float *out,
+                   int ow, int oh, __global const float *st, int k,
+                   __global float *x, __global float *saved,
+                   __global const float *r)
+{
+  int             y = get_global_id (0), c = 0;
+  long            at = (long) 2 * y * iw;
+  float           f = ((float) iw / (float) ow) * ((float) ih / (float) oh);
+  __global float *o = out + (long) y * ow;
+
+  if (y >= oh || ! m06_on (st, k))
+    return;
+  if (k > 1 && st[M06_LAST] == (float) (k - 1))
+    m06_update_span (x, saved, p, r, at, at + 2 * (long) iw, st);
+  for (; c + TM_V <= ow; c += TM_V)
+    {
+      float16 a = vload16 (0, p + at + 2 * c);
+      float16 b = vload16 (0, p + at + iw + 2 * c);
+      float8  s = (float8) (0.0f);
+      s += a.even;
+      s += a.odd;
+      s += b.even;
+      s += b.odd;
+      vstore8 (s / f, 0, o + c);
+    }
+  for (; c < ow; c++)
+    {
+      float s = 0.0f;
+      s += p[at + 2 * c];
+      s += p[at + 2 * c + 1];
+      s += p[at + iw + 2 * c];
+      s += p[at + iw + 2 * c + 1];
+      o[c] = s / f;
+    }
 }
 #endif
 
@@ -782,6 +857,8 @@ m06_decide (__global float *st, int mode, float v, float tol2, float itmax,
     {
       st[M06_RR] = st[M06_SAVED_RR] = v;
       st[M06_PAUSE] = 0.0f;
+      /* No update pending (the CPU devices' m06_down_update_v). */
+      st[M06_LAST] = 0.0f;
     }
   else
     {
@@ -847,38 +924,21 @@ m06_update (__global float *x, __global float *saved, __global float *p,
     p[i] = r[i] + st[M06_BETA] * p[i];
 }
 #else
-/* m06_update in the CPU devices' form: work-item g the chunk g, eight at
- * a time (the same floats). */
+/* m06_update in the CPU devices' form: work-item g the chunk g
+ * (m06_update_span); stop_only: only where the solve stops or pauses
+ * after iteration k (else the next iteration's m06_down_update_v makes
+ * the update). */
 __kernel void
 m06_update_v (__global float *x, __global float *saved, __global float *p,
               __global const float *r, long n, long chunk,
-              __global const float *st, int k)
+              __global const float *st, int k, int stop_only)
 {
-  long  i = (long) get_global_id (0) * chunk, hi = min (i + chunk, n);
-  float alpha = st[M06_ALPHA], beta = st[M06_BETA];
-  bool  save = st[M06_SAVE] != 0.0f;
-  bool  next = st[M06_DONE] == 0.0f && st[M06_PAUSE] == 0.0f;
+  long i = (long) get_global_id (0) * chunk, hi = min (i + chunk, n);
 
-  if (st[M06_LAST] != (float) k)
+  if (st[M06_LAST] != (float) k
+      || (stop_only && st[M06_DONE] == 0.0f && st[M06_PAUSE] == 0.0f))
     return;
-  for (; i + 8 <= hi; i += 8)
-    {
-      float8 xv = vload8 (0, x + i), pv = vload8 (0, p + i);
-      if (save)
-        vstore8 (xv, 0, saved + i);
-      xv += alpha * pv;
-      vstore8 (xv, 0, x + i);
-      if (next)
-        vstore8 (vload8 (0, r + i) + beta * pv, 0, p + i);
-    }
-  for (; i < hi; i++)
-    {
-      if (save)
-        saved[i] = x[i];
-      x[i] += alpha * p[i];
-      if (next)
-        p[i] = r[i] + beta * p[i];
-    }
+  m06_update_span (x, saved, p, r, i, hi, st);
 }
 #endif
 

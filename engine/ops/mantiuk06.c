@@ -99,14 +99,16 @@ m06_params (ClfxGraph *g, const TmState *st, cl_mem stats, float n,
 /* cpu: the CPU devices' forms (kernels/mantiuk06.cl's _v kernels): the
  * levels a row a work-item, level 0's A p in bands of rows whose partials
  * of p.Ap it writes (no m06_dot in the iteration), the vectors a chunk a
- * work-item. */
+ * work-item; fuse (both sides even, two levels or more): an iteration's
+ * update of x and p made by the next one's first pyramid level
+ * (m06_down_update_v), m06_update_v only where the solve stops. */
 typedef struct
 {
   ClfxGraph *g;
   int        levels, w[M06_MAX_LEVELS], h[M06_MAX_LEVELS];
   long       n, chunk;
   int        groups;
-  bool       cpu;
+  bool       cpu, fuse;
   int        bands, rows; /* level 0's bands of rows (cpu) */
   /* Per level: the pyramid of the vector multiplied (D[0] unused), the
    * divergence sums (S[0] unused: the product's buffer), the weights. */
@@ -174,20 +176,35 @@ m06_final (M06Solve *s, int mode, int k, int groups, ClfxError *error)
 
 /* out = A v: v's pyramid, then from the coarsest level the divergence of
  * C times its gradients plus the coarser sum upsampled; dot (CPU
- * devices): level 0 writes the partials of v.out too, s->bands of them. */
+ * devices): level 0 writes the partials of v.out too, s->bands of them;
+ * update (s->fuse, v = p): the first level makes iteration k - 1's
+ * update. */
 static bool
 m06_multiply (M06Solve *s, cl_mem v, cl_mem out, int k, bool dot,
-              ClfxError *error)
+              bool update, ClfxError *error)
 {
   for (int l = 1; l < s->levels; l++)
     {
       ClfxLaunch down = m06_level (s->cpu, "m06_down", "m06_down_v", s->w[l],
                                    s->h[l], s->h[l]);
       cl_mem     in = l == 1 ? v : s->D[l - 1];
-      if (! CLFX_LAUNCH (s->g, &down, error, CLFX_ARG (in),
-                         CLFX_INT (s->w[l - 1]), CLFX_INT (s->h[l - 1]),
-                         CLFX_ARG (s->D[l]), CLFX_INT (s->w[l]),
-                         CLFX_INT (s->h[l]), CLFX_ARG (s->st), CLFX_INT (k)))
+      bool       ok;
+      if (update && l == 1)
+        {
+          down.kernel = "m06_down_update_v";
+          ok = CLFX_LAUNCH (s->g, &down, error, CLFX_ARG (in),
+                            CLFX_INT (s->w[0]), CLFX_INT (s->h[0]),
+                            CLFX_ARG (s->D[1]), CLFX_INT (s->w[1]),
+                            CLFX_INT (s->h[1]), CLFX_ARG (s->st),
+                            CLFX_INT (k), CLFX_ARG (s->x),
+                            CLFX_ARG (s->saved), CLFX_ARG (s->r));
+        }
+      else
+        ok = CLFX_LAUNCH (s->g, &down, error, CLFX_ARG (in),
+                          CLFX_INT (s->w[l - 1]), CLFX_INT (s->h[l - 1]),
+                          CLFX_ARG (s->D[l]), CLFX_INT (s->w[l]),
+                          CLFX_INT (s->h[l]), CLFX_ARG (s->st), CLFX_INT (k));
+      if (! ok)
         return false;
     }
   for (int l = s->levels - 1; l >= 0; l--)
@@ -224,7 +241,7 @@ static bool
 m06_residual (M06Solve *s, int mode, ClfxError *error)
 {
   ClfxLaunch resid = m06_reduce (s, "m06_resid", "m06_resid_v");
-  bool       ok = m06_multiply (s, s->x, s->Ap, 0, false, error);
+  bool       ok = m06_multiply (s, s->x, s->Ap, 0, false, false, error);
 
   if (ok && s->cpu)
     ok = CLFX_LAUNCH (s->g, &resid, error, CLFX_ARG (s->b), CLFX_ARG (s->Ap),
@@ -274,7 +291,7 @@ m06_iterate (M06Solve *s, int k, ClfxError *error)
   ClfxLaunch upd = s->cpu ? m06_reduce (s, NULL, "m06_update_v")
                           : m06_vector ("m06_update", s->n);
 
-  if (! m06_multiply (s, s->p, s->Ap, k, s->cpu, error)
+  if (! m06_multiply (s, s->p, s->Ap, k, s->cpu, s->fuse, error)
       || (! s->cpu && ! m06_dot (s, s->p, s->Ap, k, error))
       || ! m06_final (s, M06_FIN_PAP, k, s->cpu ? s->bands : s->groups,
                       error))
@@ -289,7 +306,7 @@ m06_iterate (M06Solve *s, int k, ClfxError *error)
                            CLFX_ARG (s->saved), CLFX_ARG (s->p),
                            CLFX_ARG (s->r), CLFX_ARG (s->n),
                            CLFX_ARG (s->chunk), CLFX_ARG (s->st),
-                           CLFX_INT (k));
+                           CLFX_INT (k), CLFX_INT (s->fuse));
   return CLFX_LAUNCH (s->g, &upr, error, CLFX_ARG (s->r), CLFX_ARG (s->Ap),
                       CLFX_ARG (s->n), CLFX_ARG (s->chunk),
                       CLFX_ARG (s->partials), CLFX_ARG (s->st), CLFX_INT (k),
@@ -411,6 +428,7 @@ m06_cl (ClfxGraph *g, const M06State *ms, cl_mem scan, cl_mem prm,
   s.bands = (h + s.rows - 1) / s.rows;
   s.prm = prm;
   s.levels = m06_levels (w, h, s.w, s.h);
+  s.fuse = cpu && s.levels > 1 && w % 2 == 0 && h % 2 == 0;
   s.n = (long) w * h;
   s.groups = (int) ((s.n + 65535) / 65536);
   s.groups = s.groups < 1 ? 1 : s.groups > 4096 ? 4096 : s.groups;
