@@ -307,12 +307,26 @@ m06_gather8 (__constant const float *t, int8 i)
                    t[i.s6], t[i.s7]);
 }
 
+/* The interpolation at j = lo (M06_TAB_N: held at the end). */
+inline CLFX_ALWAYS_INLINE float8
+m06_interp8 (__constant const float *in, __constant const float *out,
+             float8 v, int8 lo)
+{
+  int8   l = min (lo, (int8) (M06_TAB_N - 1));
+  float8 r = m06_gather8 (out, l - 1)
+             + (m06_gather8 (out, l) - m06_gather8 (out, l - 1))
+                 * (v - m06_gather8 (in, l - 1))
+                 / (m06_gather8 (in, l) - m06_gather8 (in, l - 1));
+
+  r = lo == M06_TAB_N ? (float8) (out[M06_TAB_N - 1]) : r;
+  return v < in[0] ? (float8) (out[0]) : r;
+}
+
 inline CLFX_ALWAYS_INLINE float8
 m06_lookup8 (__constant const float *in, __constant const float *out,
              float8 v)
 {
-  int8   pos = (int8) (0), lo, l;
-  float8 r;
+  int8 pos = (int8) (0);
 
 #pragma unroll
   for (int e = 8; e < M06_TAB_N; e += 8)
@@ -325,14 +339,22 @@ m06_lookup8 (__constant const float *in, __constant const float *out,
       pos = next <= M06_TAB_N - 1 && ! (v < m06_gather8 (in, at)) ? next
                                                                    : pos;
     }
-  lo = pos + 1;
-  l = min (lo, (int8) (M06_TAB_N - 1));
-  r = m06_gather8 (out, l - 1)
-      + (m06_gather8 (out, l) - m06_gather8 (out, l - 1))
-          * (v - m06_gather8 (in, l - 1))
-          / (m06_gather8 (in, l) - m06_gather8 (in, l - 1));
-  r = lo == M06_TAB_N ? (float8) (out[M06_TAB_N - 1]) : r;
-  return v < in[0] ? (float8) (out[0]) : r;
+  return m06_interp8 (in, out, v, pos + 1);
+}
+
+/* The lookup from m06_r (R in [0, 1]), whose entries are i / 106 to six
+ * decimals: the count from R 106, off by at most one, corrected. */
+inline CLFX_ALWAYS_INLINE float8
+m06_lookup8_r (float8 R)
+{
+  int8 pos = clamp (convert_int8 (R * 106.0f), 0, M06_TAB_N - 1);
+
+  pos = pos >= 1 && R < m06_gather8 (m06_r, pos) ? pos - 1 : pos;
+  pos = pos + 1 <= M06_TAB_N - 1
+            && ! (R < m06_gather8 (m06_r, min (pos + 1, M06_TAB_N - 1)))
+          ? pos + 1
+          : pos;
+  return m06_interp8 (m06_r, m06_w, R, pos + 1);
 }
 
 inline CLFX_ALWAYS_INLINE float8
@@ -341,7 +363,7 @@ m06_transduce8 (float8 g, float contrast, float detail)
   float  ln10 = 2.302585093f;
   float8 W = expm1 (detail * fabs (g) * ln10);
   float8 R = m06_lookup8 (m06_w, m06_r, W) * contrast;
-  float8 G = log1p (m06_lookup8 (m06_r, m06_w, R)) / (ln10 * detail);
+  float8 G = log1p (m06_lookup8_r (R)) / (ln10 * detail);
 
   return g < 0.0f ? -G : G;
 }
@@ -952,6 +974,7 @@ m06_copy (__global const float *from, __global float *to, long n)
 }
 
 /* The end: the best x seen where the last one is worse. */
+#if ! CLFX_SRC_BUFFER
 __kernel void
 m06_pick (__global float *x, __global const float *saved, long n,
           __global const float *st)
@@ -961,6 +984,22 @@ m06_pick (__global float *x, __global const float *saved, long n,
   if (i < n && st[M06_RR] > st[M06_SAVED_RR])
     x[i] = saved[i];
 }
+#else
+/* m06_pick in the CPU devices' form: work-item g the chunk g. */
+__kernel void
+m06_pick_v (__global float *x, __global const float *saved, long n,
+            long chunk, __global const float *st)
+{
+  long i = (long) get_global_id (0) * chunk, hi = min (i + chunk, n);
+
+  if (! (st[M06_RR] > st[M06_SAVED_RR]))
+    return;
+  for (; i + 8 <= hi; i += 8)
+    vstore8 (vload8 (0, saved + i), 0, x + i);
+  for (; i < hi; i++)
+    x[i] = saved[i];
+}
+#endif
 
 /* ---- the percentiles: radix selection of two ranks at a time
  * (tonemap-select.h), into st[slot], st[slot + 1] ---------------------- */

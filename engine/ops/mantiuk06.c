@@ -350,6 +350,13 @@ m06_solve (M06Solve *s, ClfxError *error)
         return false;
       k = (int) state[M06_ITER] + 1;
     }
+  if (s->cpu)
+    {
+      pick = m06_reduce (s, NULL, "m06_pick_v");
+      return CLFX_LAUNCH (s->g, &pick, error, CLFX_ARG (s->x),
+                          CLFX_ARG (s->saved), CLFX_ARG (s->n),
+                          CLFX_ARG (s->chunk), CLFX_ARG (s->st));
+    }
   return CLFX_LAUNCH (s->g, &pick, error, CLFX_ARG (s->x),
                       CLFX_ARG (s->saved), CLFX_ARG (s->n), CLFX_ARG (s->st));
 }
