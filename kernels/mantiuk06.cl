@@ -484,60 +484,85 @@ m06_div8 (int8 x, int d)
   return (q + 1) * d <= x ? q + 1 : q;
 }
 
-/* m06_up for the eight pixels from (x, y) (m06_up_last): the same indices,
+/* m06_up for eight pixels of row y (m06_up_last): the same indices,
  * weights and operations a lane; the texels picked from eight floats of
- * each coarse row (a fixed pattern where w is even). */
-inline CLFX_ALWAYS_INLINE float8
-m06_up8 (__global const float *S, int w, int h, int x, int y)
+ * each coarse row (a fixed pattern where w is even).  What depends on the
+ * row alone is made once a row (m06_up_row), the eight from x by m06_up8. */
+typedef struct
 {
-  int    iw = w / 2, ih = h / 2;
-  float  dx = (float) iw / (float) w, dy = (float) ih / (float) h;
-  float  f = 1.0f / (dx * dy), sy = (float) y * dy;
-  int8   xv = (int8) (x) + (int8) (0, 1, 2, 3, 4, 5, 6, 7), x1, x2;
-  float8 sx = convert_float8 (xv) * dx, ax, bx, s11, s21, s12, s22;
-  int    y1 = y * ih / h, y2 = min ((y + 1) * ih / h, ih - 1), base;
-  float  ay = (float) (y1 + 1) - sy, by = sy + dy - (float) (y1 + 1);
-  float  by_dx = sy + dx - (float) (y1 + 1);
-  float8 r1, r2;
+  __global const float *r1, *r2; /* coarse rows y1 and y2 */
+  float                 ay, by, by_dx, dx, f;
+  int                   iw, w;
+  /* w even: ax ay, ax by, bx ay, bx by_dx of the eight lanes. */
+  float8                a1, a2, b1, b2;
+} M06Up;
 
+inline CLFX_ALWAYS_INLINE void
+m06_up_row (M06Up *u, __global const float *S, int w, int h, int y)
+{
+  int   iw = w / 2, ih = h / 2;
+  float dx = (float) iw / (float) w, dy = (float) ih / (float) h;
+  float sy = (float) y * dy;
+  int   y1 = y * ih / h, y2 = min ((y + 1) * ih / h, ih - 1);
+
+  u->iw = iw;
+  u->w = w;
+  u->dx = dx;
+  u->f = 1.0f / (dx * dy);
+  u->ay = (float) (y1 + 1) - sy;
+  u->by = sy + dy - (float) (y1 + 1);
+  u->by_dx = sy + dx - (float) (y1 + 1);
+  u->r1 = S + (long) y1 * iw;
+  u->r2 = S + (long) y2 * iw;
   if (w % 2 == 0)
     {
       /* dx = 1 / 2: sx and the weights are exact, ax 1 and 1 / 2, bx -1 / 2
        * and 0, even and odd x. */
-      x1 = xv >> 1;
-      x2 = min ((xv + 1) >> 1, iw - 1);
-      ax = (float8) (1.0f, 0.5f, 1.0f, 0.5f, 1.0f, 0.5f, 1.0f, 0.5f);
-      bx = (float8) (-0.5f, 0.0f, -0.5f, 0.0f, -0.5f, 0.0f, -0.5f, 0.0f);
+      float8 ax = (float8) (1.0f, 0.5f, 1.0f, 0.5f, 1.0f, 0.5f, 1.0f, 0.5f);
+      float8 bx = (float8) (-0.5f, 0.0f, -0.5f, 0.0f, -0.5f, 0.0f, -0.5f,
+                            0.0f);
+      u->a1 = ax * u->ay;
+      u->a2 = ax * u->by;
+      u->b1 = bx * u->ay;
+      u->b2 = bx * u->by_dx;
     }
-  else
+}
+
+inline CLFX_ALWAYS_INLINE float8
+m06_up8 (const M06Up *u, int x)
+{
+  int8   xv = (int8) (x) + (int8) (0, 1, 2, 3, 4, 5, 6, 7), x1, x2;
+  float8 r1, r2;
+
+  if (u->w % 2 == 0)
     {
-      x1 = m06_div8 (xv * iw, w);
-      x2 = min (m06_div8 ((xv + 1) * iw, w), iw - 1);
-      ax = convert_float8 (x1 + 1) - sx;
-      bx = sx + dx - convert_float8 (x1 + 1);
-    }
-  base = x1.s0;
-  r1 = vload8 (0, S + (long) y1 * iw + base);
-  r2 = vload8 (0, S + (long) y2 * iw + base);
-  if (w % 2 == 0)
-    {
-      /* x is a multiple of 8: x1 - base is 0 0 1 1 2 2 3 3, x2 - base
+      /* x is a multiple of 8: x1 - x / 2 is 0 0 1 1 2 2 3 3, x2 - x / 2
        * 0 1 1 2 2 3 3 4. */
-      s11 = r1.s00112233;
-      s21 = r2.s00112233;
-      s12 = r1.s01122334;
-      s22 = r2.s01122334;
+      r1 = vload8 (0, u->r1 + x / 2);
+      r2 = vload8 (0, u->r2 + x / 2);
+      return (u->a1 * r1.s00112233 + u->a2 * r2.s00112233
+              + u->b1 * r1.s01122334 + u->b2 * r2.s01122334)
+             * u->f;
     }
   else
     {
-      uint8 m1 = as_uint8 (x1 - base), m2 = as_uint8 (x2 - base);
-      s11 = shuffle (r1, m1);
-      s21 = shuffle (r2, m1);
-      s12 = shuffle (r1, m2);
-      s22 = shuffle (r2, m2);
+      float8 sx = convert_float8 (xv) * u->dx, ax, bx;
+      uint8  m1, m2;
+      int    base;
+      x1 = m06_div8 (xv * u->iw, u->w);
+      x2 = min (m06_div8 ((xv + 1) * u->iw, u->w), u->iw - 1);
+      ax = convert_float8 (x1 + 1) - sx;
+      bx = sx + u->dx - convert_float8 (x1 + 1);
+      base = x1.s0;
+      r1 = vload8 (0, u->r1 + base);
+      r2 = vload8 (0, u->r2 + base);
+      m1 = as_uint8 (x1 - base);
+      m2 = as_uint8 (x2 - base);
+      return (ax * u->ay * shuffle (r1, m1) + ax * u->by * shuffle (r2, m1)
+              + bx * u->ay * shuffle (r1, m2)
+              + bx * u->by_dx * shuffle (r2, m2))
+             * u->f;
     }
-  return (ax * ay * s11 + ax * by * s21 + bx * ay * s12 + bx * by_dx * s22)
-         * f;
 }
 
 /* S = the coarser level's sum upsampled (coarse: 0 at the coarsest) plus
@@ -632,11 +657,13 @@ __kernel void
 m06_div_v (__global const float *Bx, __global const float *By, int w, int h,
            __global const float *Sc, int coarse, __global float *S)
 {
-  int  gy = get_global_id (0), last = m06_up_last (w);
-  long at = (long) gy * w;
+  int   gy = get_global_id (0), last = m06_up_last (w);
+  long  at = (long) gy * w;
+  M06Up up;
 
   if (gy >= h)
     return;
+  m06_up_row (&up, Sc, w, h, gy);
   for (int gx = 0; gx < w; gx++)
     {
       if (gy > 0 && gx == TM_V)
@@ -645,7 +672,7 @@ m06_div_v (__global const float *Bx, __global const float *By, int w, int h,
             long   i = at + gx;
             float8 d = (vload8 (0, Bx + i) - vload8 (0, Bx + i - 1))
                        + (vload8 (0, By + i) - vload8 (0, By + i - w));
-            vstore8 ((coarse ? m06_up8 (Sc, w, h, gx, gy) : (float8) (0.0f))
+            vstore8 ((coarse ? m06_up8 (&up, gx) : (float8) (0.0f))
                        + d,
                      0, S + i);
           }
@@ -674,9 +701,11 @@ m06_apply_v (__global const float *v, __global const float *Cx,
     return;
   for (int gy = y0; gy < y1; gy++)
     {
-      long at = (long) gy * w;
-      bool inner = gy > 0 && gy < h - 1;
+      long  at = (long) gy * w;
+      bool  inner = gy > 0 && gy < h - 1;
+      M06Up up;
 
+      m06_up_row (&up, Sc, w, h, gy);
       for (int gx = 0; gx < w; gx++)
         {
           float o;
@@ -691,7 +720,7 @@ m06_apply_v (__global const float *v, __global const float *Cx,
                 float8 ey = vload8 (0, Cy + i) * (vload8 (0, r + w) - c);
                 float8 eyu = vload8 (0, Cy + i - w) * (c - vload8 (0, r - w));
                 float8 d = (ex - exl) + (ey - eyu);
-                float8 s8 = (coarse ? m06_up8 (Sc, w, h, gx, gy)
+                float8 s8 = (coarse ? m06_up8 (&up, gx)
                                     : (float8) (0.0f))
                             + d;
                 vstore8 (s8, 0, S + i);
