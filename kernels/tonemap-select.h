@@ -169,22 +169,78 @@ tm_sel_hist (__global const float *U, long n, long chunk,
       atomic_add (&hist[i], lh[i]);
 }
 
+/* tm_sel_key eight wide. */
+inline uint8
+tm_sel_key8 (float8 v)
+{
+  uint8 k = as_uint8 (v);
+
+  return (k & 0x80000000u) != 0 ? ~k : k | 0x80000000u;
+}
+
 /* tm_sel_hist in the CPU devices' form: one work-item a group, which
  * counts its chunk with plain increments (PoCL's local atomic increments
  * took most of the time), in the first pass (nothing known, the two
- * histograms alike) once.  The same counts. */
+ * histograms alike) once; eight values' keys and matches at a time, the
+ * eight counted at once where they share a bin (first pass) and skipped
+ * at once where none matches (later passes).  The same counts. */
 inline void
 tm_sel_hist_v (__global const float *U, long n, long chunk,
                __global const uint *sel, int known, int shift,
                __global uint *hist, __local uint *lh)
 {
-  long a = (long) get_group_id (0) * chunk, b = min (a + chunk, n);
+  long a = (long) get_group_id (0) * chunk, b = min (a + chunk, n), i = a;
   uint top[2], bin;
 
-  for (int i = 0; i < 2 * TM_SEL_BINS; i++)
-    lh[i] = 0;
+  for (int j = 0; j < 2 * TM_SEL_BINS; j++)
+    lh[j] = 0;
   tm_sel_tops (sel, known, top);
-  for (long i = a; i < b; i++)
+  if (! known)
+    for (; i + 8 <= b; i += 8)
+      {
+        uint8 bins = (tm_sel_key8 (vload8 (0, U + i)) >> shift)
+                     & (TM_SEL_BINS - 1);
+        int8  d = as_int8 (bins ^ (uint8) (bins.s0));
+        int4  d4 = d.lo | d.hi;
+        int2  d2 = d4.lo | d4.hi;
+        if ((d2.x | d2.y) == 0)
+          {
+            /* Eight in one bin (smooth images): one addition. */
+            lh[bins.s0] += 8;
+            continue;
+          }
+        lh[bins.s0]++;
+        lh[bins.s1]++;
+        lh[bins.s2]++;
+        lh[bins.s3]++;
+        lh[bins.s4]++;
+        lh[bins.s5]++;
+        lh[bins.s6]++;
+        lh[bins.s7]++;
+      }
+  else
+    for (; i + 8 <= b; i += 8)
+      {
+        uint8 k = tm_sel_key8 (vload8 (0, U + i)), t = k >> (32 - known);
+        int8  m = (t == top[0]) | (t == top[1]);
+        int4  m4 = m.lo | m.hi;
+        int2  m2 = m4.lo | m4.hi;
+        uint  kk[8];
+        /* (any () of the eight cost PoCL as much as counting them.) */
+        if ((m2.x | m2.y) == 0)
+          continue;
+        vstore8 (k, 0, kk);
+        for (int j = 0; j < 8; j++)
+          {
+            uint c = kk[j] >> (32 - known);
+            bin = (kk[j] >> shift) & (TM_SEL_BINS - 1);
+            if (c == top[0])
+              lh[bin]++;
+            if (c == top[1])
+              lh[TM_SEL_BINS + bin]++;
+          }
+      }
+  for (; i < b; i++)
     {
       int m = tm_sel_which (U[i], known, shift, top, &bin);
       if (m & 1)
@@ -192,11 +248,11 @@ tm_sel_hist_v (__global const float *U, long n, long chunk,
       if (known && (m & 2))
         lh[TM_SEL_BINS + bin]++;
     }
-  for (int i = 0; i < 2 * TM_SEL_BINS; i++)
+  for (int j = 0; j < 2 * TM_SEL_BINS; j++)
     {
-      uint c = known || i < TM_SEL_BINS ? lh[i] : lh[i - TM_SEL_BINS];
+      uint c = known || j < TM_SEL_BINS ? lh[j] : lh[j - TM_SEL_BINS];
       if (c)
-        atomic_add (&hist[i], c);
+        atomic_add (&hist[j], c);
     }
 }
 

@@ -340,7 +340,7 @@ fattal_cl (ClfxGraph *g, const FattalState *fs, cl_mem scan, cl_mem prm,
   int            *gw = gr.w, *gh = gr.h, last = gr.last = grids - 1;
   long            n = (long) w * h;
   cl_mem          P[32], G[32], Phi[32], *Us = gr.u, *Fs = gr.f;
-  cl_mem          f, hist, sel;
+  cl_mem          f, hist;
   float           inverse[FAT_COARSE * FAT_COARSE];
   /* CPU devices: H, the gradients, Phi, the divergence and the map eight
    * pixels of a row a work-item, the map in TM_MAP_ROWS rows (fat_h_v,
@@ -356,7 +356,6 @@ fattal_cl (ClfxGraph *g, const FattalState *fs, cl_mem scan, cl_mem prm,
           : fat_launch ("fat_map", t->out.width, t->out.height);
   ClfxLaunch      center = { "fat_center", NULL, NULL, 1, { (size_t) n, 1 },
                              { 0, 0 } };
-  static const cl_uint zero = 0;
 
   if (! (f = clfx_graph_buffer (g, "fattal parameters", 4 * FAT_F_N, error)))
     return false;
@@ -446,44 +445,18 @@ fattal_cl (ClfxGraph *g, const FattalState *fs, cl_mem scan, cl_mem prm,
         return false;
     }
   /* 6, 7: U minus its mean; the percentiles by radix selection. */
-  if (! fat_sum (g, Us[0], n, (float) (1.0 / (double) n), f, FAT_MEAN, error)
-      || ! CLFX_LAUNCH (g, &center, error, CLFX_ARG (Us[0]), CLFX_ARG (n),
-                        CLFX_ARG (f))
-      || ! (hist = clfx_graph_buffer (g, "fattal histogram",
-                                      4 * 2 * FAT_BINS, error))
-      || ! (sel = clfx_graph_buffer (g, "fattal selection", 16, error)))
-    return false;
   {
-    static const int known[3] = { 0, 11, 22 }, shift[3] = { 21, 10, 0 };
-    long       groups = (n + 65535) / 65536, chunk;
-    cl_uint    rlo = (cl_uint) floor (0.001 * (double) n);
-    cl_uint    rhi = (cl_uint) floor (0.995 * (double) n);
-    ClfxLaunch hl = { "fat_hist", NULL, NULL, 1, { 0, 1 }, { 256, 1 } };
-    ClfxLaunch sl = { "fat_select", NULL, NULL, 1, { FAT_SUM, 1 },
-                      { FAT_SUM, 1 } };
+    cl_uint       rlo = (cl_uint) floor (0.001 * (double) n);
+    cl_uint       rhi = (cl_uint) floor (0.995 * (double) n);
+    const ClfxArg tail[] = { CLFX_ARG (f) };
 
-    groups = groups < 1 ? 1 : groups > 1024 ? 1024 : groups;
-    chunk = (n + groups - 1) / groups;
-    hl.global[0] = 256 * (size_t) groups;
-    /* CPU devices: a work-item a group, no atomics (fat_hist_v). */
-    if (cpu)
-      {
-        hl.kernel = "fat_hist_v";
-        hl.global[0] = (size_t) groups;
-        hl.local[0] = 1;
-      }
-    for (int pass = 0; pass < 3; pass++)
-      if (! clfx_graph_fill (g, hist, &zero, sizeof zero, 4 * 2 * FAT_BINS,
-                             error)
-          || ! CLFX_LAUNCH (g, &hl, error, CLFX_ARG (Us[0]), CLFX_ARG (n),
-                            CLFX_ARG (chunk), CLFX_ARG (sel),
-                            CLFX_INT (known[pass]), CLFX_INT (shift[pass]),
-                            CLFX_ARG (hist), CLFX_LOCAL (4 * 2 * FAT_BINS))
-          || ! CLFX_LAUNCH (g, &sl, error, CLFX_ARG (hist), CLFX_ARG (sel),
-                            CLFX_INT (known[pass]), CLFX_INT (shift[pass]),
-                            CLFX_ARG (rlo), CLFX_ARG (rhi), CLFX_ARG (f),
-                            CLFX_LOCAL (4 * 2 * FAT_SUM)))
-        return false;
+    if (! fat_sum (g, Us[0], n, (float) (1.0 / (double) n), f, FAT_MEAN,
+                   error)
+        || ! CLFX_LAUNCH (g, &center, error, CLFX_ARG (Us[0]), CLFX_ARG (n),
+                          CLFX_ARG (f))
+        || ! tm_select_cl (g, "fattal", "fat_hist", "fat_hist_v", "fat_select",
+                           Us[0], n, rlo, rhi, tail, 1, error))
+      return false;
   }
   return (hist = tm_hist_buffer (g, "histogram after", TM_HA_N, error))
          && CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),

@@ -97,12 +97,20 @@ m06_params (ClfxGraph *g, const TmState *st, cl_mem stats, float n,
                       CLFX_ARG (prm));
 }
 
+/* cpu: the CPU devices' forms (kernels/mantiuk06.cl's _v kernels): the
+ * levels a row a work-item, level 0's A p in bands of rows whose partials
+ * of p.Ap it writes (no m06_dot in the iteration), the vectors a chunk a
+ * work-item; fuse (both sides even, two levels or more): an iteration's
+ * update of x and p made by the next one's first pyramid level
+ * (m06_down_update_v), m06_update_v only where the solve stops. */
 typedef struct
 {
   ClfxGraph *g;
   int        levels, w[M06_MAX_LEVELS], h[M06_MAX_LEVELS];
   long       n, chunk;
   int        groups;
+  bool       cpu, fuse;
+  int        bands, rows; /* level 0's bands of rows (cpu) */
   /* Per level: the pyramid of the vector multiplied (D[0] unused), the
    * divergence sums (S[0] unused: the product's buffer), the weights. */
   cl_mem     D[M06_MAX_LEVELS], S[M06_MAX_LEVELS];
@@ -126,57 +134,104 @@ m06_vector (const char *kernel, long n)
   return l;
 }
 
+/* A reduction over the vectors' chunks: TM_SEL_GROUP work-items a chunk,
+ * or on CPU devices one (kernel_v). */
 static ClfxLaunch
-m06_reduce (const M06Solve *s, const char *kernel)
+m06_reduce (const M06Solve *s, const char *kernel, const char *kernel_v)
 {
   ClfxLaunch l = { kernel, NULL, NULL, 1,
                    { (size_t) TM_SEL_GROUP * (size_t) s->groups, 1 },
                    { TM_SEL_GROUP, 1 } };
+  if (s->cpu)
+    {
+      l.kernel = kernel_v;
+      l.global[0] = (size_t) s->groups;
+      l.local[0] = 1;
+    }
   return l;
 }
 
-/* The partials' sum and what it decides (m06_final's mode), in
- * iteration k (0: whatever the state). */
+/* A level's kernel: a pixel a work-item, or on CPU devices a row
+ * (kernel_v, over `rows` rows). */
+static ClfxLaunch
+m06_level (bool cpu, const char *kernel, const char *kernel_v, int w, int h,
+           int rows)
+{
+  return cpu ? m06_vector (kernel_v, rows) : m06_launch (kernel, w, h);
+}
+
+/* The sum of `groups` partials and what it decides (m06_final's mode),
+ * in iteration k (0: whatever the state). */
 static bool
-m06_final (M06Solve *s, int mode, int k, ClfxError *error)
+m06_final (M06Solve *s, int mode, int k, int groups, ClfxError *error)
 {
   ClfxLaunch l = { "m06_final", NULL, NULL, 1, { TM_SEL_GROUP, 1 },
                    { TM_SEL_GROUP, 1 } };
 
   return CLFX_LAUNCH (s->g, &l, error, CLFX_ARG (s->partials),
-                      CLFX_INT (s->groups), CLFX_INT (mode),
+                      CLFX_INT (groups), CLFX_INT (mode),
                       CLFX_FLOAT (s->tol2), CLFX_FLOAT (s->itmax),
                       CLFX_ARG (s->st), CLFX_INT (k),
                       CLFX_LOCAL (4 * TM_SEL_GROUP));
 }
 
 /* out = A v: v's pyramid, then from the coarsest level the divergence of
- * C times its gradients plus the coarser sum upsampled. */
+ * C times its gradients plus the coarser sum upsampled; dot (CPU
+ * devices): level 0 writes the partials of v.out too, s->bands of them;
+ * update (s->fuse, v = p): the first level makes iteration k - 1's
+ * update. */
 static bool
-m06_multiply (M06Solve *s, cl_mem v, cl_mem out, int k, ClfxError *error)
+m06_multiply (M06Solve *s, cl_mem v, cl_mem out, int k, bool dot,
+              bool update, ClfxError *error)
 {
   for (int l = 1; l < s->levels; l++)
     {
-      ClfxLaunch down = m06_launch ("m06_down", s->w[l], s->h[l]);
+      ClfxLaunch down = m06_level (s->cpu, "m06_down", "m06_down_v", s->w[l],
+                                   s->h[l], s->h[l]);
       cl_mem     in = l == 1 ? v : s->D[l - 1];
-      if (! CLFX_LAUNCH (s->g, &down, error, CLFX_ARG (in),
-                         CLFX_INT (s->w[l - 1]), CLFX_INT (s->h[l - 1]),
-                         CLFX_ARG (s->D[l]), CLFX_INT (s->w[l]),
-                         CLFX_INT (s->h[l]), CLFX_ARG (s->st), CLFX_INT (k)))
+      bool       ok;
+      if (update && l == 1)
+        {
+          down.kernel = "m06_down_update_v";
+          ok = CLFX_LAUNCH (s->g, &down, error, CLFX_ARG (in),
+                            CLFX_INT (s->w[0]), CLFX_INT (s->h[0]),
+                            CLFX_ARG (s->D[1]), CLFX_INT (s->w[1]),
+                            CLFX_INT (s->h[1]), CLFX_ARG (s->st),
+                            CLFX_INT (k), CLFX_ARG (s->x),
+                            CLFX_ARG (s->saved), CLFX_ARG (s->r));
+        }
+      else
+        ok = CLFX_LAUNCH (s->g, &down, error, CLFX_ARG (in),
+                          CLFX_INT (s->w[l - 1]), CLFX_INT (s->h[l - 1]),
+                          CLFX_ARG (s->D[l]), CLFX_INT (s->w[l]),
+                          CLFX_INT (s->h[l]), CLFX_ARG (s->st), CLFX_INT (k));
+      if (! ok)
         return false;
     }
   for (int l = s->levels - 1; l >= 0; l--)
     {
-      ClfxLaunch apply = m06_launch ("m06_apply", s->w[l], s->h[l]);
+      int        rows = l ? 1 : s->rows;
+      ClfxLaunch apply = m06_level (s->cpu, "m06_apply", "m06_apply_v",
+                                    s->w[l], s->h[l], l ? s->h[l] : s->bands);
       bool       top = l == s->levels - 1;
       /* The coarsest level reads no coarser sum: any buffer stands in. */
       cl_mem     in = l ? s->D[l] : v, coarse = top ? s->Cx[l] : s->S[l + 1];
       cl_mem     sum = l ? s->S[l] : out;
-      if (! CLFX_LAUNCH (s->g, &apply, error, CLFX_ARG (in),
-                         CLFX_ARG (s->Cx[l]), CLFX_ARG (s->Cy[l]),
-                         CLFX_INT (s->w[l]), CLFX_INT (s->h[l]),
-                         CLFX_ARG (coarse), CLFX_INT (! top), CLFX_ARG (sum),
-                         CLFX_ARG (s->st), CLFX_INT (k)))
+      bool       ok;
+      if (s->cpu)
+        ok = CLFX_LAUNCH (s->g, &apply, error, CLFX_ARG (in),
+                          CLFX_ARG (s->Cx[l]), CLFX_ARG (s->Cy[l]),
+                          CLFX_INT (s->w[l]), CLFX_INT (s->h[l]),
+                          CLFX_ARG (coarse), CLFX_INT (! top), CLFX_ARG (sum),
+                          CLFX_ARG (s->st), CLFX_INT (k), CLFX_INT (rows),
+                          CLFX_INT (dot && l == 0), CLFX_ARG (s->partials));
+      else
+        ok = CLFX_LAUNCH (s->g, &apply, error, CLFX_ARG (in),
+                          CLFX_ARG (s->Cx[l]), CLFX_ARG (s->Cy[l]),
+                          CLFX_INT (s->w[l]), CLFX_INT (s->h[l]),
+                          CLFX_ARG (coarse), CLFX_INT (! top), CLFX_ARG (sum),
+                          CLFX_ARG (s->st), CLFX_INT (k));
+      if (! ok)
         return false;
     }
   return true;
@@ -186,14 +241,19 @@ m06_multiply (M06Solve *s, cl_mem v, cl_mem out, int k, ClfxError *error)
 static bool
 m06_residual (M06Solve *s, int mode, ClfxError *error)
 {
-  ClfxLaunch resid = m06_reduce (s, "m06_resid");
+  ClfxLaunch resid = m06_reduce (s, "m06_resid", "m06_resid_v");
+  bool       ok = m06_multiply (s, s->x, s->Ap, 0, false, false, error);
 
-  return m06_multiply (s, s->x, s->Ap, 0, error)
-         && CLFX_LAUNCH (s->g, &resid, error, CLFX_ARG (s->b),
-                         CLFX_ARG (s->Ap), CLFX_ARG (s->r), CLFX_ARG (s->p),
-                         CLFX_ARG (s->n), CLFX_ARG (s->chunk),
-                         CLFX_ARG (s->partials), CLFX_LOCAL (4 * TM_SEL_GROUP))
-         && m06_final (s, mode, 0, error);
+  if (ok && s->cpu)
+    ok = CLFX_LAUNCH (s->g, &resid, error, CLFX_ARG (s->b), CLFX_ARG (s->Ap),
+                      CLFX_ARG (s->r), CLFX_ARG (s->p), CLFX_ARG (s->n),
+                      CLFX_ARG (s->chunk), CLFX_ARG (s->partials));
+  else if (ok)
+    ok = CLFX_LAUNCH (s->g, &resid, error, CLFX_ARG (s->b), CLFX_ARG (s->Ap),
+                      CLFX_ARG (s->r), CLFX_ARG (s->p), CLFX_ARG (s->n),
+                      CLFX_ARG (s->chunk), CLFX_ARG (s->partials),
+                      CLFX_LOCAL (4 * TM_SEL_GROUP));
+  return ok && m06_final (s, mode, 0, s->groups, error);
 }
 
 static bool
@@ -205,25 +265,54 @@ m06_copy (M06Solve *s, cl_mem from, cl_mem to, ClfxError *error)
                       CLFX_ARG (s->n));
 }
 
-/* Iteration k: A p, alpha, r and r.r, the step's decisions, x and p. */
+/* a.b's partials (the GPU's m06_dot, the CPU devices' m06_dot_v). */
+static bool
+m06_dot (M06Solve *s, cl_mem a, cl_mem b, int k, ClfxError *error)
+{
+  ClfxLaunch dot = m06_reduce (s, "m06_dot", "m06_dot_v");
+
+  if (s->cpu)
+    return CLFX_LAUNCH (s->g, &dot, error, CLFX_ARG (a), CLFX_ARG (b),
+                        CLFX_ARG (s->n), CLFX_ARG (s->chunk),
+                        CLFX_ARG (s->partials), CLFX_ARG (s->st),
+                        CLFX_INT (k));
+  return CLFX_LAUNCH (s->g, &dot, error, CLFX_ARG (a), CLFX_ARG (b),
+                      CLFX_ARG (s->n), CLFX_ARG (s->chunk),
+                      CLFX_ARG (s->partials), CLFX_ARG (s->st), CLFX_INT (k),
+                      CLFX_LOCAL (4 * TM_SEL_GROUP));
+}
+
+/* Iteration k: A p, alpha, r and r.r, the step's decisions, x and p; on
+ * CPU devices p.Ap's partials come with A p (m06_multiply's dot) and the
+ * vectors' kernels take chunks. */
 static bool
 m06_iterate (M06Solve *s, int k, ClfxError *error)
 {
-  ClfxLaunch dot = m06_reduce (s, "m06_dot");
-  ClfxLaunch upr = m06_reduce (s, "m06_update_r");
-  ClfxLaunch upd = m06_vector ("m06_update", s->n);
+  ClfxLaunch upr = m06_reduce (s, "m06_update_r", "m06_update_r_v");
+  ClfxLaunch upd = s->cpu ? m06_reduce (s, NULL, "m06_update_v")
+                          : m06_vector ("m06_update", s->n);
 
-  return m06_multiply (s, s->p, s->Ap, k, error)
-         && CLFX_LAUNCH (s->g, &dot, error, CLFX_ARG (s->p), CLFX_ARG (s->Ap),
-                         CLFX_ARG (s->n), CLFX_ARG (s->chunk),
-                         CLFX_ARG (s->partials), CLFX_ARG (s->st),
-                         CLFX_INT (k), CLFX_LOCAL (4 * TM_SEL_GROUP))
-         && m06_final (s, M06_FIN_PAP, k, error)
-         && CLFX_LAUNCH (s->g, &upr, error, CLFX_ARG (s->r), CLFX_ARG (s->Ap),
-                         CLFX_ARG (s->n), CLFX_ARG (s->chunk),
-                         CLFX_ARG (s->partials), CLFX_ARG (s->st),
-                         CLFX_INT (k), CLFX_LOCAL (4 * TM_SEL_GROUP))
-         && m06_final (s, M06_FIN_RR, k, error)
+  if (! m06_multiply (s, s->p, s->Ap, k, s->cpu, s->fuse, error)
+      || (! s->cpu && ! m06_dot (s, s->p, s->Ap, k, error))
+      || ! m06_final (s, M06_FIN_PAP, k, s->cpu ? s->bands : s->groups,
+                      error))
+    return false;
+  if (s->cpu)
+    return CLFX_LAUNCH (s->g, &upr, error, CLFX_ARG (s->r), CLFX_ARG (s->Ap),
+                        CLFX_ARG (s->n), CLFX_ARG (s->chunk),
+                        CLFX_ARG (s->partials), CLFX_ARG (s->st),
+                        CLFX_INT (k))
+           && m06_final (s, M06_FIN_RR, k, s->groups, error)
+           && CLFX_LAUNCH (s->g, &upd, error, CLFX_ARG (s->x),
+                           CLFX_ARG (s->saved), CLFX_ARG (s->p),
+                           CLFX_ARG (s->r), CLFX_ARG (s->n),
+                           CLFX_ARG (s->chunk), CLFX_ARG (s->st),
+                           CLFX_INT (k), CLFX_INT (s->fuse));
+  return CLFX_LAUNCH (s->g, &upr, error, CLFX_ARG (s->r), CLFX_ARG (s->Ap),
+                      CLFX_ARG (s->n), CLFX_ARG (s->chunk),
+                      CLFX_ARG (s->partials), CLFX_ARG (s->st), CLFX_INT (k),
+                      CLFX_LOCAL (4 * TM_SEL_GROUP))
+         && m06_final (s, M06_FIN_RR, k, s->groups, error)
          && CLFX_LAUNCH (s->g, &upd, error, CLFX_ARG (s->x),
                          CLFX_ARG (s->saved), CLFX_ARG (s->p), CLFX_ARG (s->r),
                          CLFX_ARG (s->n), CLFX_ARG (s->st), CLFX_INT (k));
@@ -235,15 +324,11 @@ m06_iterate (M06Solve *s, int k, ClfxError *error)
 static bool
 m06_solve (M06Solve *s, ClfxError *error)
 {
-  ClfxLaunch dot = m06_reduce (s, "m06_dot");
   ClfxLaunch pick = m06_vector ("m06_pick", s->n);
   int        k = 1, itmax = (int) s->itmax;
 
-  if (! CLFX_LAUNCH (s->g, &dot, error, CLFX_ARG (s->b), CLFX_ARG (s->b),
-                     CLFX_ARG (s->n), CLFX_ARG (s->chunk),
-                     CLFX_ARG (s->partials), CLFX_ARG (s->st), CLFX_INT (0),
-                     CLFX_LOCAL (4 * TM_SEL_GROUP))
-      || ! m06_final (s, M06_FIN_BB, 0, error)
+  if (! m06_dot (s, s->b, s->b, 0, error)
+      || ! m06_final (s, M06_FIN_BB, 0, s->groups, error)
       || ! m06_residual (s, M06_FIN_START, error)
       || ! m06_copy (s, s->x, s->saved, error))
     return false;
@@ -266,6 +351,13 @@ m06_solve (M06Solve *s, ClfxError *error)
         return false;
       k = (int) state[M06_ITER] + 1;
     }
+  if (s->cpu)
+    {
+      pick = m06_reduce (s, NULL, "m06_pick_v");
+      return CLFX_LAUNCH (s->g, &pick, error, CLFX_ARG (s->x),
+                          CLFX_ARG (s->saved), CLFX_ARG (s->n),
+                          CLFX_ARG (s->chunk), CLFX_ARG (s->st));
+    }
   return CLFX_LAUNCH (s->g, &pick, error, CLFX_ARG (s->x),
                       CLFX_ARG (s->saved), CLFX_ARG (s->n), CLFX_ARG (s->st));
 }
@@ -287,49 +379,22 @@ m06_rank (long n, double pct, cl_uint *below, cl_uint *above, double *d)
 static bool
 m06_percentiles (M06Solve *s, ClfxError *error)
 {
-  static const int known[3] = { 0, 11, 22 }, shift[3] = { 21, 10, 0 };
-  static const cl_uint zero = 0;
-  bool       cpu = clfx_graph_source_is_buffer (s->g);
-  long       groups = (s->n + 65535) / 65536, chunk;
-  ClfxLaunch hl = { cpu ? "m06_hist_v" : "m06_hist", NULL, NULL, 1,
-                    { 0, 1 }, { 256, 1 } };
-  ClfxLaunch sl = { "m06_select", NULL, NULL, 1, { TM_SEL_GROUP, 1 },
-                    { TM_SEL_GROUP, 1 } };
   ClfxLaunch range = TM_ONE ("m06_range");
   cl_uint    below[2], above[2];
   double     d[2];
-  cl_mem     hist, sel;
 
-  groups = groups < 1 ? 1 : groups > 1024 ? 1024 : groups;
-  chunk = (s->n + groups - 1) / groups;
-  hl.global[0] = cpu ? (size_t) groups : 256 * (size_t) groups;
-  if (cpu)
-    hl.local[0] = 1;
   m06_rank (s->n, 0.1, &below[0], &above[0], &d[0]);
   m06_rank (s->n, 99.9, &below[1], &above[1], &d[1]);
-  if (! (hist = clfx_graph_buffer (s->g, "mantiuk06 histogram",
-                                   4 * 2 * TM_SEL_BINS, error))
-      || ! (sel = clfx_graph_buffer (s->g, "mantiuk06 selection", 16, error)))
-    return false;
   for (int which = 0; which < 2; which++)
-    for (int pass = 0; pass < 3; pass++)
-      {
-        const cl_uint *ranks = which ? above : below;
-        if (! clfx_graph_fill (s->g, hist, &zero, sizeof zero,
-                               4 * 2 * TM_SEL_BINS, error)
-            || ! CLFX_LAUNCH (s->g, &hl, error, CLFX_ARG (s->x),
-                              CLFX_ARG (s->n), CLFX_ARG (chunk),
-                              CLFX_ARG (sel), CLFX_INT (known[pass]),
-                              CLFX_INT (shift[pass]), CLFX_ARG (hist),
-                              CLFX_LOCAL (4 * 2 * TM_SEL_BINS))
-            || ! CLFX_LAUNCH (s->g, &sl, error, CLFX_ARG (hist),
-                              CLFX_ARG (sel), CLFX_INT (known[pass]),
-                              CLFX_INT (shift[pass]), CLFX_ARG (ranks[0]),
-                              CLFX_ARG (ranks[1]), CLFX_ARG (s->st),
-                              CLFX_INT (M06_Q + 2 * which),
-                              CLFX_LOCAL (4 * 2 * TM_SEL_GROUP)))
-          return false;
-      }
+    {
+      const cl_uint *ranks = which ? above : below;
+      const ClfxArg  tail[] = { CLFX_ARG (s->st),
+                                CLFX_INT (M06_Q + 2 * which) };
+      if (! tm_select_cl (s->g, "mantiuk06", "m06_hist", "m06_hist_v",
+                          "m06_select", s->x, s->n, ranks[0], ranks[1], tail,
+                          2, error))
+        return false;
+    }
   return CLFX_LAUNCH (s->g, &range, error, CLFX_ARG (s->st),
                       CLFX_FLOAT ((float) d[0]), CLFX_FLOAT ((float) d[1]),
                       CLFX_ARG (s->prm));
@@ -369,12 +434,23 @@ m06_cl (ClfxGraph *g, const M06State *ms, bool whole, cl_mem scan,
   int             w = plan->width, h = plan->height;
   M06Solve        s = { 0 };
   cl_mem          Bx[M06_MAX_LEVELS], By[M06_MAX_LEVELS], hist;
-  ClfxLaunch      map = m06_launch ("m06_map", t->out.width, t->out.height);
+  bool            cpu = clfx_graph_source_is_buffer (g);
+  /* CPU devices: the map eight pixels of a row in TM_MAP_ROWS rows a
+   * work-item (m06_map_v). */
+  ClfxLaunch      map
+    = cpu ? m06_launch ("m06_map_v", (t->out.width + TM_V - 1) / TM_V,
+                        (t->out.height + TM_MAP_ROWS - 1) / TM_MAP_ROWS)
+          : m06_launch ("m06_map", t->out.width, t->out.height);
   static const float zero = 0.0f;
 
   s.g = g;
+  s.cpu = cpu;
+  /* Level 0's bands: at most 4096 (the partials' buffer). */
+  s.rows = (h + 4095) / 4096;
+  s.bands = (h + s.rows - 1) / s.rows;
   s.prm = prm;
   s.levels = m06_levels (w, h, s.w, s.h);
+  s.fuse = cpu && s.levels > 1 && w % 2 == 0 && h % 2 == 0;
   s.n = (long) w * h;
   s.groups = (int) ((s.n + 65535) / 65536);
   s.groups = s.groups < 1 ? 1 : s.groups > 4096 ? 4096 : s.groups;
@@ -417,8 +493,10 @@ m06_cl (ClfxGraph *g, const M06State *ms, bool whole, cl_mem scan,
       /* The pyramid of x, each level's target; b. */
       for (int l = 0; l < s.levels; l++)
         {
-          ClfxLaunch down = m06_launch ("m06_down", s.w[l], s.h[l]);
-          ClfxLaunch target = m06_launch ("m06_target", s.w[l], s.h[l]);
+          ClfxLaunch down = m06_level (cpu, "m06_down", "m06_down_v", s.w[l],
+                                       s.h[l], s.h[l]);
+          ClfxLaunch target = m06_level (cpu, "m06_target", "m06_target_v",
+                                         s.w[l], s.h[l], s.h[l]);
           cl_mem     in = l > 1 ? s.D[l - 1] : s.x, level = l ? s.D[l] : s.x;
           if ((l > 0
                && ! CLFX_LAUNCH (g, &down, error, CLFX_ARG (in),
@@ -437,7 +515,8 @@ m06_cl (ClfxGraph *g, const M06State *ms, bool whole, cl_mem scan,
         }
       for (int l = s.levels - 1; l >= 0; l--)
         {
-          ClfxLaunch div = m06_launch ("m06_div", s.w[l], s.h[l]);
+          ClfxLaunch div = m06_level (cpu, "m06_div", "m06_div_v", s.w[l],
+                                      s.h[l], s.h[l]);
           bool       top = l == s.levels - 1;
           cl_mem     coarse = top ? Bx[l] : s.S[l + 1];
           cl_mem     sum = l ? s.S[l] : s.b;

@@ -4,6 +4,7 @@
  * The operators: tonemap-global.c (reinhard02, reinhard05, drago03,
  * aces), durand02.c, fattal02.c. */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,65 @@ tm_log_y_cl (ClfxGraph *g, const TmState *st, const char *kernel,
   return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
                       CLFX_INT (plan->width), CLFX_ARG (scan),
                       CLFX_FLOAT (st->scale), CLFX_ARG (prm), CLFX_ARG (out));
+}
+
+bool
+tm_select_cl (ClfxGraph *g, const char *name, const char *hist,
+              const char *hist_v, const char *select, cl_mem v, long n,
+              cl_uint rank0, cl_uint rank1, const ClfxArg *tail, int n_tail,
+              ClfxError *error)
+{
+  static const int     known[3] = { 0, 11, 22 }, shift[3] = { 21, 10, 0 };
+  static const cl_uint zero = 0;
+  bool                 cpu = clfx_graph_source_is_buffer (g);
+  long                 groups = (n + 65535) / 65536, chunk;
+  ClfxLaunch           hl = { hist, NULL, NULL, 1, { 0, 1 }, { 256, 1 } };
+  ClfxLaunch           sl = { select, NULL, NULL, 1, { TM_SEL_GROUP, 1 },
+                              { TM_SEL_GROUP, 1 } };
+  ClfxArg              args[7 + TM_SELECT_TAIL];
+  cl_mem               hbuf, sel;
+  char                 buf[64];
+
+  if (n_tail < 0 || n_tail > TM_SELECT_TAIL)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "tm_select_cl: %d tail arguments", n_tail);
+  groups = groups < 1 ? 1 : groups > 1024 ? 1024 : groups;
+  chunk = (n + groups - 1) / groups;
+  hl.global[0] = 256 * (size_t) groups;
+  /* CPU devices: a work-item a chunk, no atomics. */
+  if (cpu)
+    {
+      hl.kernel = hist_v;
+      hl.global[0] = (size_t) groups;
+      hl.local[0] = 1;
+    }
+  snprintf (buf, sizeof buf, "%s histogram", name);
+  if (! (hbuf = clfx_graph_buffer (g, buf, 4 * 2 * TM_SEL_BINS, error)))
+    return false;
+  snprintf (buf, sizeof buf, "%s selection", name);
+  if (! (sel = clfx_graph_buffer (g, buf, 16, error)))
+    return false;
+  for (int pass = 0; pass < 3; pass++)
+    {
+      args[0] = CLFX_ARG (hbuf);
+      args[1] = CLFX_ARG (sel);
+      args[2] = CLFX_INT (known[pass]);
+      args[3] = CLFX_INT (shift[pass]);
+      args[4] = CLFX_ARG (rank0);
+      args[5] = CLFX_ARG (rank1);
+      for (int i = 0; i < n_tail; i++)
+        args[6 + i] = tail[i];
+      args[6 + n_tail] = CLFX_LOCAL (4 * 2 * TM_SEL_GROUP);
+      if (! clfx_graph_fill (g, hbuf, &zero, sizeof zero,
+                             4 * 2 * TM_SEL_BINS, error)
+          || ! CLFX_LAUNCH (g, &hl, error, CLFX_ARG (v), CLFX_ARG (n),
+                            CLFX_ARG (chunk), CLFX_ARG (sel),
+                            CLFX_INT (known[pass]), CLFX_INT (shift[pass]),
+                            CLFX_ARG (hbuf), CLFX_LOCAL (4 * 2 * TM_SEL_BINS))
+          || ! clfx_graph_launch (g, &sl, args, 7 + n_tail, error))
+        return false;
+    }
+  return true;
 }
 
 /* The stages of the pipeline before the map, in order: each gathers

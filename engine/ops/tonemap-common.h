@@ -149,6 +149,21 @@ bool tm_log_y_cl (ClfxGraph *g, const TmState *st, const char *kernel,
                   const char *kernel_v, cl_mem scan, cl_mem prm, cl_mem out,
                   ClfxError *error);
 
+/* Two order statistics, ranks rank0 and rank1 (from 0, in increasing
+ * order), of the n floats of v by radix selection
+ * (kernels/tonemap-select.h): three passes of 11, 11 and 10 bits, each
+ * the histogram cleared, counted by kernel hist (256 work-items a chunk of
+ * at most 1024 chunks; on CPU devices hist_v, one work-item a chunk) and
+ * read by kernel select (one group), which takes (hist, sel, known, shift,
+ * rank0, rank1), then the caller's tail arguments (at most 4), then its
+ * local memory, and stores the two values in its last pass.  name: the
+ * prefix of the histogram's and selection's buffers. */
+#define TM_SELECT_TAIL 4
+bool tm_select_cl (ClfxGraph *g, const char *name, const char *hist,
+                   const char *hist_v, const char *select, cl_mem v, long n,
+                   cl_uint rank0, cl_uint rank1, const ClfxArg *tail,
+                   int n_tail, ClfxError *error);
+
 /* ---- the CPU reference --------------------------------------------------- */
 
 /* The reference's statistics and constants, in double. */

@@ -232,9 +232,16 @@ OPERATORS = {
             "if (g > 1e-4f && ! coarsest)\n    phi = exp2", 1)])),
         ("mantiuk06", fixed("tonemap", "--operator", "mantiuk06"),
          ("the transducer (gradients not mapped)",
-          [# m06_transduce, in m06_target (every device).
-           ("mantiuk06.cl", "  return g < 0.0f ? -G : G;", "  return g;",
-            1)])),
+          [# m06_transduce (m06_target, m06_target_v's last pixels).
+           ("mantiuk06.cl",
+            "(m06_r, m06_w, R)) / (ln10 * detail);\n\n"
+            "  return g < 0.0f ? -G : G;",
+            "(m06_r, m06_w, R)) / (ln10 * detail);\n\n  return g;", 1),
+           # m06_transduce8 (m06_target_v, CPU devices).
+           ("mantiuk06.cl",
+            "(m06_lookup8_r (R)) / (ln10 * detail);\n\n"
+            "  return g < 0.0f ? -G : G;",
+            "(m06_lookup8_r (R)) / (ln10 * detail);\n\n  return g;", 1)])),
         ("local-laplacian", fixed("tonemap", "--operator", "local-laplacian"),
          ("the remapping (each remapped image is L itself)",
           [# ll_remap, in ll_down_remap and ll_map (every device).
