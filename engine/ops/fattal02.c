@@ -5,7 +5,8 @@
  * level of a pyramid, the Poisson equation for U solved by a full
  * multigrid on the device, L = exp (U) normalised between two
  * percentiles, colour (c / Y)^saturation.  The Poisson equation needs the
- * whole image at once: fattal02 runs in one piece.
+ * whole image at once: in tiles, H is whole, made by a pass over the
+ * tiles (tm_plan_fields), and the result the one-piece run's.
  *
  * The reference is fattal-ref.c's solve in double; the device's distance
  * from it is estimated by stochastic arithmetic (fattal_compute). */
@@ -327,9 +328,26 @@ fat_vcycle (ClfxGraph *g, const FatGrids *gr, int m, bool zero,
 /* fattal02's graph after the statistics and constants: H, the pyramid,
  * the gradients and their averages, Phi, the divergence, the full
  * multigrid, U's mean, the percentiles, the map. */
+/* The field: H of the current piece. */
 static bool
-fattal_cl (ClfxGraph *g, const FattalState *fs, cl_mem scan, cl_mem prm,
-           ClfxError *error)
+fattal_field (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+  cl_mem          scan, prm, H;
+
+  return (scan = tm_scan_buffer (g, st, error))
+         && (prm = tm_params_buffer (g, st, error))
+         && (H = fat_buffer (g, "pyramid", 0, plan->width, plan->height,
+                             error))
+         && tm_log_y_cl (g, st, "fat_h", "fat_h_v", scan, prm, H, error);
+}
+
+/* The graph after the field: where whole (one piece, or the first tile)
+ * the pyramid, the attenuation, the multigrid solve and the percentiles;
+ * the map of the current piece. */
+static bool
+fattal_cl (ClfxGraph *g, const FattalState *fs, bool whole, cl_mem scan,
+           cl_mem prm, ClfxError *error)
 {
   const ClfxPlan *plan = clfx_graph_plan (g);
   const ClfxTile *t = clfx_graph_tile (g);
@@ -365,8 +383,9 @@ fattal_cl (ClfxGraph *g, const FattalState *fs, cl_mem scan, cl_mem prm,
         || ! (G[k] = fat_buffer (g, "gradient", k, w >> k, h >> k, error))
         || ! (Phi[k] = fat_buffer (g, "phi", k, w >> k, h >> k, error)))
       return false;
-  if (! tm_log_y_cl (g, &fs->tm, "fat_h", "fat_h_v", scan, prm, P[0], error))
-    return false;
+  /* A later tile: the whole-image work is done, only its map is due. */
+  if (! whole)
+    goto map;
   for (int k = 0; k < levels; k++)
     {
       int        wk = w >> k, hk = h >> k;
@@ -458,7 +477,9 @@ fattal_cl (ClfxGraph *g, const FattalState *fs, cl_mem scan, cl_mem prm,
                            Us[0], n, rlo, rhi, tail, 1, error))
       return false;
   }
-  return (hist = tm_hist_buffer (g, "histogram after", TM_HA_N, error))
+map:
+  return (Us[0] = fat_buffer (g, "u", 0, gw[0], gh[0], error))
+         && (hist = tm_hist_buffer (g, "histogram after", TM_HA_N, error))
          && CLFX_LAUNCH (g, &map, error, CLFX_SRC, CLFX_DST, CLFX_ARG (scan),
                          CLFX_FLOAT (fs->tm.scale), CLFX_ARG (Us[0]),
                          CLFX_INT (w), CLFX_ARG (prm), CLFX_ARG (f),
@@ -475,12 +496,13 @@ fattal_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
   const FattalState *fs = clfx_graph_plan (g)->state;
   cl_mem             scan, prm;
+  bool               whole;
 
   (void) p;
-  return tm_stages_cl (g, &fs->tm, false, error)
+  return tm_fields_cl (g, &fs->tm, &whole, error)
          && (scan = tm_scan_buffer (g, &fs->tm, error))
          && (prm = tm_params_buffer (g, &fs->tm, error))
-         && fattal_cl (g, fs, scan, prm, error)
+         && fattal_cl (g, fs, whole, scan, prm, error)
          && tm_probes_cl (g, &fs->tm, error);
 }
 
@@ -875,14 +897,16 @@ fattal_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   fs->tm.stats = true;
   fs->tm.log_eps = 1e-5;
   fs->tm.params = fattal_params;
+  fs->tm.field = fattal_field;
   fs->alpha = fp->alpha;
   fs->beta = fp->beta;
   fs->saturation = fp->saturation;
   fs->noise = fp->noise > 0.0 ? fp->noise : 0.1 * fp->alpha;
   tm_plan_common (p, src, plan, &fs->tm);
+  tm_plan_fields (plan, &fs->tm);
   /* H, the gradient, Phi, the right side and U at full size; the pyramid
-   * and the coarser grids add a third of each. */
-  plan->bytes_per_pixel = 4 * 5 + 4 * 5 / 3 + 1;
+   * and the coarser grids add a third of each; whole in tiles too. */
+  plan->bytes_per_image_pixel = 4 * 5 + 4 * 5 / 3 + 1;
   return true;
 }
 
@@ -895,6 +919,6 @@ const ClfxVariant clfx_variant_fattal02 = {
   CLFX_N_ ("Fattal 2002 gradient domain (gegl:fattal02's, a multigrid "
            "Poisson solve)"),
   uses_fattal, fattal_plan, NULL, fattal_run_cl, fattal_cpu,
-  fattal_tolerance, fattal_bounds, tm_describe, NULL, CLFX_FATTAL02_PLACE,
-  NULL, NULL
+  fattal_tolerance, fattal_bounds, tm_describe, tm_field_stats_cl,
+  CLFX_FATTAL02_PLACE, NULL, NULL
 };

@@ -25,9 +25,6 @@ static const char *const operators[] = { "reinhard02", "reinhard05",
                                           "fattal02", "mantiuk06",
                                           "local-laplacian" };
 #define N_OPS 8
-/* The local operators that run in one piece (the others tile: the
- * local ones with whole-image fields, tm_plan_fields). */
-#define ONE_PIECE(op) ((op) == 5)
 
 /* Per operator, the arguments away from their defaults (NULL-terminated
  * pairs). */
@@ -338,9 +335,9 @@ tiled (ClfxContext *ctx)
         ClfxError   e = { 0 };
         bool        ok, same_probes = true;
         /* Statistics: tiles grown to the blocks (128 x 64: 2 x 2), the
-         * local operators' field pass likewise; aces on 8-bit data has
-         * none and tiles as asked (3 x 3). */
-        int         pieces = ONE_PIECE (op) ? 1 : op == 3 && d ? 9 : 4;
+         * local operators' field pass likewise (tm_plan_fields); aces on
+         * 8-bit data has none and tiles as asked (3 x 3). */
+        int         pieces = op == 3 && d ? 9 : 4;
 
         memset (&ta, 0, sizeof ta);
         memset (&tb, 0, sizeof tb);
@@ -373,7 +370,7 @@ tiled (ClfxContext *ctx)
                                        * (size_t) pa.probes[i].n_device);
         tap_ok (ok && ! memcmp (a.data, b.data, (size_t) a.stride * 101)
                   && same_probes && pa.n == pb.n
-                  && tb.tiled == ! ONE_PIECE (op) && tb.pieces == pieces,
+                  && tb.tiled && tb.pieces == pieces,
                 "%s %s: in tiles of 70x40 (%d pieces, %s) the one-piece "
                 "result and probes, bit for bit%s%s",
                 operators[op], d ? "u8" : "float", tb.pieces,

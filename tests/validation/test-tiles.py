@@ -21,7 +21,7 @@ import taplib  # noqa: E402
 bench, work = sys.argv[1], sys.argv[2]
 images = [a for a in sys.argv[3:] if os.path.exists(a)]
 device = os.environ.get("CLFX_TEST_DEVICE", "auto")
-OPERATORS = ["durand02", "mantiuk06", "local-laplacian"]
+OPERATORS = ["durand02", "fattal02", "mantiuk06", "local-laplacian"]
 os.makedirs(work, exist_ok=True)
 
 
