@@ -13,18 +13,22 @@
 
 /* Whether a tile (or the whole image as one) fits the device: its source
  * rectangle as an image, its result as a buffer, and both with the
- * variant's intermediates inside the memory budget. */
+ * variant's intermediates inside the memory budget.  A tile's source and
+ * result are there twice (the run keeps two tiles in flight), and on CPU
+ * devices, whose memory is the host's, twice more (the staging copies). */
 static bool
 piece_fits (const ClfxContext *ctx, const ClfxPlan *plan,
             const ClfxImage *src, const ClfxImage *dst, const ClfxRect *in,
-            const ClfxRect *out, size_t budget)
+            const ClfxRect *out, bool tile, size_t budget)
 {
   size_t in_bytes = (size_t) in->width * (size_t) in->height * 4
                     * clfx_depth_size (src->depth);
   size_t out_px = (size_t) out->width * (size_t) out->height;
   size_t out_bytes = out_px * clfx_image_pixel_size (dst)
                      + (size_t) out->height * 64 + 64;
-  size_t need = in_bytes + out_bytes + out_px * plan->bytes_per_pixel
+  size_t copies = ! tile ? 1 : clfx_context_source_buffer (ctx) ? 4 : 2;
+  size_t need = (in_bytes + out_bytes) * copies
+                + out_px * plan->bytes_per_pixel
                 + (size_t) plan->width * (size_t) plan->height
                     * plan->bytes_per_image_pixel
                 + plan->bytes_fixed;
@@ -106,7 +110,7 @@ exec_plan_tiles (const ClfxContext *ctx, const ClfxVariant *v,
 
   *tiled = ctx->tuning.tile_width > 0
            || ! piece_fits (ctx, plan, src, dst, &whole_in, &whole_out,
-                            budget);
+                            false, budget);
   if (plan->whole_image_stats && plan->stats_passes > 0 && *tiled)
     {
       /* Statistics gathered tile by tile: tiles aligned to the
@@ -117,7 +121,8 @@ exec_plan_tiles (const ClfxContext *ctx, const ClfxVariant *v,
   else if (plan->whole_image_stats)
     {
       /* One piece, the whole image at once. */
-      if (! piece_fits (ctx, plan, src, dst, &whole_in, &whole_out, budget))
+      if (! piece_fits (ctx, plan, src, dst, &whole_in, &whole_out, false,
+                        budget))
         {
           clfx_error_set (error, CLFX_ERR_UNSUPPORTED,
                           "%s works on the whole %dx%d image at once, which "
@@ -168,7 +173,7 @@ exec_plan_tiles (const ClfxContext *ctx, const ClfxVariant *v,
         }
       for (int i = 0; fits && i < *count; i++)
         if (! piece_fits (ctx, plan, src, dst, &tiles[i].in, &tiles[i].out,
-                          budget))
+                          true, budget))
           {
             fits = false;
             wide = (double) tiles[i].in.width
@@ -205,6 +210,6 @@ clfx_exec_over_source_ok (const ClfxContext *ctx, const ClfxPlan *plan,
          && ctx->tuning.tile_width == 0 && plan->width == src->width
          && plan->height == src->height
          && src->stride == (size_t) src->width * clfx_image_pixel_size (src)
-         && piece_fits (ctx, plan, src, src, &whole, &whole,
+         && piece_fits (ctx, plan, src, src, &whole, &whole, false,
                         clfx_context_budget (ctx));
 }
