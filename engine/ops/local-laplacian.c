@@ -376,22 +376,6 @@ ll_bound (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
                    dl, c->info.levels, c->info.samples, M);
 }
 
-typedef struct
-{
-  const LlCache *c;
-  int            width;
-} LlPixels;
-
-static void
-ll_pixel (const void *data, const TmRef *r, int x, int y, double v[4])
-{
-  const LlPixels *lp = data;
-  const float    *o = lp->c->out + 4 * ((long) y * lp->width + x);
-
-  for (int k = 0; k < 3; k++)
-    v[k] = r->prm[TM_P_BLACK] == 0.0 ? o[k] : 0.0;
-}
-
 static bool
 ll_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
         ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
@@ -402,18 +386,13 @@ ll_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
   TmRefHists     h;
   ClfxTolerance  lin;
   const LlCache *c;
-  LlPixels       lp = { NULL, src->width };
 
-  memset (&h, 0, sizeof h);
-  tm_ref_collect (src, plan, scale, &r);
-  tm_ref_params_begin (&r);
   if (! (c = ll_compute (plan, src, scale, error)))
     return false;
-  lp.c = c;
   if (probes)
     ll_bound (p, plan, src, &lin);
-  tm_ref_run (plan, src, dst, scale, &r, ll_pixel, &lp, probes ? &lin : NULL,
-              &h);
+  tm_ref_run_made (plan, src, dst, scale, c->out, probes ? &lin : NULL, &r,
+                   &h);
   if (probes && ! tm_ref_probes (&ls->tm, &r, &h, probes))
     return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
   return true;

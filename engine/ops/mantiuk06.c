@@ -678,22 +678,6 @@ m06_bound (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
                    c->info.iterations, c->info.step_error, s);
 }
 
-typedef struct
-{
-  const M06Cache *c;
-  int             width;
-} M06Pixels;
-
-static void
-m06_pixel (const void *data, const TmRef *r, int x, int y, double v[4])
-{
-  const M06Pixels *mp = data;
-  const float     *o = mp->c->out + 4 * ((long) y * mp->width + x);
-
-  for (int k = 0; k < 3; k++)
-    v[k] = r->prm[TM_P_BLACK] == 0.0 ? o[k] : 0.0;
-}
-
 static bool
 m06_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
          ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
@@ -704,18 +688,13 @@ m06_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
   TmRefHists      h;
   ClfxTolerance   lin;
   const M06Cache *c;
-  M06Pixels       mp = { NULL, src->width };
 
-  memset (&h, 0, sizeof h);
-  tm_ref_collect (src, plan, scale, &r);
-  tm_ref_params_begin (&r);
   if (! (c = m06_compute (plan, src, scale, error)))
     return false;
-  mp.c = c;
   if (probes)
     m06_bound (p, plan, src, &lin);
-  tm_ref_run (plan, src, dst, scale, &r, m06_pixel, &mp,
-              probes ? &lin : NULL, &h);
+  tm_ref_run_made (plan, src, dst, scale, c->out, probes ? &lin : NULL, &r,
+                   &h);
   if (probes && c->info.levels)
     {
       double l[2] = { c->info.l_min, c->info.l_max };

@@ -814,6 +814,35 @@ tm_ref_run (const ClfxPlan *plan, const ClfxImage *src, ClfxImage *dst,
       }
 }
 
+typedef struct
+{
+  const float *out;
+  int          width;
+} TmMade;
+
+static void
+made_pixel (const void *data, const TmRef *r, int x, int y, double v[4])
+{
+  const TmMade *m = data;
+  const float  *o = m->out + 4 * ((long) y * m->width + x);
+
+  for (int k = 0; k < 3; k++)
+    v[k] = r->prm[TM_P_BLACK] == 0.0 ? o[k] : 0.0;
+}
+
+void
+tm_ref_run_made (const ClfxPlan *plan, const ClfxImage *src, ClfxImage *dst,
+                 double scale, const float *out, const ClfxTolerance *lin,
+                 TmRef *r, TmRefHists *h)
+{
+  TmMade m = { out, src->width };
+
+  memset (h, 0, sizeof *h);
+  tm_ref_collect (src, plan, scale, r);
+  tm_ref_params_begin (r);
+  tm_ref_run (plan, src, dst, scale, r, made_pixel, &m, lin, h);
+}
+
 bool
 tm_ref_probes (const TmState *st, const TmRef *r, const TmRefHists *h,
                ClfxProbes *probes)

@@ -228,6 +228,12 @@ double tm_ref_lavg_bound (const TmRef *r, double *dlog);
 void tm_ref_run (const ClfxPlan *plan, const ClfxImage *src, ClfxImage *dst,
                  double scale, const TmRef *r, TmRefMap map, const void *data,
                  const ClfxTolerance *lin, TmRefHists *h);
+/* tm_ref_run for an operator whose reference made every pixel's colour
+ * beforehand (out: RGBA float per pixel of src, row-major), black where
+ * the image is; r and h as tm_ref_run leaves them. */
+void tm_ref_run_made (const ClfxPlan *plan, const ClfxImage *src,
+                      ClfxImage *dst, double scale, const float *out,
+                      const ClfxTolerance *lin, TmRef *r, TmRefHists *h);
 /* The family's probes of the reference (the histograms, the scan's, the
  * statistics'); false when out of memory. */
 bool tm_ref_probes (const TmState *st, const TmRef *r, const TmRefHists *h,
