@@ -38,28 +38,14 @@ import numpy as np
 gi.require_version("Gegl", "0.4")
 from gi.repository import Gegl  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tests", "gegl"))
+from gegltap import read_pfm, write_pfm  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLE = os.path.join(HERE, "..", "data", "sample-hdr.pfm")
 
 OPERATORS = ("mantiuk06", "fattal02", "reinhard05")
-
-
-def read_pfm(path):
-    with open(path, "rb") as f:
-        kind = f.readline().strip()
-        w, h = map(int, f.readline().split())
-        scale = float(f.readline())
-        data = np.frombuffer(f.read(), dtype="<f4" if scale < 0 else ">f4")
-    nc = 3 if kind == b"PF" else 1
-    a = data[:w * h * nc].reshape(h, w, nc)[::-1].astype(np.float32)
-    return a if nc == 3 else np.repeat(a, 3, axis=2)
-
-
-def write_pfm(path, rgb):
-    h, w, _ = rgb.shape
-    with open(path, "wb") as f:
-        f.write(b"PF\n%d %d\n-1.0\n" % (w, h))
-        f.write(np.ascontiguousarray(rgb[::-1], dtype="<f4").tobytes())
 
 
 def image(side):
