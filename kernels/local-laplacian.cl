@@ -7,7 +7,7 @@
  *   ll_down_remap          level 1 of a chunk of the K remapped images'
  *                          pyramids
  *   ll_down_k              their coarser levels
- *   ll_accum, ll_accum0    each level's coefficient: the Laplacian
+ *   ll_accum               each level's coefficient: the Laplacian
  *                          coefficients of the two remapped images around
  *                          L's Gaussian value, weighed and added, those of
  *                          the chunk's samples
@@ -258,50 +258,29 @@ ll_weight (int k, int j, float f)
 
 /* Level l (w x h) of the coefficients, O: the chunk's terms added (first:
  * the first chunk, O starts at 0), the Laplacian coefficient of sample k
- * the chunk's level Gk less its coarser level Gk1 (w1 x h1) upsampled. */
+ * the chunk's level Gk less its coarser level Gk1 (w1 x h1) upsampled;
+ * at level 0 (level0) Gk is not made: L (GL) remapped here, as
+ * ll_down_remap remaps it. */
 __kernel void
 ll_accum (__global const float *GL, __global const float *Gk,
           __global const float *Gk1, __global float *O, int w, int h,
           int w1, int h1, __global const float *p, int K, int k0, int C,
-          int first)
-{
-  int   x = get_global_id (0), y = get_global_id (1), j;
-  long  at = (long) y * w + x, plane = (long) w * h, plane1 = (long) w1 * h1;
-  float f, sum;
-
-  if (x >= w || y >= h)
-    return;
-  j = ll_bracket (GL[at], p, K, &f);
-  sum = first ? 0.0f : O[at];
-  for (int k = max (j, k0); k <= min (j + 1, k0 + C - 1); k++)
-    sum += ll_weight (k, j, f)
-           * (Gk[(k - k0) * plane + at]
-              - ll_up (Gk1 + (k - k0) * plane1, w1, h1, x, y));
-  O[at] = sum;
-}
-
-/* Level 0's coefficients: ll_accum's with level 0 of the remapped images
- * remapped here. */
-__kernel void
-ll_accum0 (__global const float *L, __global const float *Gk1,
-           __global float *O, int w, int h, int w1, int h1,
-           __global const float *p, int K, int k0, int C, int first,
-           float sigma, float beta, float am1)
+          int first, int level0, float sigma, float beta, float am1)
 {
   int     x = get_global_id (0), y = get_global_id (1), j;
-  long    at = (long) y * w + x, plane1 = (long) w1 * h1;
-  float   f, sum, l, lo = p[LL_P_LMIN], step = p[LL_P_STEP];
+  long    at = (long) y * w + x, plane = (long) w * h, plane1 = (long) w1 * h1;
+  float   f, sum, g, lo = p[LL_P_LMIN], step = p[LL_P_STEP];
   LlRemap r = { sigma, beta, am1, 0.5f / (sigma * sigma) };
 
   if (x >= w || y >= h)
     return;
-  l = L[at];
-  j = ll_bracket (l, p, K, &f);
+  g = GL[at];
+  j = ll_bracket (g, p, K, &f);
   sum = first ? 0.0f : O[at];
-  /* The samples as ll_down_remap makes them. */
   for (int k = max (j, k0); k <= min (j + 1, k0 + C - 1); k++)
     sum += ll_weight (k, j, f)
-           * (ll_remap (l, lo + (float) k * step, r)
+           * ((level0 ? ll_remap (g, lo + (float) k * step, r)
+                      : Gk[(k - k0) * plane + at])
               - ll_up (Gk1 + (k - k0) * plane1, w1, h1, x, y));
   O[at] = sum;
 }

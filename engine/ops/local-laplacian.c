@@ -194,7 +194,6 @@ ll_cl (ClfxGraph *g, const LlState *ls, bool whole, cl_mem scan, cl_mem prm,
       ClfxLaunch remap = { "ll_down_remap", NULL, NULL, 2,
                            { ll_round (lw[1]), ll_round (lh[1]) },
                            { LL_TILE, LL_TILE } };
-      ClfxLaunch accum0 = ll_launch ("ll_accum0", lw[0], lh[0]);
       if (! CLFX_LAUNCH (g, &remap, error, CLFX_ARG (GL[0]), CLFX_INT (lw[0]),
                          CLFX_INT (lh[0]), CLFX_ARG (Gk[1]), CLFX_INT (lw[1]),
                          CLFX_INT (lh[1]), CLFX_ARG (prm), CLFX_INT (k0),
@@ -213,25 +212,22 @@ ll_cl (ClfxGraph *g, const LlState *ls, bool whole, cl_mem scan, cl_mem prm,
                              CLFX_INT (lh[l]), CLFX_INT (c)))
             return false;
         }
-      for (int l = 1; l < n; l++)
+      /* Level 0 has no remapped level of its own: any buffer stands in. */
+      for (int l = 0; l < n; l++)
         {
           ClfxLaunch accum = ll_launch ("ll_accum", lw[l], lh[l]);
+          cl_mem     level = l ? Gk[l] : GL[0];
           if (! CLFX_LAUNCH (g, &accum, error, CLFX_ARG (GL[l]),
-                             CLFX_ARG (Gk[l]), CLFX_ARG (Gk[l + 1]),
+                             CLFX_ARG (level), CLFX_ARG (Gk[l + 1]),
                              CLFX_ARG (O[l]), CLFX_INT (lw[l]),
                              CLFX_INT (lh[l]), CLFX_INT (lw[l + 1]),
                              CLFX_INT (lh[l + 1]), CLFX_ARG (prm),
                              CLFX_INT (K), CLFX_INT (k0), CLFX_INT (c),
-                             CLFX_INT (first)))
+                             CLFX_INT (first), CLFX_INT (l == 0),
+                             CLFX_FLOAT (sigma), CLFX_FLOAT (beta),
+                             CLFX_FLOAT (am1)))
             return false;
         }
-      if (! CLFX_LAUNCH (g, &accum0, error, CLFX_ARG (GL[0]), CLFX_ARG (Gk[1]),
-                         CLFX_ARG (O[0]), CLFX_INT (lw[0]), CLFX_INT (lh[0]),
-                         CLFX_INT (lw[1]), CLFX_INT (lh[1]), CLFX_ARG (prm),
-                         CLFX_INT (K), CLFX_INT (k0), CLFX_INT (c),
-                         CLFX_INT (first), CLFX_FLOAT (sigma),
-                         CLFX_FLOAT (beta), CLFX_FLOAT (am1)))
-        return false;
     }
   for (int l = n - 1; whole && l >= 1; l--)
     {
