@@ -50,6 +50,9 @@ import taplib  # noqa: E402
 
 check, work, group = sys.argv[1], sys.argv[2], sys.argv[3]
 inputs = [a for a in sys.argv[4:] if a != "--structural"]
+# A photograph the build names but this machine lacks is left out, said.
+missing = [a for a in inputs if ":" not in a and not os.path.exists(a)]
+inputs = [a for a in inputs if a not in missing]
 structural_only = "--structural" in sys.argv[4:]
 src_dir = os.environ["CLFX_KERNEL_SRC"]
 device = os.environ.get("CLFX_TEST_DEVICE", "auto")
@@ -269,6 +272,10 @@ def image_size(spec):
         head = f.read(64)
     if head[:8] == b"\x89PNG\r\n\x1a\n":
         return struct.unpack(">II", head[16:24])
+    if head[:4] == b"\x76\x2f\x31\x01":
+        # OpenEXR, the tone mappers' photograph: only the resizes read
+        # the size, and none is given one.
+        return 0, 0
     w, h = head.split(b"\n")[1].split()
     return int(w), int(h)
 
@@ -323,6 +330,8 @@ def kernels_of(r):
 
 
 os.makedirs(work, exist_ok=True)
+for a in missing:
+    print("# %s: not on this machine, left out" % a)
 ops = (OPERATORS["filters"] + OPERATORS["tonemap"] if group == "all"
        else OPERATORS[group])
 
