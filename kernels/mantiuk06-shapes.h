@@ -35,7 +35,7 @@
  * decades: a constant image's solve in float spreads its x by rounding,
  * relative to |x|, which a smaller threshold would stretch over the
  * display range (1e-4 decades: 0.023 % in luminance). */
-#define M06_FLAT 1e-4
+#define M06_FLAT 1e-4f
 /* In double, the reference's (m06_map computes it in float). */
 #define M06_IS_FLAT(lo, hi)                                                  \
   ((hi) - (lo) <= M06_FLAT * (1.0 + fmax (fabs (lo), fabs (hi))))

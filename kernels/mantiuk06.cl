@@ -1091,7 +1091,7 @@ m06_range (__global float *st, float d_lo, float d_hi,
 inline CLFX_ALWAYS_INLINE float
 m06_flat (__global const float *st)
 {
-  return (float) M06_FLAT
+  return M06_FLAT
          * (1.0f + fmax (fabs (st[M06_LMIN]), fabs (st[M06_LMAX])));
 }
 
