@@ -88,15 +88,12 @@ durand_log_v (CLFX_SRC_ARGS (src), int4 rect, int w,
               __global const uint4 *scan,
               float scale, __global const float *p, __global float *L)
 {
-  int    x = rect.x + 8 * (int) get_global_id (0);
-  int    y = rect.y + (int) get_global_id (1);
-  int    n = min (8, rect.z - x);
+  long   at;
   float8 Y;
+  int    n = tm_field8 (CLFX_SRC (src), rect, w, scan, scale, &at, &Y);
 
-  if (n <= 0 || y >= rect.w)
-    return;
-  Y = tm_read_y8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale);
-  tm_put8 (L, (long) y * w + x, n, log10 (fmax (Y, p[1])));
+  if (n)
+    tm_put8 (L, at, n, log10 (fmax (Y, p[1])));
 }
 #endif
 

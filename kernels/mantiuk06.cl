@@ -81,15 +81,12 @@ m06_log_v (CLFX_SRC_ARGS (src), int4 rect, int w,
            __global const uint4 *scan,
            float scale, __global const float *p, __global float *x)
 {
-  int    gx = rect.x + 8 * (int) get_global_id (0);
-  int    gy = rect.y + (int) get_global_id (1);
-  int    n = min (8, rect.z - gx);
+  long   at;
   float8 Y;
+  int    n = tm_field8 (CLFX_SRC (src), rect, w, scan, scale, &at, &Y);
 
-  if (n <= 0 || gy >= rect.w)
-    return;
-  Y = tm_read_y8 (CLFX_SRC (src), gx, gy, n, tm_largest (scan), scale);
-  tm_put8 (x, (long) gy * w + gx, n, log10 (fmax (Y, p[1])));
+  if (n)
+    tm_put8 (x, at, n, log10 (fmax (Y, p[1])));
 }
 #endif
 

@@ -332,6 +332,24 @@ tm_put8 (__global float *P, long at, int n, float8 v)
     P[at + k] = t[k];
 }
 
+/* A field kernel's pixels in the CPU devices' form (tm_log_y_cl): the n
+ * (0..8) of its work-item in the piece's rectangle rect (x0, y0, x1, y1),
+ * their luminance in *Y and their index in a field w wide in *at. */
+inline CLFX_ALWAYS_INLINE int
+tm_field8 (CLFX_SRC_ARGS (src), int4 rect, int w, __global const uint4 *scan,
+           float scale, long *at, float8 *Y)
+{
+  int x = rect.x + 8 * (int) get_global_id (0);
+  int y = rect.y + (int) get_global_id (1);
+  int n = min (8, rect.z - x);
+
+  if (n <= 0 || y >= rect.w)
+    return 0;
+  *Y = tm_read_y8 (CLFX_SRC (src), x, y, n, tm_largest (scan), scale);
+  *at = (long) y * w + x;
+  return n;
+}
+
 /* The result linear float RGBA: its bytes are the floats the map makes,
  * stored as rows of floats. */
 #define TM_DST_FLOAT_RGBA                                                    \
