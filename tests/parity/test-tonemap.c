@@ -221,6 +221,9 @@ specials (ClfxContext **ctx)
           clfx_host_image_free (&dst);
         }
       pc = test_probe (&r, "cleaned: NaN, negative, +Inf, tiny");
+      /* A failed run leaves the reference's probe without the device's
+       * values. */
+      pc = pc && pc->n_device == 4 ? pc : NULL;
       tap_ok (ok && r.validation.passed && pc && pc->n_device == 4
                 && pc->device[0] == counts[0] && pc->device[1] == counts[1]
                 && pc->device[2] == counts[2] && pc->device[3] == counts[3]
@@ -234,6 +237,7 @@ specials (ClfxContext **ctx)
               pc ? pc->device[2] : -1, pc ? pc->device[3] : -1, odd,
               alpha_moved, ok ? "" : ": ", ok ? "" : e.message);
       pc = test_probe (&r, "largest finite value");
+      pc = pc && pc->n_device == 1 ? pc : NULL;
       tap_ok (pc && pc->n_device == 1 && pc->device[0] == largest,
               "%s: the largest finite value %g (device %g)", operators[op],
               largest, pc ? pc->device[0] : -1);
