@@ -52,30 +52,14 @@ durand_params (ClfxGraph *g, const TmState *st, cl_mem stats, float n,
                       CLFX_FLOAT ((float) ds->detail), CLFX_ARG (prm));
 }
 
-/* The field: the log luminance of the current piece. */
-static bool
-durand_field (ClfxGraph *g, const TmState *st, ClfxError *error)
-{
-  const ClfxPlan *plan = clfx_graph_plan (g);
-  cl_mem          scan, prm, L;
-
-  return (scan = tm_scan_buffer (g, st, error))
-         && (prm = tm_params_buffer (g, st, error))
-         && (L = clfx_graph_buffer (g, "log luminance",
-                                    4 * (size_t) plan->width
-                                      * (size_t) plan->height,
-                                    error))
-         && tm_log_y_cl (g, st, "durand_log", "durand_log_v", scan, prm, L,
-                         error);
-}
-
 /* The graph after the field: where whole (one piece, or the first tile)
  * the grid (splat, three blurs) and the base's range; the grid as a 3D
  * image; the map of the current piece. */
 static bool
-durand_cl (ClfxGraph *g, const DurandState *ds, bool whole, cl_mem scan,
+durand_cl (ClfxGraph *g, const TmState *st, bool whole, cl_mem scan,
            cl_mem prm, ClfxError *error)
 {
+  const DurandState *ds = (const DurandState *) st;
   const ClfxPlan *plan = clfx_graph_plan (g);
   const ClfxTile *t = clfx_graph_tile (g);
   int             w = plan->width, h = plan->height;
@@ -140,8 +124,7 @@ durand_cl (ClfxGraph *g, const DurandState *ds, bool whole, cl_mem scan,
       map.global[1] = ((size_t) t->out.height + TM_MAP_ROWS - 1)
                       / TM_MAP_ROWS;
     }
-  if (! (L = clfx_graph_buffer (g, "log luminance",
-                                4 * (size_t) w * (size_t) h, error))
+  if (! (L = tm_field_buffer (g, st, error))
       || ! (g0 = clfx_graph_buffer (g, "grid", 16 * cells, error))
       || ! (part = clfx_graph_buffer (g, "grid chunks",
                                       8 * cells * (size_t) chunks, error))
@@ -215,21 +198,6 @@ durand_cl (ClfxGraph *g, const DurandState *ds, bool whole, cl_mem scan,
                       CLFX_ARG (smp), CLFX_INT (hw), CLFX_INT (ds->cell),
                       CLFX_ARG (dims), CLFX_ARG (prm), CLFX_ARG (hist),
                       CLFX_LOCAL (4 * TM_HA_N));
-}
-
-static bool
-durand_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
-{
-  const DurandState *ds = clfx_graph_plan (g)->state;
-  cl_mem             scan, prm;
-  bool               whole;
-
-  (void) p;
-  return tm_fields_cl (g, &ds->tm, &whole, error)
-         && (scan = tm_scan_buffer (g, &ds->tm, error))
-         && (prm = tm_params_buffer (g, &ds->tm, error))
-         && durand_cl (g, ds, whole, scan, prm, error)
-         && tm_probes_cl (g, &ds->tm, error);
 }
 
 /* ---- CPU reference ------------------------------------------------------------ */
@@ -654,7 +622,10 @@ durand_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   ds->tm.params = durand_params;
   ds->tm.probes = durand_probes;
   ds->tm.range_probe = durand_probes[0].name;
-  ds->tm.field = durand_field;
+  ds->tm.field_kernel = "durand_log";
+  ds->tm.field_kernel_v = "durand_log_v";
+  ds->tm.field_name = "log luminance";
+  ds->tm.local = durand_cl;
   ds->range_sigma = dp->range_sigma;
   ds->contrast = dp->contrast;
   ds->detail = dp->detail;
@@ -697,7 +668,7 @@ static const char *const uses_durand[] = { "operator", "exposure", "contrast",
 const ClfxVariant clfx_variant_durand02 = {
   "durand02", "durand02",
   CLFX_N_ ("Durand 2002 base and detail (a bilateral grid)"), uses_durand,
-  durand_plan, NULL, durand_run_cl, durand_cpu, durand_tolerance, NULL,
+  durand_plan, NULL, tm_local_run_cl, durand_cpu, durand_tolerance, NULL,
   tm_describe, tm_field_stats_cl, CLFX_DURAND02_PLACE, tm_take_stats,
   tm_stats_of
 };

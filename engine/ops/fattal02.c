@@ -328,27 +328,14 @@ fat_vcycle (ClfxGraph *g, const FatGrids *gr, int m, bool zero,
 /* fattal02's graph after the statistics and constants: H, the pyramid,
  * the gradients and their averages, Phi, the divergence, the full
  * multigrid, U's mean, the percentiles, the map. */
-/* The field: H of the current piece. */
-static bool
-fattal_field (ClfxGraph *g, const TmState *st, ClfxError *error)
-{
-  const ClfxPlan *plan = clfx_graph_plan (g);
-  cl_mem          scan, prm, H;
-
-  return (scan = tm_scan_buffer (g, st, error))
-         && (prm = tm_params_buffer (g, st, error))
-         && (H = fat_buffer (g, "pyramid", 0, plan->width, plan->height,
-                             error))
-         && tm_log_y_cl (g, st, "fat_h", "fat_h_v", scan, prm, H, error);
-}
-
 /* The graph after the field: where whole (one piece, or the first tile)
  * the pyramid, the attenuation, the multigrid solve and the percentiles;
  * the map of the current piece. */
 static bool
-fattal_cl (ClfxGraph *g, const FattalState *fs, bool whole, cl_mem scan,
+fattal_cl (ClfxGraph *g, const TmState *st, bool whole, cl_mem scan,
            cl_mem prm, ClfxError *error)
 {
+  const FattalState *fs = (const FattalState *) st;
   const ClfxPlan *plan = clfx_graph_plan (g);
   const ClfxTile *t = clfx_graph_tile (g);
   int             w = plan->width, h = plan->height;
@@ -379,7 +366,8 @@ fattal_cl (ClfxGraph *g, const FattalState *fs, bool whole, cl_mem scan,
     return false;
   /* 1-3: H, the pyramid, each level's gradient and its mean. */
   for (int k = 0; k < levels; k++)
-    if (! (P[k] = fat_buffer (g, "pyramid", k, w >> k, h >> k, error))
+    if (! (P[k] = k ? fat_buffer (g, "pyramid", k, w >> k, h >> k, error)
+                    : tm_field_buffer (g, st, error))
         || ! (G[k] = fat_buffer (g, "gradient", k, w >> k, h >> k, error))
         || ! (Phi[k] = fat_buffer (g, "phi", k, w >> k, h >> k, error)))
       return false;
@@ -489,21 +477,6 @@ map:
                                  error)
          && clfx_graph_probe_at (g, "L at 0.1 %, 99.5 %", f, FAT_LO, 2,
                                  error);
-}
-
-static bool
-fattal_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
-{
-  const FattalState *fs = clfx_graph_plan (g)->state;
-  cl_mem             scan, prm;
-  bool               whole;
-
-  (void) p;
-  return tm_fields_cl (g, &fs->tm, &whole, error)
-         && (scan = tm_scan_buffer (g, &fs->tm, error))
-         && (prm = tm_params_buffer (g, &fs->tm, error))
-         && fattal_cl (g, fs, whole, scan, prm, error)
-         && tm_probes_cl (g, &fs->tm, error);
 }
 
 /* ---- CPU reference ------------------------------------------------------------ */
@@ -897,7 +870,10 @@ fattal_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   fs->tm.stats = true;
   fs->tm.log_eps = 1e-5;
   fs->tm.params = fattal_params;
-  fs->tm.field = fattal_field;
+  fs->tm.field_kernel = "fat_h";
+  fs->tm.field_kernel_v = "fat_h_v";
+  fs->tm.field_name = "fattal H";
+  fs->tm.local = fattal_cl;
   fs->alpha = fp->alpha;
   fs->beta = fp->beta;
   fs->saturation = fp->saturation;
@@ -918,7 +894,7 @@ const ClfxVariant clfx_variant_fattal02 = {
   "fattal02", "fattal02",
   CLFX_N_ ("Fattal 2002 gradient domain (gegl:fattal02's, a multigrid "
            "Poisson solve)"),
-  uses_fattal, fattal_plan, NULL, fattal_run_cl, fattal_cpu,
+  uses_fattal, fattal_plan, NULL, tm_local_run_cl, fattal_cpu,
   fattal_tolerance, fattal_bounds, tm_describe, tm_field_stats_cl,
   CLFX_FATTAL02_PLACE, NULL, NULL
 };

@@ -116,21 +116,6 @@ ll_buffer (ClfxGraph *g, const char *what, int level, size_t floats,
   return clfx_graph_buffer (g, name, 4 * floats, error);
 }
 
-/* The field: L of the current piece. */
-static bool
-ll_field (ClfxGraph *g, const TmState *st, ClfxError *error)
-{
-  const ClfxPlan *plan = clfx_graph_plan (g);
-  cl_mem          scan, prm, L;
-
-  return (scan = tm_scan_buffer (g, st, error))
-         && (prm = tm_params_buffer (g, st, error))
-         && (L = ll_buffer (g, "L", 0,
-                            (size_t) plan->width * (size_t) plan->height,
-                            error))
-         && tm_log_y_cl (g, st, "ll_log", "ll_log_v", scan, prm, L, error);
-}
-
 /* The samples' chunk: all K where their pyramids (levels 1 up, 4/3 of
  * 4 bytes a pixel each) fit a quarter of the run's memory budget (the
  * plan counts two) and level 1's buffer fits one allocation; else as
@@ -152,9 +137,10 @@ ll_chunk (ClfxGraph *g, int K, size_t pixels)
  * of every level's coefficients, then the collapse down to level 1; the
  * map of the current piece. */
 static bool
-ll_cl (ClfxGraph *g, const LlState *ls, bool whole, cl_mem scan, cl_mem prm,
+ll_cl (ClfxGraph *g, const TmState *st, bool whole, cl_mem scan, cl_mem prm,
        ClfxError *error)
 {
+  const LlState  *ls = (const LlState *) st;
   const ClfxPlan *plan = clfx_graph_plan (g);
   const ClfxTile *t = clfx_graph_tile (g);
   int             lw[LL_MAX_LEVELS], lh[LL_MAX_LEVELS], K = ls->samples;
@@ -172,7 +158,8 @@ ll_cl (ClfxGraph *g, const LlState *ls, bool whole, cl_mem scan, cl_mem prm,
   ClfxLaunch      map = ll_launch ("ll_map", t->out.width, t->out.height);
 
   for (int l = 0; l <= n; l++)
-    if (! (GL[l] = ll_buffer (g, "L", l, (size_t) lw[l] * lh[l], error))
+    if (! (GL[l] = l ? ll_buffer (g, "L", l, (size_t) lw[l] * lh[l], error)
+                     : tm_field_buffer (g, st, error))
         || (l < n
             && ! (O[l] = ll_buffer (g, "coefficients", l,
                                     (size_t) lw[l] * lh[l], error))))
@@ -251,21 +238,6 @@ ll_cl (ClfxGraph *g, const LlState *ls, bool whole, cl_mem scan, cl_mem prm,
                          CLFX_INT (n ? lh[1] : 1), CLFX_ARG (prm),
                          CLFX_INT (n == 0), CLFX_ARG (hist),
                          CLFX_LOCAL (4 * TM_HA_N));
-}
-
-static bool
-ll_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
-{
-  const LlState *ls = clfx_graph_plan (g)->state;
-  cl_mem         scan, prm;
-  bool           whole;
-
-  (void) p;
-  return tm_fields_cl (g, &ls->tm, &whole, error)
-         && (scan = tm_scan_buffer (g, &ls->tm, error))
-         && (prm = tm_params_buffer (g, &ls->tm, error))
-         && ll_cl (g, ls, whole, scan, prm, error)
-         && tm_probes_cl (g, &ls->tm, error);
 }
 
 /* ---- CPU reference ------------------------------------------------------------ */
@@ -424,7 +396,10 @@ ll_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   ls->tm.log_eps = 1e-5;
   ls->tm.params = ll_params;
   ls->tm.probes = ll_probes;
-  ls->tm.field = ll_field;
+  ls->tm.field_kernel = "ll_log";
+  ls->tm.field_kernel_v = "ll_log_v";
+  ls->tm.field_name = "local-laplacian L";
+  ls->tm.local = ll_cl;
   ls->detail = lp->detail;
   ls->compression = lp->range_compression;
   ls->edge = lp->edge;
@@ -448,6 +423,6 @@ const ClfxVariant clfx_variant_local_laplacian = {
   "local-laplacian", "local-laplacian",
   CLFX_N_ ("Local Laplacian filter (Paris, Hasinoff and Kautz; Aubry et "
            "al.'s fast form) on log luminance"),
-  uses_local_laplacian, ll_plan, NULL, ll_run_cl, ll_cpu, ll_tolerance, NULL,
+  uses_local_laplacian, ll_plan, NULL, tm_local_run_cl, ll_cpu, ll_tolerance, NULL,
   tm_describe, tm_field_stats_cl, CLFX_LOCAL_LAPLACIAN_PLACE, NULL, NULL
 };

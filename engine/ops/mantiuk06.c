@@ -410,25 +410,13 @@ m06_buffer (ClfxGraph *g, const char *what, int level, int w, int h,
   return clfx_graph_buffer (g, name, 4 * (size_t) w * (size_t) h, error);
 }
 
-/* The field: x = log10 Y of the current piece. */
-static bool
-m06_field (ClfxGraph *g, const TmState *st, ClfxError *error)
-{
-  const ClfxPlan *plan = clfx_graph_plan (g);
-  cl_mem          scan, prm, x;
-
-  return (scan = tm_scan_buffer (g, st, error))
-         && (prm = tm_params_buffer (g, st, error))
-         && (x = m06_buffer (g, "x", 0, plan->width, plan->height, error))
-         && tm_log_y_cl (g, st, "m06_log", "m06_log_v", scan, prm, x, error);
-}
-
 /* The graph after the field: the solve and the percentiles where whole
  * (one piece, or the first tile), then the map of the current piece. */
 static bool
-m06_cl (ClfxGraph *g, const M06State *ms, bool whole, cl_mem scan,
+m06_cl (ClfxGraph *g, const TmState *tm, bool whole, cl_mem scan,
         cl_mem prm, ClfxError *error)
 {
+  const M06State *ms = (const M06State *) tm;
   const ClfxPlan *plan = clfx_graph_plan (g);
   const ClfxTile *t = clfx_graph_tile (g);
   int             w = plan->width, h = plan->height;
@@ -457,7 +445,7 @@ m06_cl (ClfxGraph *g, const M06State *ms, bool whole, cl_mem scan,
   s.chunk = (s.n + s.groups - 1) / s.groups;
   s.tol2 = (float) (CLFX_MANTIUK06_TOL * CLFX_MANTIUK06_TOL);
   s.itmax = CLFX_MANTIUK06_ITMAX;
-  if (! (s.x = m06_buffer (g, "x", 0, w, h, error))
+  if (! (s.x = tm_field_buffer (g, tm, error))
       || ! (s.st = clfx_graph_buffer (g, "mantiuk06 state", 4 * M06_S_N,
                                       error))
       || (whole
@@ -539,21 +527,6 @@ m06_cl (ClfxGraph *g, const M06State *ms, bool whole, cl_mem scan,
          && (s.levels == 0
              || clfx_graph_probe_at (g, "x at 0.1 %, 99.9 %", s.st, M06_LMIN,
                                      2, error));
-}
-
-static bool
-m06_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
-{
-  const M06State *ms = clfx_graph_plan (g)->state;
-  cl_mem          scan, prm;
-  bool            whole;
-
-  (void) p;
-  return tm_fields_cl (g, &ms->tm, &whole, error)
-         && (scan = tm_scan_buffer (g, &ms->tm, error))
-         && (prm = tm_params_buffer (g, &ms->tm, error))
-         && m06_cl (g, ms, whole, scan, prm, error)
-         && tm_probes_cl (g, &ms->tm, error);
 }
 
 /* ---- CPU reference ------------------------------------------------------------ */
@@ -749,7 +722,10 @@ m06_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   ms->tm.log_eps = 1e-5;
   ms->tm.params = m06_params;
   ms->tm.probes = m06_probes;
-  ms->tm.field = m06_field;
+  ms->tm.field_kernel = "m06_log";
+  ms->tm.field_kernel_v = "m06_log_v";
+  ms->tm.field_name = "mantiuk06 x";
+  ms->tm.local = m06_cl;
   ms->contrast = mp->contrast;
   ms->saturation = mp->saturation;
   ms->detail = mp->detail;
@@ -771,6 +747,6 @@ const ClfxVariant clfx_variant_mantiuk06 = {
   "mantiuk06", "mantiuk06",
   CLFX_N_ ("Mantiuk 2006 contrast mapping (gegl:mantiuk06's, conjugate "
            "gradients on a gradient pyramid)"),
-  uses_mantiuk06, m06_plan, NULL, m06_run_cl, m06_cpu, m06_tolerance, NULL,
+  uses_mantiuk06, m06_plan, NULL, tm_local_run_cl, m06_cpu, m06_tolerance, NULL,
   tm_describe, tm_field_stats_cl, CLFX_MANTIUK06_PLACE, NULL, NULL
 };

@@ -95,27 +95,45 @@ tm_params_buffer (ClfxGraph *g, const TmState *st, ClfxError *error)
            : clfx_graph_buffer (g, "parameters", 4 * TM_P_N, error);
 }
 
-bool
-tm_log_y_cl (ClfxGraph *g, const TmState *st, const char *kernel,
-             const char *kernel_v, cl_mem scan, cl_mem prm, cl_mem out,
-             ClfxError *error)
+cl_mem
+tm_field_buffer (ClfxGraph *g, const TmState *st, ClfxError *error)
+{
+  const ClfxPlan *plan = clfx_graph_plan (g);
+
+  return clfx_graph_buffer (g, st->field_name,
+                            4 * (size_t) plan->width * (size_t) plan->height,
+                            error);
+}
+
+/* The field of every pixel of the current piece (the whole image, or the
+ * tile of a field pass) into its whole-image buffer: st->field_kernel, or
+ * on CPU devices st->field_kernel_v (TM_V pixels of a row a work-item),
+ * each taking the source, the piece's rectangle (x0, y0, x1, y1), the
+ * image's width, the scan, the scale, prm and the field. */
+static bool
+field_cl (ClfxGraph *g, const TmState *st, ClfxError *error)
 {
   const ClfxPlan *plan = clfx_graph_plan (g);
   const ClfxRect *r = &clfx_graph_tile (g)->out;
-  ClfxLaunch      l = { kernel, NULL, NULL, 2,
+  ClfxLaunch      l = { st->field_kernel, NULL, NULL, 2,
                         { (size_t) r->width, (size_t) r->height },
                         { 0, 0 } };
   cl_int4         rect = { { r->x, r->y, r->x + r->width,
                              r->y + r->height } };
+  cl_mem          scan, prm, out;
 
   if (clfx_graph_source_is_buffer (g))
     {
-      l.kernel = kernel_v;
+      l.kernel = st->field_kernel_v;
       l.global[0] = ((size_t) r->width + TM_V - 1) / TM_V;
     }
-  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
-                      CLFX_INT (plan->width), CLFX_ARG (scan),
-                      CLFX_FLOAT (st->scale), CLFX_ARG (prm), CLFX_ARG (out));
+  return (scan = tm_scan_buffer (g, st, error))
+         && (prm = tm_params_buffer (g, st, error))
+         && (out = tm_field_buffer (g, st, error))
+         && CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_ARG (rect),
+                         CLFX_INT (plan->width), CLFX_ARG (scan),
+                         CLFX_FLOAT (st->scale), CLFX_ARG (prm),
+                         CLFX_ARG (out));
 }
 
 bool
@@ -487,19 +505,24 @@ tm_field_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass,
     return tm_stats_cl (g, p, pass, error);
   /* The field pass: the statistics' last stage ends on its first tile. */
   return (clfx_graph_tile_index (g) > 0 || tm_stages_cl (g, st, false, error))
-         && st->field (g, st, error);
+         && field_cl (g, st, error);
 }
 
 bool
-tm_fields_cl (ClfxGraph *g, const TmState *st, bool *whole, ClfxError *error)
+tm_local_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
-  if (clfx_graph_pass (g) >= 0)
-    {
-      *whole = clfx_graph_tile_index (g) == 0;
-      return true;
-    }
-  *whole = true;
-  return tm_stages_cl (g, st, false, error) && st->field (g, st, error);
+  const TmState *st = clfx_graph_plan (g)->state;
+  bool           tiled = clfx_graph_pass (g) >= 0;
+  cl_mem         scan, prm;
+
+  (void) p;
+  return (tiled
+          || (tm_stages_cl (g, st, false, error) && field_cl (g, st, error)))
+         && (scan = tm_scan_buffer (g, st, error))
+         && (prm = tm_params_buffer (g, st, error))
+         && st->local (g, st, ! tiled || clfx_graph_tile_index (g) == 0,
+                       scan, prm, error)
+         && tm_probes_cl (g, st, error);
 }
 
 /* The statistics' probes and the operator's, once every stage has
@@ -910,7 +933,7 @@ tm_take_stats (ClfxPlan *plan, const ClfxStats *stats, ClfxError *error)
   plan->given_stats = true;
   plan->stats = *stats;
   /* A local operator's field pass stays (tm_field_stats_cl). */
-  plan->stats_passes = st->field ? 1 : 0;
+  plan->stats_passes = st->local ? 1 : 0;
   return true;
 }
 

@@ -76,10 +76,15 @@ struct TmState
   ClfxTolerance    lin;
   const ClfxImage *lin_src;
   /* The local operators (tm_plan_fields): their per-pixel field of the
-   * source (a log luminance) over the current piece, into a buffer of the
-   * whole image's size; everything else they compute from such fields,
-   * which need the whole image. */
-  bool (*field) (ClfxGraph *g, const TmState *st, ClfxError *error);
+   * source (a log luminance), made over the current piece by field_kernel
+   * (on CPU devices field_kernel_v; tm_log_y_cl's forms) into the
+   * whole-image buffer field_name (tm_field_buffer); everything else they
+   * compute from such fields, which need the whole image: local, given
+   * whether the whole-image work is due (one piece, or the first tile),
+   * does it and maps the current piece. */
+  const char *field_kernel, *field_kernel_v, *field_name;
+  bool (*local) (ClfxGraph *g, const TmState *st, bool whole, cl_mem scan,
+                 cl_mem prm, ClfxError *error);
 };
 
 /* The plan's fields every operator sets alike, and st's scale and scan
@@ -117,21 +122,22 @@ bool tm_stages_cl (ClfxGraph *g, const TmState *st, bool keep,
 bool tm_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass,
                   ClfxError *error);
 /* The local operators in tiles: the source's tiles reach the device one
- * at a time; the operator's fields (st->field) are whole-image buffers,
+ * at a time; the operator's fields (TmState.field_*) are whole-image
+ * buffers,
  * made by one pass over the tiles after the statistics' passes, and its
  * whole-image work runs once, on the first tile of the pass that maps,
  * so that every kernel but the field's and the map's runs as in one
  * piece, on the same values: the tiled result is the one-piece result,
  * bit for bit.  tm_plan_fields sets the plan's passes and alignment (the
- * statistics' blocks); tm_field_stats_cl is the variant's stats_cl;
- * tm_fields_cl, first in its run_cl, makes the stages and the field in
- * one piece and says whether the whole-image work is due (one piece, or
- * the first tile). */
+ * statistics' blocks); tm_field_stats_cl is the variant's stats_cl and
+ * tm_local_run_cl its run_cl (in one piece the stages and the field
+ * first; then st->local and the probes). */
 void tm_plan_fields (ClfxPlan *plan, const TmState *st);
 bool tm_field_stats_cl (ClfxGraph *g, const ClfxParams *p, int pass,
                         ClfxError *error);
-bool tm_fields_cl (ClfxGraph *g, const TmState *st, bool *whole,
-                   ClfxError *error);
+bool tm_local_run_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error);
+/* The field's whole-image buffer, a float per pixel. */
+cl_mem tm_field_buffer (ClfxGraph *g, const TmState *st, ClfxError *error);
 /* durand02: the range given with the plan's statistics
  * (ClfxPlan.stats) into the parameter buffer, as its final reduction
  * would have made it. */
@@ -140,14 +146,6 @@ bool tm_given_range_cl (ClfxGraph *g, const TmState *st, ClfxError *error);
  * the last record holds them all), then, once, the statistics' probes
  * and the operator's (st->probes). */
 bool tm_probes_cl (ClfxGraph *g, const TmState *st, ClfxError *error);
-/* The log luminance of every pixel of the current piece (the whole
- * image, or the tile of a field pass) into out, a float per pixel of the
- * whole image: kernel, or on CPU devices kernel_v (TM_V pixels of a row
- * a work-item), each taking the source, the piece's rectangle (x0, y0,
- * x1, y1), the image's width, the scan, the scale, prm and out. */
-bool tm_log_y_cl (ClfxGraph *g, const TmState *st, const char *kernel,
-                  const char *kernel_v, cl_mem scan, cl_mem prm, cl_mem out,
-                  ClfxError *error);
 
 /* Two order statistics, ranks rank0 and rank1 (from 0, in increasing
  * order), of the n floats of v by radix selection
