@@ -332,7 +332,7 @@ tm_put8 (__global float *P, long at, int n, float8 v)
     P[at + k] = t[k];
 }
 
-/* A field kernel's pixels in the CPU devices' form (tm_log_y_cl): the n
+/* A field kernel's pixels in the CPU devices' form (field_cl): the n
  * (0..8) of its work-item in the piece's rectangle rect (x0, y0, x1, y1),
  * their luminance in *Y and their index in a field w wide in *at. */
 inline CLFX_ALWAYS_INLINE int

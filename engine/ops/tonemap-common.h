@@ -77,7 +77,7 @@ struct TmState
   const ClfxImage *lin_src;
   /* The local operators (tm_plan_fields): their per-pixel field of the
    * source (a log luminance), made over the current piece by field_kernel
-   * (on CPU devices field_kernel_v; tm_log_y_cl's forms) into the
+   * (on CPU devices field_kernel_v) into the
    * whole-image buffer field_name (tm_field_buffer); everything else they
    * compute from such fields, which need the whole image: local, given
    * whether the whole-image work is due (one piece, or the first tile),
