@@ -30,6 +30,13 @@
 #define M06_FIN_RR      3 /* r.r after an update: the iteration's step */
 #define M06_FIN_RESTART 4
 
+/* A GPU's A v: the levels of at most M06_COARSE_PIXELS pixels in one
+ * group of M06_COARSE_GROUP work-items (m06_coarse), at most
+ * M06_COARSE_LEVELS of them (a launch each cost more than their work). */
+#define M06_COARSE_PIXELS 4096
+#define M06_COARSE_GROUP  256
+#define M06_COARSE_LEVELS 16
+
 /* The result is flat (the top of the display range) where the solved
  * log10 Y's range (0.1 % to 99.9 %) is at most M06_FLAT (1 + max |x|)
  * decades: a constant image's solve in float spreads its x by rounding,

@@ -101,6 +101,18 @@ m06_down1 (__global const float *in, int iw, int ih, int ow, int oh, int x,
   int   x1, x2, y1, y2;
   float fx1, fx2, fy1, fy2, s = 0.0f;
 
+  /* Both sides even: the 2 x 2 fine pixels of weight 1, added in the loop's
+   * order (its third row and column have weight 0 and add +0, which
+   * changes no sum of finite values), without the divisions. */
+  if (iw == 2 * ow && ih == 2 * oh)
+    {
+      __global const float *a = in + (long) (2 * y) * iw + 2 * x;
+      s += a[0];
+      s += a[1];
+      s += a[iw];
+      s += a[iw + 1];
+      return s / (dx * dy);
+    }
   y1 = y * ih / oh;
   y2 = (y + 1) * ih / oh;
   fy1 = (float) (y1 + 1) - (float) y * dy;
@@ -450,8 +462,11 @@ m06_up (__global const float *S, int w, int h, int x, int y)
   int   iw = w / 2, ih = h / 2;
   float dx = (float) iw / (float) w, dy = (float) ih / (float) h;
   float f = 1.0f / (dx * dy), sx = (float) x * dx, sy = (float) y * dy;
-  int   x1 = x * iw / w, x2 = min ((x + 1) * iw / w, iw - 1);
-  int   y1 = y * ih / h, y2 = min ((y + 1) * ih / h, ih - 1);
+  /* x iw / w is x / 2 where w is even: a shift, not a division. */
+  int   x1 = w % 2 ? x * iw / w : x >> 1;
+  int   x2 = min (w % 2 ? (x + 1) * iw / w : (x + 1) >> 1, iw - 1);
+  int   y1 = h % 2 ? y * ih / h : y >> 1;
+  int   y2 = min (h % 2 ? (y + 1) * ih / h : (y + 1) >> 1, ih - 1);
   float ax = (float) (x1 + 1) - sx, bx = sx + dx - (float) (x1 + 1);
   float ay = (float) (y1 + 1) - sy, by = sy + dy - (float) (y1 + 1);
   float by_dx = sy + dx - (float) (y1 + 1);
@@ -633,6 +648,63 @@ m06_apply (__global const float *v, __global const float *Cx,
   if (gx >= w || gy >= h || ! m06_on (st, k))
     return;
   S[(long) gy * w + gx] = m06_apply1 (v, Cx, Cy, w, h, Sc, coarse, gx, gy);
+}
+/* A v's coarse levels in one group (GPU): n levels, the first half the
+ * finer level `fine` (fw x fh); their pyramid of v, then their sums from
+ * the coarsest, the first one's into S0, each pixel as m06_down and
+ * m06_apply make it.  pk holds each level's pyramid, sum, Cx and Cy
+ * (w h floats each), level after level (m06_pack). */
+__kernel __attribute__ ((reqd_work_group_size (M06_COARSE_GROUP, 1, 1))) void
+m06_coarse (__global const float *fine, int fw, int fh, int n,
+            __global float *pk, __global float *S0, __global const float *st,
+            int k)
+{
+  int  lx = get_local_id (0);
+  int  w[M06_COARSE_LEVELS], h[M06_COARSE_LEVELS];
+  long at[M06_COARSE_LEVELS];
+  __global const float *in = fine;
+
+  /* st is read, never written, here: every work-item returns or none. */
+  if (! m06_on (st, k) || n < 1 || n > M06_COARSE_LEVELS)
+    return;
+  for (int l = 0; l < n; l++)
+    {
+      w[l] = (l ? w[l - 1] : fw) / 2;
+      h[l] = (l ? h[l - 1] : fh) / 2;
+      at[l] = l ? at[l - 1] + 4 * (long) w[l - 1] * h[l - 1] : 0;
+    }
+  for (int l = 0; l < n; l++)
+    {
+      __global float *D = pk + at[l];
+      int             iw = l ? w[l - 1] : fw, ih = l ? h[l - 1] : fh;
+      for (int i = lx; i < w[l] * h[l]; i += M06_COARSE_GROUP)
+        D[i] = m06_down1 (in, iw, ih, w[l], h[l], i % w[l], i / w[l]);
+      barrier (CLK_GLOBAL_MEM_FENCE);
+      in = D;
+    }
+  for (int l = n - 1; l >= 0; l--)
+    {
+      long                  m = (long) w[l] * h[l];
+      __global const float *D = pk + at[l], *Cx = D + 2 * m, *Cy = D + 3 * m;
+      /* The coarsest level reads no coarser sum: any buffer stands in. */
+      __global const float *Sc
+        = l < n - 1 ? pk + at[l + 1] + (long) w[l + 1] * h[l + 1] : Cx;
+      __global float       *S = l ? pk + at[l] + m : S0;
+      for (int i = lx; i < m; i += M06_COARSE_GROUP)
+        S[i] = m06_apply1 (D, Cx, Cy, w[l], h[l], Sc, l < n - 1, i % w[l],
+                           i / w[l]);
+      barrier (CLK_GLOBAL_MEM_FENCE);
+    }
+}
+
+/* n floats into pk from `at` (a coarse level's Cx or Cy, m06_coarse). */
+__kernel void
+m06_pack (__global const float *from, __global float *pk, long at, long n)
+{
+  long i = get_global_id (0);
+
+  if (i < n)
+    pk[at + i] = from[i];
 }
 #else
 /* Compensated addition eight wide, a lane each. */

@@ -117,6 +117,10 @@ typedef struct
   cl_mem     Cx[M06_MAX_LEVELS], Cy[M06_MAX_LEVELS];
   cl_mem     x, b, r, p, Ap, saved, st, partials, prm;
   float      tol2, itmax;
+  /* GPU: levels from `coarse` on (at most M06_COARSE_PIXELS each) made in
+   * one group (m06_coarse) from their packed buffer; levels: none. */
+  int        coarse;
+  cl_mem     packed;
 } M06Solve;
 
 static ClfxLaunch
@@ -157,7 +161,18 @@ static ClfxLaunch
 m06_level (bool cpu, const char *kernel, const char *kernel_v, int w, int h,
            int rows)
 {
-  return cpu ? m06_vector (kernel_v, rows) : m06_launch (kernel, w, h);
+  ClfxLaunch l = m06_launch (kernel, w, h);
+
+  if (cpu)
+    return m06_vector (kernel_v, rows);
+  /* Groups of 32 x 8: a warp reads a row's 32 floats, the group the rows
+   * its pixels' y - 1 and y + 1 neighbours share (the kernels end past
+   * w x h). */
+  l.global[0] = ((size_t) w + 31) / 32 * 32;
+  l.global[1] = ((size_t) h + 7) / 8 * 8;
+  l.local[0] = 32;
+  l.local[1] = 8;
+  return l;
 }
 
 /* The sum of `groups` partials and what it decides (m06_final's mode),
@@ -184,7 +199,12 @@ static bool
 m06_multiply (M06Solve *s, cl_mem v, cl_mem out, int k, bool dot,
               bool update, ClfxError *error)
 {
-  for (int l = 1; l < s->levels; l++)
+  ClfxLaunch coarse = { "m06_coarse", NULL, NULL, 1, { M06_COARSE_GROUP, 1 },
+                        { M06_COARSE_GROUP, 1 } };
+  int        c = s->coarse;
+  cl_mem     fine = c > 1 && c < s->levels ? s->D[c - 1] : v;
+
+  for (int l = 1; l < c; l++)
     {
       ClfxLaunch down = m06_level (s->cpu, "m06_down", "m06_down_v", s->w[l],
                                    s->h[l], s->h[l]);
@@ -208,7 +228,14 @@ m06_multiply (M06Solve *s, cl_mem v, cl_mem out, int k, bool dot,
       if (! ok)
         return false;
     }
-  for (int l = s->levels - 1; l >= 0; l--)
+  if (c < s->levels
+      && ! CLFX_LAUNCH (s->g, &coarse, error,
+                        CLFX_ARG (fine),
+                        CLFX_INT (s->w[c - 1]), CLFX_INT (s->h[c - 1]),
+                        CLFX_INT (s->levels - c), CLFX_ARG (s->packed),
+                        CLFX_ARG (s->S[c]), CLFX_ARG (s->st), CLFX_INT (k)))
+    return false;
+  for (int l = c - 1; l >= 0; l--)
     {
       int        rows = l ? 1 : s->rows;
       ClfxLaunch apply = m06_level (s->cpu, "m06_apply", "m06_apply_v",
@@ -410,6 +437,38 @@ m06_buffer (ClfxGraph *g, const char *what, int level, int w, int h,
   return clfx_graph_buffer (g, name, 4 * (size_t) w * (size_t) h, error);
 }
 
+/* The coarse levels' Cx and Cy into their packed buffer, after each
+ * level's pyramid, sum, Cx and Cy (m06_coarse), once the targets are
+ * made (GPU, where the solve has coarse levels). */
+static bool
+m06_pack_coarse (M06Solve *s, ClfxError *error)
+{
+  size_t at = 0;
+
+  if (s->coarse >= s->levels)
+    return true;
+  for (int l = s->coarse; l < s->levels; l++)
+    at += 4 * (size_t) s->w[l] * (size_t) s->h[l];
+  if (! (s->packed = clfx_graph_buffer (s->g, "mantiuk06 coarse levels",
+                                        4 * at, error)))
+    return false;
+  at = 0;
+  for (int l = s->coarse; l < s->levels; l++)
+    {
+      long       m = (long) s->w[l] * s->h[l];
+      ClfxLaunch pack = m06_vector ("m06_pack", m);
+      cl_long    cx = (cl_long) at + 2 * m, cy = (cl_long) at + 3 * m;
+      if (! CLFX_LAUNCH (s->g, &pack, error, CLFX_ARG (s->Cx[l]),
+                         CLFX_ARG (s->packed), CLFX_ARG (cx), CLFX_ARG (m))
+          || ! CLFX_LAUNCH (s->g, &pack, error, CLFX_ARG (s->Cy[l]),
+                            CLFX_ARG (s->packed), CLFX_ARG (cy),
+                            CLFX_ARG (m)))
+        return false;
+      at += 4 * (size_t) m;
+    }
+  return true;
+}
+
 /* The graph after the field: the solve and the percentiles where whole
  * (one piece, or the first tile), then the map of the current piece. */
 static bool
@@ -438,9 +497,19 @@ m06_cl (ClfxGraph *g, const TmState *tm, bool whole, cl_mem scan,
   s.bands = (h + s.rows - 1) / s.rows;
   s.prm = prm;
   s.levels = m06_levels (w, h, s.w, s.h);
+  for (s.coarse = cpu ? s.levels : 1;
+       s.coarse < s.levels
+       && ((long) s.w[s.coarse] * s.h[s.coarse] > M06_COARSE_PIXELS
+           || s.levels - s.coarse > M06_COARSE_LEVELS);
+       s.coarse++)
+    ;
   s.fuse = cpu && s.levels > 1 && w % 2 == 0 && h % 2 == 0;
   s.n = (long) w * h;
-  s.groups = (int) ((s.n + 65535) / 65536);
+  /* The reductions' chunks: a CPU device's work-item each (few, long:
+   * two cores); on a GPU a group of TM_SEL_GROUP each, enough of them
+   * to fill every compute unit (127 groups of 64 Ki left most of an
+   * H200's idle at 3840x2160). */
+  s.groups = (int) ((s.n + (cpu ? 65535 : 8191)) / (cpu ? 65536 : 8192));
   s.groups = s.groups < 1 ? 1 : s.groups > 4096 ? 4096 : s.groups;
   s.chunk = (s.n + s.groups - 1) / s.groups;
   s.tol2 = (float) (CLFX_MANTIUK06_TOL * CLFX_MANTIUK06_TOL);
@@ -514,7 +583,8 @@ m06_cl (ClfxGraph *g, const TmState *tm, bool whole, cl_mem scan,
                              CLFX_INT (! top), CLFX_ARG (sum)))
             return false;
         }
-      if (! m06_solve (&s, error) || ! m06_percentiles (&s, error))
+      if (! m06_pack_coarse (&s, error) || ! m06_solve (&s, error)
+          || ! m06_percentiles (&s, error))
         return false;
     }
   return (hist = tm_hist_buffer (g, "histogram after", TM_HA_N, error))
