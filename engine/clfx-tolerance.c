@@ -122,8 +122,12 @@ clfx_tol_store (ClfxTolerance *t, ClfxDepth depth, bool exact_path)
     case CLFX_DEPTH_U16:
       if (exact_path)
         return;
-      /* Two float results a hair apart can round to neighbouring codes. */
-      t->abs_tol += depth == CLFX_DEPTH_U8 ? 1.0 / 255.0 : 1.0 / 65535.0;
+      /* Two float results a hair apart can round to neighbouring codes;
+       * codes are compared as the floats code / 255.0f reads them, whose
+       * difference is one code within a float rounding of each (1.0f /
+       * 255.0f is 2.3e-10 above 1 / 255). */
+      t->abs_tol += (depth == CLFX_DEPTH_U8 ? 1.0 / 255.0 : 1.0 / 65535.0)
+                    + CLFX_FLOAT_EPS;
       clfx_tol_clause (t, "+ 1 output code (rounding)");
       break;
     case CLFX_DEPTH_HALF:
