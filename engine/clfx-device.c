@@ -286,6 +286,27 @@ clfx_device_select (const ClfxDeviceList *list, const char *request,
                              list->notes[0] ? ": " : "", list->notes);
     }
 
+  /* A number: the device of that index in the list (clfx-bench
+   * --list-devices' [N]), as batch jobs pick one device each; identical
+   * devices (PoCL's POCL_DEVICES='cpu cpu') have no other name. */
+  if (strspn (request, "0123456789") == strlen (request))
+    {
+      unsigned long k = strtoul (request, NULL, 10);
+      if (k >= list->n_devices)
+        return clfx_error_set (error, CLFX_ERR_NO_DEVICE,
+                               "no OpenCL device %s: %zu device%s (0 to "
+                               "%zu)%s%s", request, list->n_devices,
+                               list->n_devices == 1 ? "" : "s",
+                               list->n_devices ? list->n_devices - 1 : 0,
+                               list->notes[0] ? "; " : "", list->notes);
+      if (! list->devices[k].usable)
+        return clfx_error_set (error, CLFX_ERR_NO_DEVICE,
+                               "device %s is '%s', which cannot be used: %s",
+                               request, list->devices[k].name,
+                               list->devices[k].skip_reason);
+      *out = &list->devices[k];
+      return true;
+    }
   for (size_t i = 0; i < list->n_devices; i++)
     {
       const ClfxDeviceInfo *d = &list->devices[i];

@@ -64,6 +64,7 @@ void clfx_device_list_free (ClfxDeviceList *list);
 /* The device request of the PDB and clfx-bench:
  *   "auto"      the first usable GPU, else the first usable device;
  *   "reference" the pure CPU path (returns true with *out = NULL);
+ *   a number N  the device [N] of the list, whether or not names repeat;
  *   otherwise   a case-insensitive substring of the platform name, the
  *               platform vendor or the device name; the first usable match.
  * Fails with CLFX_ERR_NO_DEVICE naming what exists when nothing matches. */

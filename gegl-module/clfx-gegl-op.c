@@ -1086,7 +1086,8 @@ clfx_op_class_init (gpointer klass,
   g_object_class_install_property (
     object_class, id++,
     g_param_spec_string ("device", _("Device"),
-                         _("auto, all, reference (the CPU path) or a part "
+                         _("auto, all, reference (the CPU path), a number "
+                           "(clfx-bench --list-devices' index) or a part "
                            "of the OpenCL platform's or device's name"),
                          "auto", PROP_FLAGS));
   g_object_class_install_property (

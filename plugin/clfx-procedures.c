@@ -121,9 +121,10 @@ clfx_add_device_argument (GimpProcedure *procedure)
 {
   gimp_procedure_add_string_argument (procedure, "device", _("_Device"),
                                       _("OpenCL device: auto, all (every "
-                                        "GPU), reference (the CPU path) or "
-                                        "part of a platform, vendor or "
-                                        "device name"),
+                                        "GPU), reference (the CPU path), a "
+                                        "number (clfx-bench --list-devices' "
+                                        "index) or part of a platform, "
+                                        "vendor or device name"),
                                       "auto", G_PARAM_READWRITE);
 }
 

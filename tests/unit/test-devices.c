@@ -9,6 +9,7 @@
  * this test once as it is and once with POCL_DEVICES='cpu cpu', where
  * PoCL exposes two CPU devices. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +161,25 @@ main (void)
   if (expect)
     tap_ok (1 + all->n_peers == expect, "device all finds the %d devices "
             "expected (found %d)", expect, 1 + all->n_peers);
+  /* A number is the device of that index, names repeating or not. */
+  for (size_t i = 0; i <= list.n_devices; i++)
+    {
+      const ClfxDeviceInfo *d = NULL;
+      ClfxError             se = { 0 };
+      char                  k[24];
+      bool                  ok;
+      snprintf (k, sizeof k, "%zu", i);
+      ok = clfx_device_select (&list, k, &d, &se);
+      if (i < list.n_devices)
+        tap_ok (list.devices[i].usable ? ok && d == &list.devices[i]
+                                       : ! ok && strstr (se.message, k),
+                "device \"%s\" is the list's device %zu ('%s')%s%s", k, i,
+                list.devices[i].name, se.message[0] ? ": " : "", se.message);
+      else
+        tap_ok (! ok && d == NULL && strstr (se.message, "no OpenCL device"),
+                "device \"%s\" past the list's %zu is refused: %s", k,
+                list.n_devices, se.message);
+    }
   clfx_host_image_alloc (&src, 211, 97, 4, CLFX_DEPTH_U8, &e);
   clfx_host_image_synthetic (&src, 17);
   src.transfer = CLFX_TRC_SRGB;
