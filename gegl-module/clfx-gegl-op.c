@@ -127,6 +127,7 @@ place_of (const ClfxOpInfo *info)
 static GMutex       engine_lock;
 static ClfxContext *engine_context;
 static gchar       *engine_device; /* the request engine_context is for */
+static gboolean     engine_ran;    /* a run has used the engine */
 
 /* Where a run's source comes from, and what it runs with. */
 typedef struct
@@ -199,6 +200,19 @@ build_ahead (gpointer data)
   opt.context = &engine_context;
   opt.src_scratch = TRUE;
   g_mutex_lock (&engine_lock);
+  /* Where the real run came first it built what it needed, and the
+   * process may be exiting (the gegl command on a small image): a build
+   * now would run the compiler while exit() destroys its statics (PoCL's
+   * LLVM: "pure virtual method called", an abort). */
+  if (engine_ran)
+    {
+      g_mutex_unlock (&engine_lock);
+      g_debug ("%s: the first run came before the build ahead",
+               b->op_name);
+      g_free (b->device);
+      g_free (b);
+      return NULL;
+    }
   engine_use_device (b->device);
   ok = clfx_run_build_ahead (&b->params, &layout, &opt, &r, &e);
   g_mutex_unlock (&engine_lock);
@@ -253,6 +267,7 @@ engine_run (ClfxOp         *o,
 {
   const char *device = o->device && *o->device ? o->device : "auto";
 
+  engine_ran = TRUE;
   engine_use_device (device);
   opt->device = device;
   opt->validate = o->validate;
