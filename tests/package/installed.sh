@@ -82,8 +82,10 @@ st=$?
 ok $st "gimp-console-3.0 runs the batch (status $st)"
 [ $st -eq 0 ] || tail -20 /tmp/gimp.log | diag
 rc=$(find "$HOME/.config/GIMP" -name pluginrc 2>/dev/null | head -1)
-ok $([ -n "$rc" ] && grep -q '/usr/lib/[^"]*/gimp/3.0/plug-ins/clfx/clfx' "$rc";
+# GIMP writes its own folder as ${gimp_plug_in_dir}.
+ok $([ -n "$rc" ] && grep -q '"${gimp_plug_in_dir}/plug-ins/clfx/clfx"' "$rc";
      echo $?) "GIMP registered the plug-in from its system folder"
+[ -n "$rc" ] && grep 'plug-ins/clfx' "$rc" | head -3 | diag
 for family in resize filter tonemap gegl; do
   python3 - "/tmp/$family.json" >/tmp/verdict.txt 2>&1 <<'PY'
 import json, sys
