@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-array.h: growing arrays, so that no record is ever dropped for
  * want of a fixed slot. */
 #ifndef CLFX_ARRAY_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-build.c: programs (built from source or loaded from the binary
  * cache, once per context and options) and their kernels (created once,
  * with their work-group limits and declared arguments queried). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-cl.h: the one place that includes the OpenCL headers, so every file
  * agrees on the API level.  We target 1.2 (images, samplers as objects) and
  * look up newer entry points only where a device reports them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-context.c: making and freeing a device's context and queues. */
 #define _GNU_SOURCE /* mkdir modes */
 #include "clfx-context.h"

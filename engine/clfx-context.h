@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-context.h: one OpenCL device in use: its context and queues, the
  * programs and kernels built for it (with their build records), samplers,
  * pinned staging memory, tuning, and the events of the current operation.

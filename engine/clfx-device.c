@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-device.c: enumerate platforms and devices, record what they can do,
  * pick one by request. */
 #define _POSIX_C_SOURCE 200809L

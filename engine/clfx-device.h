@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-device.h: OpenCL platform/device enumeration and selection. */
 #ifndef CLFX_DEVICE_H
 #define CLFX_DEVICE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-error.c: OpenCL status names, the error record and fault injection. */
 #define _POSIX_C_SOURCE 200809L
 #include "clfx-error.h"

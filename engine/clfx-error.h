@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-error.h: the engine's error record, OpenCL error names and the
  * checked-call macros.  GLib-free on purpose: the plug-in turns a ClfxError
  * into a GError once, at its boundary. */

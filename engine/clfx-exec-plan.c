@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-exec-plan.c: a run cut into pieces: bands of whole result rows
  * where the whole image fits the device, else a grid of tiles each of
  * which fits; and whether a run may make its result over its source. */

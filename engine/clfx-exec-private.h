@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-exec-private.h: what the executor's files share: a device's share
  * of the run (DevRun), the helpers of clfx-exec.c that the streamed run
  * (clfx-exec-stream.c) and the tiled run (clfx-exec-tiles.c) call, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-exec-stream.c: a run in streamed bands, where the image fits the
  * device.
  *

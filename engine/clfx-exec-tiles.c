@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-exec-tiles.c: a run in tiles, where the image does not fit the
  * device (its 2D image limit, its largest allocation, a memory budget; or
  * CLFX_DEV tile=).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-exec.c: how a variant's OpenCL path runs over the whole image: in
  * streamed bands of rows where the image fits the device
  * (clfx-exec-stream.c), else in tiles (clfx-exec-tiles.c), as

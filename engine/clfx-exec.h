@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-exec.h: running a variant's OpenCL path over a whole image, in
  * streamed bands or in tiles, on one device or several (clfx-exec*.c). */
 #ifndef CLFX_EXEC_H

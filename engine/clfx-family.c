@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-family.c: typed parameters read and written through the family
  * table's rows. */
 #define _GNU_SOURCE /* strtod_l */

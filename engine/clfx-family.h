@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-family.h: families, variants and their typed parameters.
  *
  * A family is what users see as one operation: one PDB procedure, one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-graph-private.h: the graph's state, shared by clfx-graph.c (what
  * variants call) and the clfx-exec*.c files (the executors that drive
  * them). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-graph.c: what a variant's OpenCL path calls: checked launches of
  * named kernels, intermediates, tables and probes. */
 #include "clfx-graph-private.h"

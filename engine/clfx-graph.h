@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-graph.h: what a variant is made of, and the device-resident graph
  * its OpenCL path runs on.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-host-image.c: host pictures, sample access and binary16 conversion. */
 #define _DEFAULT_SOURCE /* madvise */
 #include "clfx-host-image.h"

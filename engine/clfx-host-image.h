@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-host-image.h: a picture in host memory, as the engine, the file
  * readers and the plug-in exchange it.  GLib-free. */
 #ifndef CLFX_HOST_IMAGE_H

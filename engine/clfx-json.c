@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-json.c: the JSON writer behind the report. */
 #define _GNU_SOURCE
 #include "clfx-json.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-json.h: a small JSON writer.  Numbers are written with the C locale
  * whatever the process locale is (GIMP runs plug-ins under the user's
  * locale, where "%g" may print a decimal comma); NaN and Inf become null. */

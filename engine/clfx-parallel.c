@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-parallel.c: a fork-join over rows with pthreads.  The reference
  * paths are the yardstick the GPU is compared with, so they should use the
  * whole CPU rather than one core. */

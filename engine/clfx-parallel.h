@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-parallel.h: split rows over threads for the CPU reference paths. */
 #ifndef CLFX_PARALLEL_H
 #define CLFX_PARALLEL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-profile.c: tagged events of an operation and its timings. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "clfx-context.h"

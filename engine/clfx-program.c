@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-program.c: kernel source resolution and the binary cache file. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* mkstemp */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-program.h: kernel sources (embedded or from CLFX_KERNEL_DIR), the
  * cache key and the on-disk binary cache. */
 #ifndef CLFX_PROGRAM_H

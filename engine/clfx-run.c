@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-run.c: device choice, fallback, validation and the report. */
 #define _POSIX_C_SOURCE 200809L
 #include "clfx-run.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-run.h: run one family's variant on a device request, with the CPU
  * fallback, validation, probes and the JSON report.  This is the engine's
  * front door: the plug-in and clfx-bench both call it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-sampler-ref.c: the OpenCL C spec's image addressing and filtering
  * ("Addressing and filter modes" in the OpenCL C specification, 1.2 section
  * 8.2), written out per mode as a table of functions the way the OpenCL CTS

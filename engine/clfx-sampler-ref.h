@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-sampler-ref.h: read_imagef() as the OpenCL C spec defines it,
  * computed on the CPU.  The GPU path uses the real sampler; this is the
  * independent implementation the parity tests compare it with. */

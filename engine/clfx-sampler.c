@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-sampler.c: the OpenCL C spec's rules for samplers, and the
  * samplers of a context (made once each). */
 #include "clfx-context.h"

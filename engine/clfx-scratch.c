@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-scratch.c: host memory for the intermediates of CPU devices.
  *
  * A CPU device's buffers are host memory, and every byte of a new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-tolerance-local.c: a tolerance's absolute bound per result pixel,
  * from the largest value among the source texels that pixel reads (see
  * clfx-tolerance.h for why). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-tolerance.c: tolerance bounds, one helper per source of error. */
 #include "clfx-tolerance.h"
 

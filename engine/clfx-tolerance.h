@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-tolerance.h: what validation accepts between the OpenCL result and
  * the CPU reference, built from small helpers that each add a bound and
  * the clause that justifies it (the report's tolerance_basis).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-transfer.c: image formats and limits, pinned staging memory, pinned
  * host images, and the guard band. */
 #include "clfx-context.h"

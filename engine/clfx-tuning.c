@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-tuning.c: every CLFX_ variable the engine reads is read here: the
  * user's (CLFX_CACHE_DIR, CLFX_DEVICE_BUDGET, CLFX_THREADS), the
  * developer's (CLFX_KERNEL_DIR, CLFX_CL_OPTIONS) and CLFX_DEV, the one

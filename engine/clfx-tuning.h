@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-tuning.h: configuration.  Every CLFX_ variable the engine reads is
  * read in clfx-tuning.c: the user's CLFX_CACHE_DIR, CLFX_DEVICE_BUDGET and
  * CLFX_THREADS, the developer's CLFX_KERNEL_DIR and CLFX_CL_OPTIONS, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-validate.c: statistics of an OpenCL result against the reference. */
 #include "clfx-validate.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-validate.h: compare an OpenCL result with the CPU reference. */
 #ifndef CLFX_VALIDATE_H
 #define CLFX_VALIDATE_H

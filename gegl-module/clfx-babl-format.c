@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-babl-format.c: the babl format pixels cross to the engine in.
  *
  * Pixels travel in the drawable's own encoding (u8, u16, half, float; u32

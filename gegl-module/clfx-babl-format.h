@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-babl-format.h: the babl format pixels cross to the engine in, and
  * the ClfxImage layout it maps to.  GIMP-free (babl and GLib only): the
  * plug-in maps a drawable's format through it, the GEGL module an input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-gegl-levels.c: the operations at GEGL's lower mipmap levels
  * (clfx-gegl-levels.h): which way each operator takes, the level's
  * rectangles and parameters, GEGL's downscale of a full-size result, and

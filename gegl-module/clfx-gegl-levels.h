@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-gegl-levels.h: what the module's operations do at GEGL's lower
  * mipmap levels (clfx-gegl-levels.c; docs/FILTERS.md, "Zoomed out: GEGL's
  * mipmap levels").  At level L (GEGL rendering a view zoomed out) an

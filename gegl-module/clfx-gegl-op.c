@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-gegl-op.c: the filter and tone-map variants as GEGL operations
  * (clfx:gaussian, clfx:reinhard05, ...), loaded into GIMP's own process,
  * so that pixels never cross the plug-in wire and GIMP's non-destructive

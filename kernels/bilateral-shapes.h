@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bilateral-shapes.h: shapes the bilateral's host code
  * (engine/ops/bilateral.c) and its kernels (bilateral.cl) share.  Only
  * #defines valid as C and as OpenCL C. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bilateral.cl: the filter family's bilateral variant, GEGL's
  * bilateral-filter (docs/FILTERS.md), on straight colour in linear light
  * (the host builds it without CLFX_PREMUL).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* blocks.cl: building blocks the variants compose on the device, each with
  * its own CPU reference (engine/blocks/blocks.c): the source into a float
  * image, a float image into the result, separable convolution, reductions,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* box-shapes.h: shapes the box's host code (engine/ops/box.c) and its
  * running sums (box.cl) share.  Only #defines valid as C and as OpenCL
  * C. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* box.cl: the box on CPU devices as running sums (engine/ops/box.c):
  * two additions per result and axis where the taps take 2 radius + 1.  A
  * sum starts afresh, a plain sum over its window in ascending order, at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-common.h: definitions shared by the kernels and the host.
  *
  * This header is compiled twice: as OpenCL C inside every program, and as

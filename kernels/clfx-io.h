@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-io.h: how kernels read the source and write the result.
  *
  * Build options (the engine derives them from the images' own formats,

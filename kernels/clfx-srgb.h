@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-srgb.h: the sRGB transfer curve (IEC 61966-2-1) for the kernels.
  *
  * Every op that mixes pixels works in linear light, as GIMP does: 8- and

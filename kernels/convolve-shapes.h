@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* convolve-shapes.h: shapes the convolution's host code
  * (engine/ops/convolve.c) and its kernels (convolve.cl) share.  Only
  * #defines valid as C and as OpenCL C. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* convolve.cl: GIMP's Convolution Matrix (gegl:convolution-matrix) on
  * straight colour in linear light, a correlation (the matrix is not
  * flipped): out = sum_rows sum_columns k v / divisor + offset, summed row

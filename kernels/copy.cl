@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* copy.cl: the pass-through kernel.  It reads every texel of the source
  * and stores it through the same output path as every other
  * variant, so its bytes per second are the roofline the others are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* durand02-shapes.h: durand02's shapes, read by kernels/durand02.cl and
  * engine/ops/durand02.c: only #defines, valid as C and as OpenCL C. */
 #ifndef DURAND02_SHAPES_H

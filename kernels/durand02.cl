@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* durand02.cl: the tonemap family's durand02 (engine/ops/durand02.c,
  * docs/TONEMAP.md): base and detail through a bilateral grid, after the
  * statistics (tonemap-stats.h) and its constants (durand_params):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fattal02-shapes.h: fattal02's shapes, read by kernels/fattal02.cl and
  * engine/ops/fattal02.c: only #defines, valid as C and as OpenCL C. */
 #ifndef FATTAL02_SHAPES_H

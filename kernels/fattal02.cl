@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fattal02.cl: the tonemap family's fattal02 (engine/ops/fattal02.c;
  * docs/TONEMAP.md's fattal02, step by step), after the statistics
  * (tonemap-stats.h) and its constant (fat_params): H, the pyramid, the

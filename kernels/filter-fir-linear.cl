@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* filter-fir-linear.cl: the FIR gaussian and the box with sampler-filter
  * linear (engine/ops/filter-common.c): `in`, the source with the taps'
  * halo as a float image (the edge handling applied there), through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* filter-fir-shapes.h: shapes the filter family's FIR passes share
  * between the host (engine/ops/filter-common.c) and their kernels
  * (filter-fir.cl).  Only #defines valid as C and as OpenCL C. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* filter-fir.cl: a separable correlation (the FIR gaussian, the box) in
  * two passes from the source to the result through a float4 buffer
  * (engine/ops/filter-common.c, clfx_filter_fir).  The first reads the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* filter-fir.h: what the filter family's FIR kernels share
  * (filter-fir.cl, filter-fir-linear.cl, box.cl). */
 #ifndef CLFX_FILTER_FIR_H

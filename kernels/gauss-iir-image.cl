@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gauss-iir-image.cl: the gaussian block's IIR along the rows or the
  * columns of a float image into another (clfx_gauss_blur: the runs with
  * one FIR axis and one IIR axis, unsharp's blurs other than its both-axes

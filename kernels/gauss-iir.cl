@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gauss-iir.cl: the gaussian block's IIR over both axes, from the source
  * to the result (engine/blocks/gauss.c): GEGL's IIR gaussian (iir.h) along
  * the rows, then along the columns.  The recursion runs in double, as

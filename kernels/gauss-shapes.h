@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gauss-shapes.h: shapes the gaussian block's host code
  * (engine/blocks/gauss.c) and its kernels (gauss-iir.cl, iir.h) share.
  * Only #defines valid as C and as OpenCL C. */

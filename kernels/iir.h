@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* iir.h: GEGL's IIR gaussian along one line (Young and van Vliet's
  * recursion forwards, Triggs and Sdika's right boundary, the same
  * recursion backwards), as the gaussian block's kernels write it out

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* local-laplacian-shapes.h: what local-laplacian.cl and
  * engine/ops/local-laplacian.c agree on. */
 #ifndef LOCAL_LAPLACIAN_SHAPES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* local-laplacian.cl: the tonemap family's local-laplacian
  * (engine/ops/local-laplacian.c; docs/TONEMAP.md's local-laplacian), after
  * the statistics (tonemap-stats.h) and its constants (ll_params):

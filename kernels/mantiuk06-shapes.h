@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mantiuk06-shapes.h: mantiuk06's shapes, read by kernels/mantiuk06.cl and
  * engine/ops/mantiuk06.c: only #defines, valid as C and as OpenCL C. */
 #ifndef MANTIUK06_SHAPES_H

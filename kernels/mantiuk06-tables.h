@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mantiuk06-tables.h: pfstmo's transducer of Mantiuk et al. 2006 as
  * gegl:mantiuk06 tabulates it, read by kernels/mantiuk06.cl and by the
  * reference (engine/ops/mantiuk06-ref.c): the contrast W = 10^|G| - 1 at

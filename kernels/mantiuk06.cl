@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mantiuk06.cl: the tonemap family's mantiuk06 (engine/ops/mantiuk06.c;
  * docs/TONEMAP.md's mantiuk06, step by step), after the statistics
  * (tonemap-stats.h) and its constants (m06_params):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* median-keys.h: what the median's kernels share (docs/FILTERS.md).
  *
  * Per channel, the order statistic of the window: the smallest value whose

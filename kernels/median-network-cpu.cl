@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* median-network-cpu.cl: the median of windows up to 49 texels on CPU
  * devices (median-network.h), from the buffers of median_keys. */
 #include "median-network.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* median-network.cl: the median of windows up to 49 texels on GPUs
  * (median-network.h): median_network_tile reads the group's tile in local
  * memory; median_network_buffers, for windows whose tile does not fit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* median-network.h: the median of windows up to 49 texels by sorting
  * networks, one window at a time (MEDIAN_NET), for median-network.cl
  * (GPUs) and median-network-cpu.cl (CPU devices); the comparators are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* median-radix.cl: the median by a radix selection on the window's keys
  * (median-windows.h), exact for any window: the windows past the networks
  * that the sliding ranks do not take (past radius 8, where a CPU device's

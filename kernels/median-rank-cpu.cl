@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* median-rank-cpu.cl: the median of windows past the network's on CPU
  * devices (built for radius MEDIAN_CPU_R): the ranks of median-rank.cl in
  * the form a CPU runs well, median_rank_cpu.  A group is one work-item,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* median-rank.cl: the median of windows past the network's by ranks in a
  * tile and a window that slides down each column (radius MEDIAN_RANK_R up
  * to 8, built for it): median_rank_tile, on GPUs and on CPU devices that

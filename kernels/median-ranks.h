@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* median-ranks.h: what the two forms of the sliding ranks share
  * (median-rank.cl on GPUs, median-rank-cpu.cl on CPU devices): each
  * texel's rank in a sorted tile stands for its key, and a column's window

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* median-shapes.h: the median's shapes, for engine/ops/median.c and the
  * median's kernels alike (#defines only, valid C and OpenCL C). */
 #ifndef CLFX_MEDIAN_SHAPES_H

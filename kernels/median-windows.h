@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* median-windows.h: how the network and radix kernels read a pixel's
  * window, and the radix selection over it.
  *

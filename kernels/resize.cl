@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resize.cl: resampling, in linear light.
  *
  * resize_sample: nearest and linear, with k x k supersampling when one

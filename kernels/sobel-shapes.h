@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sobel-shapes.h: shapes the sobel's host code (engine/ops/sobel.c) and
  * its kernels (sobel.cl) share.  Only #defines valid as C and as OpenCL
  * C. */

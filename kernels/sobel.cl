@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sobel.cl: GEGL's edge-sobel, centred on the pixel (GEGL's reads one
  * pixel up and left and leaves seams at its chunks' borders:
  * docs/FILTERS.md), on straight colour in linear light; alpha is the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tonemap-common.h: what every tone mapper's kernels share (included by
  * tonemap-global.cl, durand02.cl, fattal02.cl; docs/TONEMAP.md).
  *

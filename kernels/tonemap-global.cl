@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tonemap-global.cl: the global operators of the tonemap family
  * (engine/ops/tonemap-global.c, docs/TONEMAP.md): reinhard02, reinhard05,
  * drago03 and aces, as one pipeline on the device after the statistics

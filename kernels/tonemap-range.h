@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tonemap-range.h: the range of a per-pixel value over the image, as
  * block minima and maxima (tm_tree_range) reduced by tm_range_final into
  * the parameter buffer: reinhard05's range of its mapped colour

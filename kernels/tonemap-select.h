@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tonemap-select.h: what the tone-map family's local operators share on
  * the device beside the statistics (fattal02.cl, mantiuk06.cl):
  * deterministic sums of one float per pixel, and order statistics of

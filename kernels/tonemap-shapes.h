@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tonemap-shapes.h: the tonemap family's shapes, read by its kernels
  * (tonemap-common.h, tonemap-stats.h) and its engine files
  * (engine/ops/tonemap-common.c and each operator's): only #defines, valid

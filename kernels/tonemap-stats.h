@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tonemap-stats.h: the statistics every tone mapper starts from, as
  * kernels included by each operator's program (tonemap-global.cl,
  * durand02.cl, fattal02.cl; engine/ops/tonemap-common.c launches them):

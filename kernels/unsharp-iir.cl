@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* unsharp-iir.cl: unsharp's blur when both axes are IIR and there is no
  * threshold: the gaussian block's kernels (gauss-iir.cl), each result
  * pixel mixed with the source as it is stored (unsharp-mix.h), so there

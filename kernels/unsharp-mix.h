@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* unsharp-mix.h: gegl:unsharp-mask's arithmetic per pixel (unsharp.cl,
  * unsharp-iir.cl).  GEGL blurs premultiplied colour and mixes straight
  * colour: d = in - blur, out = in + amount d, alpha the input's; results

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* unsharp.cl: gegl:unsharp-mask's point operations after the gaussian
  * block's blur of float images (engine/blocks/gauss.c), where the blur is
  * not both axes IIR or there is a threshold (unsharp-iir.cl runs the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-call.c: the one run every family procedure goes through: check,
  * config, jobs, engine, report, apply (its kind's), with the backups that
  * make the apply step all or nothing. */

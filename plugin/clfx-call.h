@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-call.h: one call of a family procedure, the same for every
  * family: the image check, the config read into engine values, the jobs
  * (one per drawable the engine runs on), the engine, the report, and the

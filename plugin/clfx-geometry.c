@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-geometry.c: the apply step of families whose result has its own
  * size (resize), from the family's "width", "height" and "target" rows.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-inprocess.c: the apply step through the GEGL module
  * (gegl-module/), for families whose variants are its operations.
  *

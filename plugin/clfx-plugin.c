@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-plugin.c: the GimpPlugIn.  It registers one procedure per public
  * family of the engine's table, one per variant of the families whose
  * variants are operators of their own, and the self-test, handles the

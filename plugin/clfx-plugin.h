@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-plugin.h: what the plug-in's files share: i18n macros, the
  * binary's and the self-test's names and the display check. */
 #ifndef CLFX_PLUGIN_H

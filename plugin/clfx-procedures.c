@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-procedures.c: the PDB procedures.
  *
  * A family's arguments are not written out by hand: they come from its

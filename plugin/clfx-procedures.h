@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-procedures.h: the PDB procedures, declared from the engine's
  * family table. */
 #ifndef CLFX_PROCEDURES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-selftest.c: every public family's self-test sweep, as the family
  * table defines it (resize: every filter x addressing x coordinate mode
  * the OpenCL spec allows), on synthetic images, validated against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-selftest.h: plug-in-clfx-selftest, the OpenCL-vs-reference check
  * a user can run from the PDB without an image. */
 #ifndef CLFX_SELFTEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-shadow.c: the apply step of families whose result has the
  * source's size (filters, tone-map), as GIMP's own filters do it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* device.h: shared set-up for the tests that need an OpenCL device. */
 #ifndef CLFX_TEST_DEVICE_H
 #define CLFX_TEST_DEVICE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* rng.h: a deterministic generator for the tests' synthetic images
  * (xorshift64): the same numbers on every machine.  rng_seed before
  * use. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tap.h: a minimal TAP producer for the C tests (meson test protocol
  * 'tap').  Each check prints "ok N - what" or "not ok N - what" plus the
  * details as a diagnostic, and the program's exit status says whether all

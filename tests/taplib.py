@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """taplib.py: TAP output for the Python tests (meson's 'tap' protocol):
 each check prints "ok N - what" or "not ok N - what" and, when it
 failed, its detail as diagnostics; done() prints the plan and exits with

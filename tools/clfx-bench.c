@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-bench: run, validate and time any clfx family on any OpenCL device,
  * without GIMP.  Prints a table (median, min, max over the repeats), the
  * kernels' bytes per second beside the copy kernel's on the same device and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-exr.c: OpenEXR input for the command-line tools, through the
  * OpenEXR library's C API (OpenEXRCore, OpenEXR 3.1 and later), built
  * where the library is installed (meson finds it; the engine never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-imageio-limits.c: the rule every reader applies to the size a
  * header declares before it allocates anything for it: the sides, the
  * file's size against the smallest encoding of the declared pixels, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-imageio.c: PNG (through libpng) and PFM reading and writing for the
  * command line tools and the tests.  GLib-free C11 plus POSIX file calls.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-imageio.h: reading and writing PNG and PFM files for the command
  * line tools and the tests.  GLib-free; needs libpng.  The GIMP plug-in
  * does not use this: GIMP brings its own file loaders. */

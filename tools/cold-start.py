@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """cold-start.py: each operator's first use in a fresh process with empty
 kernel caches (clfx's and the driver's), beside the copy operator's in the
 same run: the whole process's wall time and each program's build time.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # device-all-bench.sh: device all against one device, engine wall time
 # (host image in, host image out), for the cases of the notebook's
 # "device=all on two H200s", RGBA float (SIZE x SIZE, default 8192).

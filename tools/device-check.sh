@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # device-check.sh: on a GPU machine, from the repository root, this tree
 # against an earlier one: builds both clfx-bench (engine only), then
 #   1. cold first use with fresh caches, the two builds taking turns

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Embed OpenCL kernel files into a C source file.
 
 Usage: embed-kernels.py OUTPUT.c FILE...

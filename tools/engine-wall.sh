@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # engine-wall.sh: the engine's wall time, host image in and host image out,
 # against the pinned upload + download time of the same bytes (clfx-bench
 # prints the ratio), for the cases of docs/PERFORMANCE.md.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # filter-bench.sh: the filter family's kernels beside the copy kernel in
 # the same run (clfx-bench prints the copy roofline and the kernels' share
 # of it), for the cases the filters' targets name, on an 8192x8192 RGBA

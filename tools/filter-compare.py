@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """filter-compare.py: the filter and tonemap families on a CPU OpenCL
 device against GEGL's operation (what GIMP runs) and OpenCV's CPU
 equivalent, side by side in one run on the same machine and image.

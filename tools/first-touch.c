@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* first-touch.c: what writing freshly allocated memory costs on this
  * machine, against writing it again, with 4 KiB pages and with
  * transparent huge pages asked for (MADV_HUGEPAGE): the reason CPU

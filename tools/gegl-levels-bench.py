@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """gegl-levels-bench.py: what the module's tone mappers cost at GEGL's
 mipmap levels (docs/notebook/performance-2026.md, "The module at GEGL's
 mipmap levels").

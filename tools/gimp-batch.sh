@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gimp-batch.sh: what tools/gimp-speed.sh and tools/gimp-module-ab.sh
 # share, sourced by both: one timed gimp-console run, the Script-Fu that
 # loads the test image and merges a GEGL operation, and a median.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gimp-module-ab.sh: two builds of the GEGL module side by side in GIMP's
 # process, for docs/PERFORMANCE.md.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gimp-speed.sh: the full cost of a GIMP batch resize or blur with clfx
 # next to GIMP's own gimp-image-scale or gegl:gaussian-blur, for
 # docs/PERFORMANCE.md.

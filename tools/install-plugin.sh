@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # install-plugin.sh: put a built clfx plug-in into a GIMP plug-ins folder
 # (a private profile's, for tests and the demo), with its catalogs; or,
 # with --gegl, the GEGL module into a GEGL plug-ins folder.

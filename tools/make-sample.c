@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* make-sample.c: writes the bundled sample images.
  *
  *   make-sample [OUTDIR]      (default: data)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mantiuk06-ref: engine/ops/mantiuk06-ref.c on an image file, for the
  * comparison with gegl:mantiuk06 (tests/gegl/mantiuk06-agree.py).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """opencv-compare.py: clfx's engine against OpenCV's cv2.resize on the CPU,
 side by side in one run, on the same machine and image size.
 

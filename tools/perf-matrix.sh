@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # perf-matrix.sh: the resize benchmark matrix of docs/PERFORMANCE.md.
 # usage: tools/perf-matrix.sh CLFX_BENCH DEVICE OUTDIR [REPEAT] [SIZES]
 #   SIZES: "8192:4096 4096:8192" (source:destination squares) by default;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # resize-strip-bench.sh: the tiled, strip and sweep kernels in one build
 # (CLFX_DEV resize-strip, docs/DEVELOPING.md), for the shrink by two:
 # 8192x8192 to 4096x4096, cubic and lanczos3, every depth, images in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* srgb-error: how far the kernels' sRGB curve (kernels/clfx-srgb.h, the
  * engine's embedded copy) lies from the curve computed in double, on one
  * OpenCL device, in ulp of the exact value; beside it the same formula

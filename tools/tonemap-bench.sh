@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tonemap-bench.sh: the tonemap family's kernels beside the copy kernel in
 # the same run (clfx-bench prints the copy roofline and the kernels' share
 # of it), on an 8192x8192 RGBA float image and on a 3840x2160 RGBA half

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """tonemap-vs-gegl.py: a tone mapper of clfx on an OpenCL device against
 GEGL's operation of the same name, taking turns on one image in one run.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """wall-table.py: tools/engine-wall.sh's output as the Markdown table of
 docs/PERFORMANCE.md (so the numbers there are copied by a program).
 

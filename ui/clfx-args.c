@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-args.c: procedure configs to engine values through the family
  * table's rows, engine errors and text to GLib, values to Script-Fu. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-args.h: a family's procedure config read into engine values, the
  * one reader the plug-in and the dialog share; the boundary where engine
  * errors and engine text become GLib's; the Script-Fu call of a set of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-chart.c: the Diagnostics timings as horizontal bars, drawn with
  * cairo: one row per kernel, then upload, download, total and the CPU
  * reference, on one scale so the proportions read at a glance. */

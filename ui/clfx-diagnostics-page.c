@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-diagnostics-page.c: the Diagnostics tab's layout and buttons. */
 #include "clfx-diagnostics-private.h"
 

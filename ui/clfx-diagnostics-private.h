@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-diagnostics-private.h: the Diagnostics tab's widgets, shared by
  * clfx-diagnostics.c (running and showing) and clfx-diagnostics-page.c
  * (layout and buttons). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-diagnostics.c: the Diagnostics tab.  It has the worker run the
  * engine with validation on the preview image and shows the devices, the
  * build of every program, the comparison with the CPU reference (table,

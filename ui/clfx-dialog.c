@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-dialog.c: the dialog of every family's and variant's procedure.
  * Settings holds one frame per group of the procedure's rows (widgets
  * built by GimpProcedureDialog from the config, whose properties come

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-dialog.h: the dialog of every family procedure. */
 #ifndef CLFX_DIALOG_H
 #define CLFX_DIALOG_H

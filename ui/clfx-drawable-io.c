@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-drawable-io.c: GeglBuffer <-> ClfxImage.
  *
  * Which format pixels cross in is clfx-pixel-format.c's choice (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-drawable-io.h: GIMP drawables to and from the engine's ClfxImage,
  * in the format clfx_pixel_format_of chose (the plug-in's runs, and the
  * dialog's 1:1 previews, which read as the plug-in reads). */

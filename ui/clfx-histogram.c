@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-histogram.c: the tone mappers' log-luminance histograms, before and
  * after the map (the probes "log2 Y histogram, before" and "... after"),
  * drawn with cairo on one log2 axis, with the scene's log-average (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-pixel-format.c: the babl format a drawable's pixels cross in
  * (gegl-module/clfx-babl-format.c says which and why), and how the
  * Diagnostics tab describes it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-pixel-format.h: how a drawable's pixels cross to the engine: the
  * babl format they travel in, the ClfxImage layout it maps to and the
  * transfer curve of the colour values. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-preview.c: the live preview: the engine's result on the small copy
  * of the drawable, redone (debounced) when the config changes.  The run
  * happens on the worker thread; the caption says when it builds kernels

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-ui.c: the dialog's state and its way from the procedure config to
  * an engine request on a small copy of the drawable. */
 #include <math.h>

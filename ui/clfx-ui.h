@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-ui.h: what the dialog's files share: the dialog state, i18n
  * macros, and the way from the procedure config to an engine request on
  * the downscaled preview image. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-worker.c: one thread that runs the dialog's engine requests.
  *
  * The GTK thread hands over copies of the values (ClfxArgs is plain data

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-worker.h: the dialog's engine runs (previews, diagnostics) on a
  * thread of their own, so that building kernels (seconds with a cold
  * cache) never blocks the GTK thread. */

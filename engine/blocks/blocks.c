@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* blocks.c: the building blocks on the device (kernels/blocks.cl), their
  * CPU references, and the internal family "blocks" that runs each one on
  * a source so that the parity tests and clfx-bench can reach it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-blocks.h: building blocks for variants to compose on the device,
  * each with its CPU reference (blocks.c, kernels/blocks.cl).
  *

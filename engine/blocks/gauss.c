@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gauss.c: the gaussian blur block (gauss.h), GEGL 0.4.62's
  * gaussian-blur per axis (docs/FILTERS.md): FIR, the sampled Gaussian
  * (ceil (6.5 sigma) taps made odd), or IIR, Young and van Vliet's

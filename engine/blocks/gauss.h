@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gauss.h: gegl:gaussian-blur as a block other variants compose (the
  * gaussian variant; unsharp blurs its source and its threshold mask with
  * it): one axis's definition, the blur of a float image on the device,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bilateral.c: the filter family's bilateral variant, GEGL 0.4.62's
  * bilateral-filter (docs/FILTERS.md, kernels/bilateral.cl).
  *

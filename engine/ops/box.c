@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* box.c: the filter family's box variant, gegl:box-blur as the mean of
  * the (2 radius + 1)^2 window (GEGL's float running sums drift:
  * docs/FILTERS.md), in linear light on premultiplied alpha.  Its taps are

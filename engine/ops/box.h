@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* box.h: the filter family's box variant (box.c): its choice label and
  * its part of the family's help text.  Its one parameter, radius, is the
  * family's (the median reads it too). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clfx-params.h: each family's parameter struct (the family table's rows
  * point into these by offset) and the variants of each family. */
 #ifndef CLFX_PARAMS_H

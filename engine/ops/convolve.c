@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* convolve.c: the filter family's convolve variant, GIMP's Convolution
  * Matrix (gegl:convolution-matrix of GEGL 0.4.62; docs/FILTERS.md).
  *

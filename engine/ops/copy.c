@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* copy.c: the pass-through variant.  Same upload, store and download path
  * as every other variant and no arithmetic: its bytes per second are the
  * roofline the others are measured against. */

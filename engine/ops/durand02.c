@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* durand02.c: the tonemap family's durand02 (docs/TONEMAP.md,
  * kernels/durand02.cl): Durand and Dorsey's base and detail, the base a
  * bilateral grid's slice of the log luminance, after the family's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* durand02.h: the tonemap family's durand02 (durand02.c): its parameters
  * (ClfxTonemapParams' member durand02), choice label, sentence of the
  * family's help text and rows of its table (F: the family's struct; G:

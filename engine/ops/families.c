@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* families.c: the family table.  Every user-facing list (PDB arguments,
  * clfx-bench options, the dialog, the report, the self-test and the
  * parity matrix) is generated from these rows. */

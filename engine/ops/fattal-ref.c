@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fattal-ref.c: fattal02's luminance pipeline (docs/TONEMAP.md, "fattal02",
  * steps 1 to 7 and "The multigrid") in double on the CPU.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fattal-ref.h: fattal02's luminance pipeline in double on the CPU, written
  * from docs/TONEMAP.md's fattal02 section alone (steps 1 to 7 and its
  * multigrid), as the reference the device's version is measured against.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fattal02.c: the tonemap family's fattal02 (docs/TONEMAP.md,
  * kernels/fattal02.cl): Fattal, Lischinski and Werman's gradient-domain
  * operator as gegl:fattal02 makes it, after the family's statistics

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fattal02.h: the tonemap family's fattal02 (fattal02.c): its parameters
  * (ClfxTonemapParams' member fattal02), choice label, sentence of the
  * family's help text and rows of its table (F: the family's struct; G:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* filter-common.c: what the filter family's variants share
  * (filter-common.h), and the separable blurs' common part: both axes FIR
  * from the source to the result in two passes (kernels/filter-fir.cl) or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* filter-common.h: what the filter family's variants share
  * (filter-common.c): the checks of the edge handling and the sampler
  * filter, the report's name, the source's largest value; and what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gaussian.c: the filter family's gaussian variant, gegl:gaussian-blur of
  * GEGL 0.4.62 (docs/FILTERS.md): horizontal then vertical, each axis with
  * its own method, FIR (the sampled Gaussian, ceil (6.5 sigma) taps made

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* local-laplacian-ref.c: local-laplacian in double on the CPU
  * (docs/TONEMAP.md's "local-laplacian"; the step numbers below are its).
  *

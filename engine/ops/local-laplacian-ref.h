@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* local-laplacian-ref.h: local-laplacian (Paris, Hasinoff and Kautz 2011 in
  * the fast form of Aubry et al. 2014) in double on the CPU, written from
  * the operator's definition (docs/TONEMAP.md, "local-laplacian"), as the reference a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* local-laplacian.c: the tonemap family's local-laplacian (docs/TONEMAP.md,
  * kernels/local-laplacian.cl): Paris, Hasinoff and Kautz's local Laplacian
  * filter in the fast form of Aubry et al., on L = log10 max (Y, floor)

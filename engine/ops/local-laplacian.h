@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* local-laplacian.h: the tonemap family's local-laplacian
  * (local-laplacian.c): its parameters (ClfxTonemapParams' member
  * local_laplacian), choice label, sentence of the family's help text and

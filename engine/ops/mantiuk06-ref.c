@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mantiuk06-ref.c: gegl:mantiuk06 in double on the CPU (docs/TONEMAP.md,
  * "mantiuk06"; docs of the definition: GEGL 0.4.62's
  * operations/common/mantiuk06.c, a port of pfstmo).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mantiuk06-ref.h: gegl:mantiuk06 (GEGL 0.4.62, pfstmo's contrast mapping
  * of Mantiuk et al. 2006) in double on the CPU, written from the
  * operator's definition (docs/TONEMAP.md, "mantiuk06"), as the reference

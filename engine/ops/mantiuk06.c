@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mantiuk06.c: the tonemap family's mantiuk06 (docs/TONEMAP.md,
  * kernels/mantiuk06.cl): Mantiuk, Myszkowski and Seidel's contrast
  * mapping as gegl:mantiuk06 makes it, after the family's statistics

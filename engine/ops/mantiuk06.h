@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* mantiuk06.h: the tonemap family's mantiuk06 (mantiuk06.c): its
  * parameters (ClfxTonemapParams' member mantiuk06), choice label,
  * sentence of the family's help text and rows of its table (F: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* median.c: the filter family's median, GEGL 0.4.62's median-blur with
  * high-precision on (docs/FILTERS.md).
  *

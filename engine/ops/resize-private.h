@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resize-private.h: what the resize variant's files share: the plan's
  * state with its tap tables and the footprints they read (made in
  * resize-taps.c), and the CPU side the variant names (resize-ref.c);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resize-ref.c: the resize variant's CPU side: its reference (nearest and
  * linear by the OpenCL C spec's sampler formulas, cubic and lanczos3 as
  * two passes through the tap tables), the bounds a nearest lookup near a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resize-taps.c: the resize variant's tap tables, which its plan builds
  * and both paths read: each result pixel's first source texel and its
  * weights along an axis (cubic and lanczos3 widened by the shrink factor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resize.c: the resize variant: its plan and its OpenCL launches (the tap
  * tables: resize-taps.c; the CPU reference, bounds and tolerance:
  * resize-ref.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sobel.c: the filter family's sobel variant, gegl:edge-sobel of GEGL
  * 0.4.62 (docs/FILTERS.md), centred on the pixel (GEGL's is not), per
  * colour channel on straight colour in linear light (GEGL's RGBA float:

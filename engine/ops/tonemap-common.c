@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tonemap-common.c: the tonemap family's shared code (tonemap-common.h):
  * the statistics on the device before each operator's kernels, the
  * family's probes, and the reference's pixels, statistics and histograms.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tonemap-common.h: what the tonemap family's operators share
  * (tonemap-common.c; docs/TONEMAP.md): the state each operator's plan
  * starts with, the statistics on the device (kernels/tonemap-stats.h)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tonemap-global.c: the tonemap family's global operators
  * (docs/TONEMAP.md, kernels/tonemap-global.cl): reinhard02 (pfstmo's
  * photographic operator), reinhard05 (gegl:reinhard05), drago03 (pfstmo's

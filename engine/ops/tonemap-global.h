@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tonemap-global.h: the tonemap family's global operators
  * (tonemap-global.c): reinhard02, reinhard05, drago03 and aces, their
  * parameters (members of ClfxTonemapParams named after each), choice

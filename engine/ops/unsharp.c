@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* unsharp.c: the filter family's unsharp variant, gegl:unsharp-mask of
  * GEGL 0.4.62 (docs/FILTERS.md), measured bit for bit against this model:
  *

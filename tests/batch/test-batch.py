@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """test-batch.py: README's batch recipe over folders, tools/clfx-batch
 (GNU parallel over the gegl command and clfx-bench), on two OpenCL
 devices (meson runs it with POCL_DEVICES='cpu cpu').

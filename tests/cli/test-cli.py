@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """test-cli.py: clfx-bench against hostile input files and malformed
 options.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """gegltap.py: the TAP output and the GEGL import the tests against GEGL
 share (test-gegl.py, test-tonemap.py)."""
 import os

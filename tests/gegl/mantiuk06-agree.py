@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """mantiuk06-agree.py: engine/ops/mantiuk06-ref.c (through the
 mantiuk06-ref tool) against gegl:mantiuk06 itself (GEGL's Python
 bindings), on crops of an HDR image; prints the differences, checks

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """test-gegl.py: the filter family against GEGL itself (0.4.62, through its
 Python bindings) on real photographs.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """test-mipmap.py: the GEGL module's clfx: operations at GEGL's lower
 mipmap levels, as GEGL renders a view zoomed out (docs/FILTERS.md,
 "Zoomed out: GEGL's mipmap levels").

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """test-module.py: the GEGL module's clfx: operations, run through GEGL
 (its Python bindings), against clfx-bench.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """check-operators.py: the checks of run-operator-tests.sh on what one
 gimp-console found (operators-pdb.py's JSON), against the family table
 (operator-table's JSON) and GEGL's own operations.  TAP on stdout.

@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: GPL-3.0-or-later
 ; clfx-tests.scm: Script-Fu v3 helpers for run-gimp-tests.sh.
 ; The driver defines clfx-work (the output folder) and clfx-device, loads
 ; this file, then the generated case list.  Every case prints one line

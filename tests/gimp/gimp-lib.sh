@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # gimp-lib.sh: what the GIMP batch tests share (sourced, not run).
 #
 #   need_gimp GIMP   returns where GIMP runs; without it the test is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* operator-table.c: what the family table says each variant's own
  * procedure is (plug-in-clfx-gaussian-blur, ...), as JSON, for the GIMP
  * batch that compares it with the PDB and GEGL (run-operator-tests.sh).

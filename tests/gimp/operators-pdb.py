@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # operators-pdb.py: run by GIMP's Python-Fu (python-fu-eval) for
 # run-operator-tests.sh, inside one gimp-console.  The driver defines
 # clfx_table (operator-table's JSON), clfx_input (a small PNG) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* png-compare.c: the GIMP tests' image tool.
  *
  *   png-compare A B [MAXDIFF] [--premultiplied]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-gimp-tests.sh: the plug-in inside a real gimp-console-3.0, in batch,
 # with a throwaway profile.  TAP on stdout.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-i18n-test.sh: the plug-in under a Chinese and a German locale.  GIMP
 # must show the translated menu label (pluginrc caches what the plug-in
 # registered) and a translated error message, while the JSON report stays

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-operator-tests.sh: each variant's own procedure (plug-in-clfx-
 # gaussian-blur, ...) in one real gimp-console-3.0, through Python-Fu,
 # with a throwaway profile.  TAP on stdout.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* script-fu-call.c: prints the Script-Fu call that the dialog's "Copy
  * Script-Fu call" button copies for a procedure's values, so that the
  * GIMP batch can run it and check what it did.

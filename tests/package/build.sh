@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # build.sh OUT: the Debian source and binary packages of the tree at /src
 # (a clean clone), built in a copy under /tmp, checked by lintian; the
 # packages and lintian's report go to /src/OUT.  Run inside ci/env's root

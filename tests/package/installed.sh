@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # installed.sh DEB_DIR: the packages of /src/DEB_DIR installed with
 # apt-get into the root this runs in (ci/package gives it a throwaway
 # copy of ci/env's root) and checked there as a user meets them, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* filter-cases.h: what the two files of the filter's parity test (one
  * executable, test-filter) share.  test-filter.c holds the sweep of cases
  * and main, which runs the checks of test-filter-extremes.c too: those at

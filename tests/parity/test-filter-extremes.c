@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-filter-extremes.c: the filter family's checks at its limits, the
  * second file of test-filter (filter-cases.h; test-filter.c runs them):
  * windows wider than the image, non-finite texels, values at float's

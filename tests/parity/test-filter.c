@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-filter.c: the filter family on the device against its CPU
  * references (each variant's engine/ops file): every variant and method,
  * every edge handling the variant accepts, every depth and layout, odd

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-resize.c: every resize sampler mode on the OpenCL device against
  * the CPU reference, with a guard band around every output; then the
  * framework's promises: tiled and streamed runs bit for bit the one-piece

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-tonemap-finite.c: every tone mapper on images of extreme finite
  * values, on the device against its CPU reference (docs/TONEMAP.md,
  * "Common to every operator"): subnormal, tiny, huge and constant images,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-tonemap-stats.c: whole-image statistics taken from outside a run
  * (clfx_run_with_stats, ClfxRunResult.stats; docs/TONEMAP.md, "Statistics
  * from outside"), as the GEGL module maps a lower mipmap level with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-tonemap.c: the tonemap family on the device against its CPU
  * reference (engine/ops/tonemap-global.c, durand02.c, fattal02.c,
  * mantiuk06.c, local-laplacian.c): every

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # check-catalogs.sh: every catalog po/LINGUAS names translates every
 # message of the current template: none missing, none untranslated, none
 # fuzzy, and msgfmt --check accepts it (printf formats, header).  A string

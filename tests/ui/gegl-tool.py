@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """gegl-tool.py: drive GIMP's filter tools through AT-SPI.
 
   gegl-tool.py [--dialog TITLE] COMMAND

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """previewlib.py: what the dialog tests read back: a preview the plug-in
 dumped (CLFX_DEV=preview-dump, 8-bit PAM with its place on the drawable)
 and its difference from a reference image as the screen shows it."""

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-gegl-tool-test.sh MODULE OUTDIR IMAGE PLUGIN TABLE -- the GEGL module's clfx:
 # operations in GIMP's own interactive filter tool: a real GIMP 3 under
 # Xvfb, the module in the user's GEGL folder, Tools > GEGL Operation

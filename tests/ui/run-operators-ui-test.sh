@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-operators-ui-test.sh PLUGIN MODULE OUTDIR IMAGE TABLE COMPARE -- each
 # operator's own dialog (plug-in-clfx-gaussian-blur, ...; the list is the
 # family table's, from operator-table) in a real GIMP 3 under Xvfb with

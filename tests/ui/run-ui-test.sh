@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # run-ui-test.sh PLUGIN OUTDIR IMAGE CLFX_BENCH -- open the clfx dialog in
 # a real GIMP 3 under Xvfb, screenshot both tabs and the sampler rule,
 # press OK.  TAP on stdout.  Fails when the dialog never appears, when it

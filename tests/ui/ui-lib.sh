@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ui-lib.sh: what the GUI tests share (sourced, not run): a private
 # profile and display, Xvfb with a window manager, and finding windows.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* exr-files.c: OpenEXR files for the readers' tests (exr-files.h). */
 #include "exr-files.h"
 

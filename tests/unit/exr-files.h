@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* exr-files.h: OpenEXR files for the readers' tests (test-imageio,
  * test-fuzz-readers): sound ones written through the OpenEXR library, as
  * a real writer makes them, a header alone made by hand, and the offsets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-blocks.c: the shared building blocks on the device against their
  * CPU references (engine/blocks/blocks.c): separable convolution (the
  * reference is the direct 2-D sum), reductions and histograms (validated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-cache.c: the on-disk kernel binary cache.  A fresh folder misses,
  * a second context hits, a corrupt or truncated entry is detected, deleted
  * and rebuilt (and the result is still right), and different build

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-devices.c: device "all".  The result's bands or tiles are spread
  * over every usable GPU (else every CPU device), each on its own context
  * and thread (with CLFX_DEV=peer-pinned=context, a platform's devices in one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-fattal-ref.c: engine/ops/fattal-ref.c, the double reference of
  * fattal02's luminance pipeline, against what docs/TONEMAP.md's text
  * implies without running it: with beta = 1 every phi is 1, so the

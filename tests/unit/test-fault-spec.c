@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-fault-spec.c: how CLFX_DEV's fault switch is read.  A malformed spec must be
  * ignored with a warning on stderr that quotes it, never taken for some
  * other fault ("@0" used to mean "@1"); a sound one fails the Nth call.

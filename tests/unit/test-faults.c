@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-faults.c: every OpenCL error path, driven by CLFX_DEV's fault, and the
  * graph's argument checks.
  *

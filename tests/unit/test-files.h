@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-files.h: a folder of the test's own, and whole files written and
  * read back in it, for the readers' tests (imageio, imageio-limits,
  * fuzz-readers).  Inline: not every test uses every piece. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-fuzz-readers.c: mutation fuzzing of the PNG, PFM and OpenEXR
  * readers (clfx_image_read).  Small sound seed files, made here in every
  * layout the readers take (OpenEXR under each compression), are damaged

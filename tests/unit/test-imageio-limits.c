@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-imageio-limits.c: the declared-size rule of the readers
  * (clfx_imageio_check_declared).  Headers that declare more than their
  * file holds, or more than the ceiling, are refused quickly, with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-imageio.c: round trips and error cases of tools/clfx-imageio.c.
  * Standalone, TAP output; exits non-zero if any check fails.  Works in a
  * fresh temporary folder (under $TMPDIR or /tmp) and removes it. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-local-laplacian-ref.c: engine/ops/local-laplacian-ref.c, the double
  * reference of local-laplacian (docs/TONEMAP.md, "local-laplacian"), against what the
  * definition implies without running it: detail 1 and no range

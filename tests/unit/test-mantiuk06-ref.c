@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-mantiuk06-ref.c: engine/ops/mantiuk06-ref.c, the double reference
  * of gegl:mantiuk06, against what the definition implies without running
  * it: a flat image has no gradients to solve for and stays flat; the

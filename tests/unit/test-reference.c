@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-reference.c: the CPU reference against values computed by hand
  * from the OpenCL C spec's addressing and filter formulas, on tiny images
  * where every expected number is exact in binary floating point. */

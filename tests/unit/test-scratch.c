@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-scratch.c: the host blocks a context keeps for a CPU device's
  * intermediates (clfx-scratch.c).  A block is whole 2 MiB pages, comes
  * back to the next request it fits, is not handed out twice, is freed on

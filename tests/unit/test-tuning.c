@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test-tuning.c: how the configuration variables are read: CLFX_DEV's
  * switches, CLFX_DEVICE_BUDGET, CLFX_CL_OPTIONS, CLFX_THREADS.  A value
  * that is not exactly what the setting takes (digits only, in range)

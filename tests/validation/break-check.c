@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* break-check.c: how validation judges broken results of one operator on
  * one image, against a CPU reference made once (test-breaks.py drives it).
  *

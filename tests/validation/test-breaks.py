@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """test-breaks.py: validation catches broken results of every operator,
 at 2048 x 2048 as at small sizes, on synthetic and real images.
 

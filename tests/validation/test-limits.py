@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """test-limits.py: every filter variant at its largest parameters on tiny
 images finishes quickly and agrees with the CPU reference.
 

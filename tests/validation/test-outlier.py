@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """test-outlier.py: validation cannot be made vacuous by one outlier.
 
     test-outlier.py CLFX_BENCH WORK_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """test-tiles.py: the local tone mappers in tiles give the one-piece
 result, bit for bit, on photographs (docs/TONEMAP.md, "Past the device's
 size").
