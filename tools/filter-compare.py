@@ -170,6 +170,17 @@ def cases(rgba, rgb):
          "RGBA float",
          lambda: cv2.filter2D(rgba, -1, k5,
                               borderType=cv2.BORDER_REPLICATE)),
+        # The motion blurs: GEGL's edge handling (transparent outside) is
+        # clfx's clamp.
+        ("motion-blur-linear 10",
+         ["--filter", "motion-blur-linear", "--addressing", "clamp"],
+         "gegl:motion-blur-linear", {"length": 10.0}, "RaGaBaA float",
+         None),
+        ("motion-blur-linear 30, 45",
+         ["--filter", "motion-blur-linear", "--length", "30", "--angle",
+          "45", "--addressing", "clamp"],
+         "gegl:motion-blur-linear", {"length": 30.0, "angle": 45.0},
+         "RaGaBaA float", None),
         # Tone mappers: OpenCV's operators take RGB and normalise; GEGL has
         # reinhard05 and fattal02 (which works in RGB float), OpenCV no
         # Fattal.

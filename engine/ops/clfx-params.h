@@ -15,6 +15,7 @@
 #include "local-laplacian.h"
 #include "gaussian.h"
 #include "median.h"
+#include "motion-blur-linear.h"
 #include "sobel.h"
 #include "tonemap-global.h"
 #include "unsharp.h"
@@ -34,11 +35,14 @@ typedef struct
  * (its header), the family's struct holds them as members named after
  * the variant, and the fields several variants read.  The variants, in
  * choice order (the choice list, the variants array and the help text
- * come from this list, families.c). */
+ * come from this list, families.c): X (v, V, "choice"), v naming
+ * clfx_variant_v and V the header's CLFX_V_LABEL and CLFX_V_HELP. */
 #define CLFX_FILTER_VARIANTS(X)                                              \
-  X (gaussian, GAUSSIAN) X (box, BOX) X (unsharp, UNSHARP)                   \
-  X (median, MEDIAN) X (bilateral, BILATERAL) X (sobel, SOBEL)               \
-  X (convolve, CONVOLVE)
+  X (gaussian, GAUSSIAN, "gaussian") X (box, BOX, "box")                     \
+  X (unsharp, UNSHARP, "unsharp") X (median, MEDIAN, "median")               \
+  X (bilateral, BILATERAL, "bilateral") X (sobel, SOBEL, "sobel")            \
+  X (convolve, CONVOLVE, "convolve")                                         \
+  X (motion_blur_linear, MOTION_BLUR_LINEAR, "motion-blur-linear")
 
 typedef struct
 {
@@ -51,6 +55,7 @@ typedef struct
   ClfxConvolveParams  convolve;
   ClfxBilateralParams bilateral;
   ClfxMedianParams    median;
+  ClfxMotionLinearParams motion_linear;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */

@@ -307,11 +307,32 @@ median_u8_cases = [
     median(1, "square", 10, "clamp"),
 ]
 
+# The motion blurs on a crop (motion_cases): (name, clfx-bench options,
+# GEGL op, its properties, GEGL's step count n).
+def motion_linear(length, angle):
+    return ("motion-blur-linear %g, %g" % (length, angle),
+            ["--filter", "motion-blur-linear", "--length", str(length),
+             "--angle", str(angle)],
+            "gegl:motion-blur-linear", {"length": length, "angle": angle},
+            math.ceil(length) + 1)
+
+
+motion_float_cases = [
+    motion_linear(10, 0),
+    motion_linear(23.7, 31),
+    motion_linear(6.5, -120),
+]
+motion_u8_cases = [
+    motion_linear(15, 45),
+]
+
 THRESHOLD_CASES = [(2.0, 1.5, 0.1), (1.5, 3.0, 0.02)]
 print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
                                 + len(THRESHOLD_CASES)
                                 + len(median_float_cases)
-                                + len(median_u8_cases))))
+                                + len(median_u8_cases)
+                                + len(motion_float_cases)
+                                + len(motion_u8_cases))))
 
 
 def srgb_encode(v):
@@ -435,6 +456,71 @@ def sobel_cases(tag, photo):
            % (tag, w, h, name, d, bound))
 
 
+def crop(photo, fmt, cw, ch):
+    """The photograph's top left cw x ch pixels as a buffer of their own
+    and their bytes: GEGL's result then has the crop's edges, not the
+    photograph's."""
+    full, fw, fh = gegl_load(photo, fmt)
+    w, h = min(fw, cw), min(fh, ch)
+    data = full.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, fmt,
+                    Gegl.AbyssPolicy.NONE)
+    buf = Gegl.Buffer.new(fmt, 0, 0, w, h)
+    buf.set(Gegl.Rectangle.new(0, 0, w, h), fmt, data)
+    return buf, w, h, data
+
+
+def motion_cases(tag, photo):
+    """GEGL's motion blurs read outside the image as transparent black
+    (abyss none) in RaGaBaA float: with alpha that is clfx's clamp; an
+    image without alpha ("RGB float") leaves GEGL's result divided by its
+    alpha, the weight of the taps inside, which is clfx's none.  On a 160
+    x 120 crop (the blurs' cost is per pixel and step; a crop keeps the
+    suite quick), linear float: both sides add up to n steps' (GEGL, its
+    bilinear mixes in double rounded to float per step) or about 2n + 2
+    taps' (clfx's stencil) float roundings of values up to the largest,
+    and none's division, so the bound is (3n + 6) u of that; 8-bit sRGB
+    with alpha: 1 code, as the other filters."""
+    def run(src, name, args, edge, ext):
+        """clfx-bench's result file, or None (said)."""
+        out = os.path.join(work, "%s-%s%s" % (tag, name.replace(" ", "_")
+                                              .replace(",", ""), ext))
+        good, msg = bench_run(src, out, args + ["--addressing", edge])
+        if not good:
+            ok(False, "%s %s: clfx-bench failed: %s" % (tag, name, msg))
+        return out if good else None
+
+    buf, w, h, data = crop(photo, "RGB float", 160, 120)
+    rgb = array.array("f")
+    rgb.frombytes(data)
+    src = os.path.join(work, tag + "-motion.pfm")
+    write_pfm(src, w, h, rgb)
+    peak = max(abs(v) for v in rgb)
+    for name, args, op, props, n in motion_float_cases:
+        out = run(src, name, args, "none", ".pfm")
+        if not out:
+            continue
+        ref = array.array("f")
+        ref.frombytes(gegl_apply(buf, w, h, "RGB float", op, props))
+        d = max(abs(a - b) for a, b in zip(read_pfm(out)[2], ref))
+        b = (3 * n + 6) * 2.0 ** -24 * peak
+        ok(d <= b, "%s %dx%d crop %s none, linear float: max |clfx - "
+           "GEGL| %.3g (bound %.3g, %.2g of the largest value)"
+           % (tag, w, h, name, d, b, d / peak))
+    buf, w, h, data = crop(photo, "R'G'B'A u8", 160, 120)
+    src = os.path.join(work, tag + "-motion-8.png")
+    write_png8(src, w, h, data)
+    for name, args, op, props, n in motion_u8_cases:
+        out = run(src, name, args, "clamp", "-8.png")
+        if not out:
+            continue
+        gegl = gegl_apply(buf, w, h, "R'G'B'A u8", op, props)
+        got = png_rgba8(out)
+        d, over = u8_difference(got, gegl)
+        ok(len(got) == len(gegl) and d <= 1,
+           "%s %dx%d crop %s clamp, 8-bit sRGB RGBA: max difference %.2f "
+           "codes (bound 1; %d values over)" % (tag, w, h, name, d, over))
+
+
 def pixels(buf, w, h, fmt):
     return buf.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, fmt,
                    Gegl.AbyssPolicy.NONE)
@@ -518,4 +604,5 @@ for photo in photos:
     run_cases(tag, "8-bit sRGB RGBA", buf, w, h, "R'G'B'A u8", src, "-8.png",
               median_u8_cases, judge_exact_u8)
     sobel_cases(tag, photo)
+    motion_cases(tag, photo)
 sys.exit(1 if gegltap.failed else 0)

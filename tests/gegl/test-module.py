@@ -56,6 +56,8 @@ CASES = [
     ("sobel", "filter", {"keep-sign": "false"}),
     ("convolve", "filter", {"matrix": "1 2 1  2 4 2  1 2 1",
                             "normalize": "true"}),
+    ("motion-blur-linear", "filter", {"length": "9.5", "angle": "-30",
+                                      "addressing": "clamp"}),
     ("reinhard02", "tonemap", {}),
     ("reinhard05", "tonemap", {"brightness": "0.5"}),
     ("drago03", "tonemap", {}),

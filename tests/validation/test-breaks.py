@@ -188,6 +188,11 @@ OPERATORS = {
            # CONV_PIXEL: convolve_l (images, local memory) and
            # convolve_v's results one at a time.
            ("convolve.cl", "t_ = s0_ + s1_;", "t_ = s0_;", 1)])),
+        ("motion-blur-linear", fixed("filter", "--filter",
+                                     "motion-blur-linear"),
+         ("the stencil's last tap (the path's far end)",
+          [("motion-blur-linear.cl", "sum += t.z *",
+            "sum += (k + 1 < n ? t.z : 0.0f) *", 2)])),
         ("copy", fixed("copy"),
          ("the blue channel",
           [("copy.cl",
