@@ -181,6 +181,9 @@ def cases(rgba, rgb):
           "45", "--addressing", "clamp"],
          "gegl:motion-blur-linear", {"length": 30.0, "angle": 45.0},
          "RaGaBaA float", None),
+        ("motion-blur-zoom 0.1",
+         ["--filter", "motion-blur-zoom", "--addressing", "clamp"],
+         "gegl:motion-blur-zoom", {"factor": 0.1}, "RaGaBaA float", None),
         # Tone mappers: OpenCV's operators take RGB and normalise; GEGL has
         # reinhard05 and fattal02 (which works in RGB float), OpenCV no
         # Fattal.
@@ -206,6 +209,9 @@ def main():
     side = int(sys.argv[3]) if len(sys.argv) > 3 else 4096
     repeat = int(sys.argv[4]) if len(sys.argv) > 4 else 3
     only = sys.argv[5:]
+    # GIMP's license: GEGL loads its GPL3 operations (the circular and
+    # zoom motion blurs) only for an application that says so.
+    Gegl.config().set_property("application-license", "GPL3")
     Gegl.init(None)
     rng = np.random.default_rng(1)
     rgba = rng.random((side, side, 4), dtype=np.float32)

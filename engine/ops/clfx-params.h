@@ -16,6 +16,7 @@
 #include "gaussian.h"
 #include "median.h"
 #include "motion-blur-linear.h"
+#include "motion-blur-zoom.h"
 #include "sobel.h"
 #include "tonemap-global.h"
 #include "unsharp.h"
@@ -42,7 +43,8 @@ typedef struct
   X (unsharp, UNSHARP, "unsharp") X (median, MEDIAN, "median")               \
   X (bilateral, BILATERAL, "bilateral") X (sobel, SOBEL, "sobel")            \
   X (convolve, CONVOLVE, "convolve")                                         \
-  X (motion_blur_linear, MOTION_BLUR_LINEAR, "motion-blur-linear")
+  X (motion_blur_linear, MOTION_BLUR_LINEAR, "motion-blur-linear")         \
+  X (motion_blur_zoom, MOTION_BLUR_ZOOM, "motion-blur-zoom")
 
 typedef struct
 {
@@ -56,6 +58,9 @@ typedef struct
   ClfxBilateralParams bilateral;
   ClfxMedianParams    median;
   ClfxMotionLinearParams motion_linear;
+  ClfxMotionZoomParams   motion_zoom;
+  double center_x, center_y; /* the motion blurs' centre, relative to the
+                              * image's width and height */
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */

@@ -217,6 +217,17 @@ static const ClfxParamSpec filter_params[] = {
                          sampler_filter_choices, 0, F_EDGES),
   CLFX_IN_PROCESS_ROWS (F, F_GIMP),
   CLFX_MOTION_BLUR_LINEAR_ROWS (F, F_FILTER),
+  /* The centre of the circular and zoom motion blurs: GEGL's
+   * motion-blur-zoom's range. */
+  CLFX_PARAM_DOUBLE_ROW (F, center_x, "center-x", CLFX_N_ ("Center _X"),
+                         CLFX_N_ ("Circular and zoom motion blur: the "
+                                  "centre's x, a fraction of the width"),
+                         -10, 10, 0.5, 0, 1, 3, CLFX_UNIT_NONE, F_FILTER),
+  CLFX_PARAM_DOUBLE_ROW (F, center_y, "center-y", CLFX_N_ ("Center _Y"),
+                         CLFX_N_ ("Circular and zoom motion blur: the "
+                                  "centre's y, a fraction of the height"),
+                         -10, 10, 0.5, 0, 1, 3, CLFX_UNIT_NONE, F_FILTER),
+  CLFX_MOTION_BLUR_ZOOM_ROWS (F, F_FILTER),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,

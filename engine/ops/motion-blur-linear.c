@@ -25,10 +25,9 @@
 #include <string.h>
 
 #include "../../kernels/clfx-common.h"
-#include "../clfx-sampler-ref.h"
-#include "../clfx-tolerance.h"
 #include "clfx-params.h"
 #include "filter-common.h"
+#include "motion-blur-common.h"
 #include "motion-blur-linear.h"
 
 /* GLib's G_PI, as GEGL turns the angle into radians. */
@@ -207,37 +206,19 @@ motion_linear_cpu (const ClfxParams *p, const ClfxPlan *plan,
     for (int x = 0; x < src->width; x++)
       {
         double sum[4] = { 0, 0, 0, 0 }, in = 0.0;
-        float  out[4];
 
         for (int k = 0; k < st->steps; k++)
           {
             double fx = motion_step (k, st->steps, st->ox);
             double fy = motion_step (k, st->steps, st->oy);
             int    ix = x + (int) floor (fx), iy = y + (int) floor (fy);
-            double dx = fx - floor (fx), dy = fy - floor (fy);
-            double w[4] = { (1 - dx) * (1 - dy), dx * (1 - dy),
-                            (1 - dx) * dy, dx * dy };
+            int    i[2] = { ix, ix + 1 }, j[2] = { iy, iy + 1 };
 
-            for (int q = 0; q < 4; q++)
-              {
-                int   i = ix + (q & 1), j = iy + (q >> 1);
-                float v[4];
-
-                if (w[q] == 0.0
-                    || (st->none
-                        && (i < 0 || j < 0 || i >= src->width
-                            || j >= src->height)))
-                  continue;
-                clfx_ref_fetch (src, s, i, j, v);
-                for (int c = 0; c < 4; c++)
-                  sum[c] += w[q] * v[c];
-                in += w[q];
-              }
+            clfx_motion_ref_step (src, s, i, j, fx - floor (fx),
+                                  fy - floor (fy), st->none, true, sum, &in);
           }
-        for (int c = 0; c < 4; c++)
-          out[c] = clfx_filter_ref_float (st->none ? sum[c] / in
-                                                   : sum[c] / st->steps);
-        clfx_ref_store (dst, x, y, out, plan->premultiply, plan->decode);
+        clfx_motion_ref_store (plan, dst, x, y, sum,
+                               st->none ? in : st->steps);
       }
   return true;
 }
@@ -248,26 +229,16 @@ motion_linear_tolerance (const ClfxParams *p, const ClfxPlan *plan,
                          const ClfxImage *dst, ClfxTolerance *tol)
 {
   const State *st = plan->state;
-  double       max_abs = clfx_filter_max_abs (src, NULL);
 
   (void) p;
   (void) dev;
-  clfx_tol_init (tol);
-  /* A result reads the stencil's texels only. */
-  clfx_tol_magnitude (tol, max_abs, 2.0 * max_abs);
-  clfx_tol_read (tol, max_abs);
   /* The taps' float sum, and each weight rounded to float once (one more
-   * term's rounding over weights that sum to 1). */
-  clfx_tol_sum (tol, "the stencil's float sum and its float weights",
-                st->n_taps + 1, 1.0, max_abs);
-  /* none: the inside weight's own sum (its relative error carries to
-   * the quotient, of at most the texels' magnitude) and the division. */
-  if (st->none)
-    clfx_tol_sum (tol, "none: the inside weights' sum and the division",
-                  st->n_taps + 1, 1.0, max_abs);
-  if (plan->decode)
-    clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
-  clfx_tol_store (tol, dst->depth, false);
+   * term's rounding over weights that sum to 1); none: the inside
+   * weight's own sum (its relative error carries to the quotient) and
+   * the division. */
+  clfx_motion_tolerance (plan, src, dst,
+                         "the stencil's float sum and its float weights",
+                         st->n_taps + 1, st->none ? st->n_taps + 1 : 0, tol);
 }
 
 static const char *const uses_motion_linear[] = { "filter", "length",

@@ -58,6 +58,8 @@ CASES = [
                             "normalize": "true"}),
     ("motion-blur-linear", "filter", {"length": "9.5", "angle": "-30",
                                       "addressing": "clamp"}),
+    ("motion-blur-zoom", "filter", {"factor": "0.3", "center-x": "0.7",
+                                    "center-y": "0.2"}),
     ("reinhard02", "tonemap", {}),
     ("reinhard05", "tonemap", {"brightness": "0.5"}),
     ("drago03", "tonemap", {}),

@@ -106,6 +106,18 @@ static const Case cases[] = {
   { "motion-blur-linear 90, 97 (longer than the image)",
     { "filter", "motion-blur-linear", "length", "90", "angle", "97",
       NULL } },
+  { "motion-blur-zoom 0.1", { "filter", "motion-blur-zoom", NULL } },
+  { "motion-blur-zoom 0.6 to (0.2, 0.9)", { "filter", "motion-blur-zoom",
+                                            "factor", "0.6", "center-x",
+                                            "0.2", "center-y", "0.9",
+                                            NULL } },
+  { "motion-blur-zoom -0.4 from (1.3, -0.5)",
+    { "filter", "motion-blur-zoom", "factor", "-0.4", "center-x", "1.3",
+      "center-y", "-0.5", NULL } },
+  { "motion-blur-zoom 1 (to the centre)", { "filter", "motion-blur-zoom",
+                                            "factor", "1", NULL } },
+  { "motion-blur-zoom -3 (past the image)", { "filter", "motion-blur-zoom",
+                                              "factor", "-3", NULL } },
   { "box 9 (running sums on CPU devices)", { "filter", "box", "radius", "9",
                                              NULL } },
 };
@@ -181,6 +193,7 @@ none_case (const ClfxParams *p)
 
   return v == &clfx_variant_box || v == &clfx_variant_bilateral
          || v == &clfx_variant_motion_blur_linear
+         || v == &clfx_variant_motion_blur_zoom
          || (v == &clfx_variant_gaussian && ! iir_case (p));
 }
 
@@ -267,7 +280,8 @@ none_keeps_constant (ClfxContext *ctx)
   static const char *const filters[][2] = { { "gaussian", "fir" },
                                             { "box", "fir" },
                                             { "bilateral", "fir" },
-                                            { "motion-blur-linear", "fir" } };
+                                            { "motion-blur-linear", "fir" },
+                                            { "motion-blur-zoom", "fir" } };
 
   for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++)
     for (int tiled = 0; tiled < 2; tiled++)

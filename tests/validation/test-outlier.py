@@ -103,6 +103,8 @@ CASES = [
     ("unsharp fir", ["filter", "--filter", "unsharp", "--std-dev", "0.8"]),
     ("motion-blur-linear", ["filter", "--filter", "motion-blur-linear",
                             "--length", "4", "--angle", "30"]),
+    ("motion-blur-zoom", ["filter", "--filter", "motion-blur-zoom",
+                          "--factor", "0.3"]),
 ]
 
 os.makedirs(work, exist_ok=True)
