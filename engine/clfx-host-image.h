@@ -66,6 +66,10 @@ typedef struct
    * on a pixel's place (the box's running sums restart at fixed places)
    * take it, so that a cut gives the whole image's bytes. */
   int origin_x, origin_y;
+  /* ... and that larger image's size (0, 0: this image is the whole
+   * one), for variants whose result depends on where a pixel lies in
+   * the image (the motion blurs' centre). */
+  int extent_width, extent_height;
 } ClfxImage;
 
 const char *clfx_transfer_name (ClfxTransfer t);            /* "linear" "srgb" */

@@ -302,7 +302,7 @@ clfx_expand_gray (const ClfxImage *img, int x0, int y0, int width,
   size_t    in_px = (size_t) img->channels * bps;
   float     one_storage = 0; /* 4 bytes, aligned for any depth */
   ClfxImage one = { 1, 1, 1, img->depth, bps, &one_storage, false,
-                    CLFX_TRC_LINEAR, NULL, 0, 0 };
+                    CLFX_TRC_LINEAR, NULL, 0, 0, 0, 0 };
   const char *alpha1 = (const char *) &one_storage;
 
   clfx_image_set (&one, 0, 0, 0, 1.0f); /* 1.0 in this depth's encoding */

@@ -600,6 +600,8 @@ run_source (ClfxOp        *o,
   src->transfer = o->pf.transfer;
   src->origin_x = s->read.x - s->extent.x;
   src->origin_y = s->read.y - s->extent.y;
+  src->extent_width = s->extent.width;
+  src->extent_height = s->extent.height;
   read_source (o, s, src);
   *read_us = g_get_monotonic_time ();
   g_mutex_lock (&engine_lock);

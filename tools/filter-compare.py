@@ -171,6 +171,20 @@ def cases(rgba, rgb):
          "RGBA float",
          lambda: cv2.filter2D(rgba, -1, k5,
                               borderType=cv2.BORDER_REPLICATE)),
+        # The motion blurs: GEGL's edge handling (transparent outside) is
+        # clfx's clamp.
+        ("motion-blur-linear 10",
+         ["--filter", "motion-blur-linear", "--addressing", "clamp"],
+         "gegl:motion-blur-linear", {"length": 10.0}, "RaGaBaA float",
+         None),
+        ("motion-blur-linear 30, 45",
+         ["--filter", "motion-blur-linear", "--length", "30", "--angle",
+          "45", "--addressing", "clamp"],
+         "gegl:motion-blur-linear", {"length": 30.0, "angle": 45.0},
+         "RaGaBaA float", None),
+        ("motion-blur-zoom 0.1",
+         ["--filter", "motion-blur-zoom", "--addressing", "clamp"],
+         "gegl:motion-blur-zoom", {"factor": 0.1}, "RaGaBaA float", None),
         # Tone mappers: OpenCV's operators take RGB and normalise; GEGL has
         # reinhard05 and fattal02 (which works in RGB float), OpenCV no
         # Fattal.
@@ -196,6 +210,9 @@ def main():
     side = int(sys.argv[3]) if len(sys.argv) > 3 else 4096
     repeat = int(sys.argv[4]) if len(sys.argv) > 4 else 3
     only = sys.argv[5:]
+    # GIMP's license: GEGL loads its GPL3 operations (the circular and
+    # zoom motion blurs) only for an application that says so.
+    Gegl.config().set_property("application-license", "GPL3")
     Gegl.init(None)
     rng = np.random.default_rng(1)
     rgba = rng.random((side, side, 4), dtype=np.float32)

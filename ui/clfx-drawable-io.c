@@ -80,6 +80,8 @@ clfx_drawable_read (GimpDrawable          *drawable,
   image->transfer = pf->transfer;
   image->origin_x = rect->x;
   image->origin_y = rect->y;
+  image->extent_width = gimp_drawable_get_width (drawable);
+  image->extent_height = gimp_drawable_get_height (drawable);
   if ((gsize) babl_format_get_bytes_per_pixel (pf->format)
       != clfx_image_pixel_size (image))
     {

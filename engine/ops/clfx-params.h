@@ -16,6 +16,8 @@
 #include "local-laplacian.h"
 #include "gaussian.h"
 #include "median.h"
+#include "motion-blur-linear.h"
+#include "motion-blur-zoom.h"
 #include "sobel.h"
 #include "tonemap-global.h"
 #include "unsharp.h"
@@ -35,11 +37,15 @@ typedef struct
  * (its header), the family's struct holds them as members named after
  * the variant, and the fields several variants read.  The variants, in
  * choice order (the choice list, the variants array and the help text
- * come from this list, families.c). */
+ * come from this list, families.c): X (v, V, "choice"), v naming
+ * clfx_variant_v and V the header's CLFX_V_LABEL and CLFX_V_HELP. */
 #define CLFX_FILTER_VARIANTS(X)                                              \
-  X (gaussian, GAUSSIAN) X (box, BOX) X (unsharp, UNSHARP)                   \
-  X (median, MEDIAN) X (bilateral, BILATERAL) X (sobel, SOBEL)               \
-  X (convolve, CONVOLVE)
+  X (gaussian, GAUSSIAN, "gaussian") X (box, BOX, "box")                     \
+  X (unsharp, UNSHARP, "unsharp") X (median, MEDIAN, "median")               \
+  X (bilateral, BILATERAL, "bilateral") X (sobel, SOBEL, "sobel")            \
+  X (convolve, CONVOLVE, "convolve")                                         \
+  X (motion_blur_linear, MOTION_BLUR_LINEAR, "motion-blur-linear")         \
+  X (motion_blur_zoom, MOTION_BLUR_ZOOM, "motion-blur-zoom")
 
 typedef struct
 {
@@ -52,6 +58,10 @@ typedef struct
   ClfxConvolveParams  convolve;
   ClfxBilateralParams bilateral;
   ClfxMedianParams    median;
+  ClfxMotionLinearParams motion_linear;
+  ClfxMotionZoomParams   motion_zoom;
+  double center_x, center_y; /* the motion blurs' centre, relative to the
+                              * image's width and height */
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */

@@ -165,7 +165,7 @@ const ClfxFamily clfx_family_resize = {
 
 /* The choice list, the variants and the help text from the variants'
  * list (clfx-params.h) and their headers. */
-#define FILTER_CHOICE_(v, V) { #v, CLFX_##V##_LABEL },
+#define FILTER_CHOICE_(v, V, name) { name, CLFX_##V##_LABEL },
 static const ClfxChoice filter_choices[] = {
   CLFX_FILTER_VARIANTS (FILTER_CHOICE_)
   { NULL, NULL }
@@ -217,12 +217,24 @@ static const ClfxParamSpec filter_params[] = {
                                   "reads, the hardware's weight precision)"),
                          sampler_filter_choices, 0, F_EDGES),
   CLFX_IN_PROCESS_ROWS (F, F_GIMP),
+  CLFX_MOTION_BLUR_LINEAR_ROWS (F, F_FILTER),
+  /* The centre of the circular and zoom motion blurs: GEGL's
+   * motion-blur-zoom's range. */
+  CLFX_PARAM_DOUBLE_ROW (F, center_x, "center-x", CLFX_N_ ("Center _X"),
+                         CLFX_N_ ("Circular and zoom motion blur: the "
+                                  "centre's x, a fraction of the width"),
+                         -10, 10, 0.5, 0, 1, 3, CLFX_UNIT_NONE, F_FILTER),
+  CLFX_PARAM_DOUBLE_ROW (F, center_y, "center-y", CLFX_N_ ("Center _Y"),
+                         CLFX_N_ ("Circular and zoom motion blur: the "
+                                  "centre's y, a fraction of the height"),
+                         -10, 10, 0.5, 0, 1, 3, CLFX_UNIT_NONE, F_FILTER),
+  CLFX_MOTION_BLUR_ZOOM_ROWS (F, F_FILTER),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
                 "ClfxFilterParams fits ClfxParams");
 
-#define FILTER_VARIANT_(v, V) &clfx_variant_##v,
+#define FILTER_VARIANT_(v, V, name) &clfx_variant_##v,
 static const ClfxVariant *const filter_variants[] = {
   CLFX_FILTER_VARIANTS (FILTER_VARIANT_)
 };
@@ -254,7 +266,7 @@ static const char *const filter_menus[] = { "<Image>/Filters/OpenCL", NULL };
 
 /* Each variant's part of the help text, in choice order. */
 static const char *const filter_help[] = {
-#define FILTER_HELP_(v, V) CLFX_##V##_HELP,
+#define FILTER_HELP_(v, V, name) CLFX_##V##_HELP,
   CLFX_FILTER_VARIANTS (FILTER_HELP_)
 #undef FILTER_HELP_
   NULL

@@ -34,6 +34,10 @@ def gegl():
         from gi.repository import Gegl
     except (ImportError, ValueError) as e:
         skip_all("GEGL's Python bindings: %s" % e)
+    # GIMP's license: GEGL loads its GPL3 operations (the circular and
+    # zoom motion blurs) only for an application that says so, before
+    # init.
+    Gegl.config().set_property("application-license", "GPL3")
     Gegl.init(None)
     global _gegl
     _gegl = Gegl

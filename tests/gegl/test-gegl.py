@@ -308,11 +308,37 @@ median_u8_cases = [
     median(1, "square", 10, "clamp"),
 ]
 
+# The motion blurs on a crop (motion_cases): (name, clfx-bench options,
+# GEGL op, its properties, GEGL's step count n).
+def motion_linear(length, angle):
+    return ("motion-blur-linear %g, %g" % (length, angle),
+            ["--filter", "motion-blur-linear", "--length", str(length),
+             "--angle", str(angle)],
+            "gegl:motion-blur-linear", {"length": length, "angle": angle},
+            math.ceil(length) + 1)
+
+
+motion_float_cases = [
+    motion_linear(10, 0),
+    motion_linear(23.7, 31),
+    motion_linear(6.5, -120),
+]
+motion_u8_cases = [
+    motion_linear(15, 45),
+]
+
+# (factor, center-x, center-y): zoom_cases.
+ZOOM_CASES = [(0.1, 0.5, 0.5), (0.35, 0.3, 0.75), (-0.2, 0.5, 0.5),
+              (0.8, 1.2, 0.25)]
+
 THRESHOLD_CASES = [(2.0, 1.5, 0.1), (1.5, 3.0, 0.02)]
 print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
                                 + len(THRESHOLD_CASES)
                                 + len(median_float_cases)
-                                + len(median_u8_cases))))
+                                + len(median_u8_cases)
+                                + len(motion_float_cases)
+                                + len(motion_u8_cases)
+                                + len(ZOOM_CASES) + 1)))
 
 
 def srgb_encode(v):
@@ -436,6 +462,139 @@ def sobel_cases(tag, photo):
            % (tag, w, h, name, d, bound))
 
 
+def crop(photo, fmt, cw, ch):
+    """The photograph's top left cw x ch pixels as a buffer of their own
+    and their bytes: GEGL's result then has the crop's edges, not the
+    photograph's."""
+    full, fw, fh = gegl_load(photo, fmt)
+    w, h = min(fw, cw), min(fh, ch)
+    data = full.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, fmt,
+                    Gegl.AbyssPolicy.NONE)
+    buf = Gegl.Buffer.new(fmt, 0, 0, w, h)
+    buf.set(Gegl.Rectangle.new(0, 0, w, h), fmt, data)
+    return buf, w, h, data
+
+
+def motion_cases(tag, photo):
+    """GEGL's motion blurs read outside the image as transparent black
+    (abyss none) in RaGaBaA float: with alpha that is clfx's clamp; an
+    image without alpha ("RGB float") leaves GEGL's result divided by its
+    alpha, the weight of the taps inside, which is clfx's none.  On a 160
+    x 120 crop (the blurs' cost is per pixel and step; a crop keeps the
+    suite quick), linear float: both sides add up to n steps' (GEGL, its
+    bilinear mixes in double rounded to float per step) or about 2n + 2
+    taps' (clfx's stencil) float roundings of values up to the largest,
+    and none's division, so the bound is (3n + 6) u of that; 8-bit sRGB
+    with alpha: 1 code, as the other filters."""
+    def run(src, name, args, edge, ext):
+        """clfx-bench's result file, or None (said)."""
+        out = os.path.join(work, "%s-%s%s" % (tag, name.replace(" ", "_")
+                                              .replace(",", ""), ext))
+        good, msg = bench_run(src, out, args + ["--addressing", edge])
+        if not good:
+            ok(False, "%s %s: clfx-bench failed: %s" % (tag, name, msg))
+        return out if good else None
+
+    buf, w, h, data = crop(photo, "RGB float", 160, 120)
+    rgb = array.array("f")
+    rgb.frombytes(data)
+    src = os.path.join(work, tag + "-motion.pfm")
+    write_pfm(src, w, h, rgb)
+    peak = max(abs(v) for v in rgb)
+    for name, args, op, props, n in motion_float_cases:
+        out = run(src, name, args, "none", ".pfm")
+        if not out:
+            continue
+        ref = array.array("f")
+        ref.frombytes(gegl_apply(buf, w, h, "RGB float", op, props))
+        d = max(abs(a - b) for a, b in zip(read_pfm(out)[2], ref))
+        b = (3 * n + 6) * 2.0 ** -24 * peak
+        ok(d <= b, "%s %dx%d crop %s none, linear float: max |clfx - "
+           "GEGL| %.3g (bound %.3g, %.2g of the largest value)"
+           % (tag, w, h, name, d, b, d / peak))
+    buf, w, h, data = crop(photo, "R'G'B'A u8", 160, 120)
+    src = os.path.join(work, tag + "-motion-8.png")
+    write_png8(src, w, h, data)
+    for name, args, op, props, n in motion_u8_cases:
+        out = run(src, name, args, "clamp", "-8.png")
+        if not out:
+            continue
+        gegl = gegl_apply(buf, w, h, "R'G'B'A u8", op, props)
+        got = png_rgba8(out)
+        d, over = u8_difference(got, gegl)
+        ok(len(got) == len(gegl) and d <= 1,
+           "%s %dx%d crop %s clamp, 8-bit sRGB RGBA: max difference %.2f "
+           "codes (bound 1; %d values over)" % (tag, w, h, name, d, over))
+
+
+def zoom_cases(tag, photo):
+    """gegl:motion-blur-zoom with its arithmetic kept: the same bytes
+    where both read the same texels.  GEGL samples pixel x at x and puts
+    the centre at center-x times the width, half a pixel right of (and
+    below) where clfx puts it: GEGL is given center-x - 1/2w (exact on a
+    128 x 64 crop).  Its premultiplied result ("RaGaBaA float": no
+    conversion after the blur) against clfx's clamp (GEGL's transparent
+    outside, colour 0 either way) on the crop without alpha; pixels whose
+    path reaches left of or above the image are left out (GEGL truncates
+    negative positions towards 0, one texel off; the count is said).
+    8-bit sRGB with alpha: 1 code."""
+    buf, w, h, data = crop(photo, "RGB float", 128, 64)
+    src = os.path.join(work, tag + "-zoom.pfm")
+    write_pfm(src, w, h, array.array("f", data))
+    for f, cx, cy in ZOOM_CASES:
+        name = "motion-blur-zoom %g (%g, %g)" % (f, cx, cy)
+        out = os.path.join(work, "%s-zoom-%g-%g-%g.pfm" % (tag, f, cx, cy))
+        good, msg = bench_run(src, out, [
+            "--filter", "motion-blur-zoom", "--factor", str(f),
+            "--center-x", str(cx), "--center-y", str(cy), "--addressing",
+            "clamp"])
+        if not good:
+            ok(False, "%s %s: clfx-bench failed: %s" % (tag, name, msg))
+            continue
+        ref = array.array("f")
+        ref.frombytes(gegl_apply(buf, w, h, "RaGaBaA float",
+                                 "gegl:motion-blur-zoom",
+                                 {"factor": f, "center-x": cx - 0.5 / w,
+                                  "center-y": cy - 0.5 / h}))
+        got = read_pfm(out)[2]
+        gx, gy = (cx - 0.5 / w) * w, (cy - 0.5 / h) * h
+        same = differ = left = left_differ = 0
+        for y in range(h):
+            for x in range(w):
+                out_left = x + (gx - x) * f < 0 or y + (gy - y) * f < 0
+                d = sum(got[(y * w + x) * 3 + c] != ref[(y * w + x) * 4 + c]
+                        for c in range(3))
+                left += out_left
+                left_differ += out_left and d > 0
+                same += 0 if out_left else 3 - d
+                differ += 0 if out_left else d
+        ok(differ == 0 and same > 0,
+           "%s %dx%d crop %s clamp, linear float: %d values the same, %d "
+           "differ (bound 0); %d pixels whose path reaches left of or "
+           "above the image left out (%d of them differ)"
+           % (tag, w, h, name, same, differ, left, left_differ))
+    buf, w, h, data = crop(photo, "R'G'B'A u8", 128, 64)
+    src = os.path.join(work, tag + "-zoom-8.png")
+    write_png8(src, w, h, data)
+    out = os.path.join(work, tag + "-zoom-8-out.png")
+    good, msg = bench_run(src, out, ["--filter", "motion-blur-zoom",
+                                     "--factor", "0.3", "--addressing",
+                                     "clamp"])
+    if not good:
+        ok(False, "%s motion-blur-zoom 8-bit: clfx-bench failed: %s"
+           % (tag, msg))
+        return
+    gegl = gegl_apply(buf, w, h, "R'G'B'A u8", "gegl:motion-blur-zoom",
+                      {"factor": 0.3, "center-x": 0.5 - 0.5 / w,
+                       "center-y": 0.5 - 0.5 / h})
+    got = png_rgba8(out)
+    d, over = u8_difference(got, gegl)
+    ok(len(got) == len(gegl) and d <= 1,
+       "%s %dx%d crop motion-blur-zoom 0.3 clamp, 8-bit sRGB RGBA: max "
+       "difference %.2f codes (bound 1; %d values over)" % (tag, w, h, d,
+                                                            over))
+
+
 def pixels(buf, w, h, fmt):
     return buf.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, fmt,
                    Gegl.AbyssPolicy.NONE)
@@ -519,4 +678,6 @@ for photo in photos:
     run_cases(tag, "8-bit sRGB RGBA", buf, w, h, "R'G'B'A u8", src, "-8.png",
               median_u8_cases, judge_exact_u8)
     sobel_cases(tag, photo)
+    motion_cases(tag, photo)
+    zoom_cases(tag, photo)
 sys.exit(1 if gegltap.failed else 0)

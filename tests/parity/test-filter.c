@@ -96,6 +96,29 @@ static const Case cases[] = {
   { "median 0", { "filter", "median", "radius", "0", NULL } },
   { "median circle 2, percentile 0", { "filter", "median", "radius", "2",
                                        "percentile", "0", NULL } },
+  { "motion-blur-linear 10, 0", { "filter", "motion-blur-linear", NULL } },
+  { "motion-blur-linear 7.3, 30", { "filter", "motion-blur-linear",
+                                    "length", "7.3", "angle", "30", NULL } },
+  { "motion-blur-linear 12.5, -135", { "filter", "motion-blur-linear",
+                                       "length", "12.5", "angle", "-135",
+                                       NULL } },
+  { "motion-blur-linear 0 (copy)", { "filter", "motion-blur-linear",
+                                     "length", "0", NULL } },
+  { "motion-blur-linear 90, 97 (longer than the image)",
+    { "filter", "motion-blur-linear", "length", "90", "angle", "97",
+      NULL } },
+  { "motion-blur-zoom 0.1", { "filter", "motion-blur-zoom", NULL } },
+  { "motion-blur-zoom 0.6 to (0.2, 0.9)", { "filter", "motion-blur-zoom",
+                                            "factor", "0.6", "center-x",
+                                            "0.2", "center-y", "0.9",
+                                            NULL } },
+  { "motion-blur-zoom -0.4 from (1.3, -0.5)",
+    { "filter", "motion-blur-zoom", "factor", "-0.4", "center-x", "1.3",
+      "center-y", "-0.5", NULL } },
+  { "motion-blur-zoom 1 (to the centre)", { "filter", "motion-blur-zoom",
+                                            "factor", "1", NULL } },
+  { "motion-blur-zoom -3 (past the image)", { "filter", "motion-blur-zoom",
+                                              "factor", "-3", NULL } },
   { "box 9 (running sums on CPU devices)", { "filter", "box", "radius", "9",
                                              NULL } },
 };
@@ -170,6 +193,8 @@ none_case (const ClfxParams *p)
   const ClfxVariant *v = clfx_params_variant (p);
 
   return v == &clfx_variant_box || v == &clfx_variant_bilateral
+         || v == &clfx_variant_motion_blur_linear
+         || v == &clfx_variant_motion_blur_zoom
          || (v == &clfx_variant_gaussian && ! iir_case (p));
 }
 
@@ -255,9 +280,11 @@ none_keeps_constant (ClfxContext *ctx)
 {
   static const char *const filters[][2] = { { "gaussian", "fir" },
                                             { "box", "fir" },
-                                            { "bilateral", "fir" } };
+                                            { "bilateral", "fir" },
+                                            { "motion-blur-linear", "fir" },
+                                            { "motion-blur-zoom", "fir" } };
 
-  for (size_t i = 0; i < 3; i++)
+  for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++)
     for (int tiled = 0; tiled < 2; tiled++)
       {
         ClfxParams  p;
@@ -374,8 +401,9 @@ one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
 static void
 pieces (ClfxContext *ctx)
 {
-  const Case  *which[] = { &cases[1], &cases[7], &cases[0], &cases[9],
-                           NULL, NULL, NULL, NULL, box_runs_case, NULL };
+  const Case  *which[16] = { &cases[1], &cases[7], &cases[0], &cases[9],
+                             NULL, NULL, NULL, NULL, box_runs_case, NULL };
+  size_t       n_which = 10;
   ClfxContext *many = clfx_context_new (&ctx->device, NULL);
 
   /* The bilateral's, the median's and the convolutions' cases by name (on
@@ -393,6 +421,9 @@ pieces (ClfxContext *ctx)
       which[7] = &cases[c];
     else if (! strcmp (cases[c].name, "convolve 5x5 zero sum, normalized"))
       which[9] = &cases[c];
+    /* The motion blurs read at positions of the whole image's. */
+    else if (! strncmp (cases[c].name, "motion-blur-", 12) && n_which < 16)
+      which[n_which++] = &cases[c];
   if (! many || ! which[4] || ! which[5] || ! which[6] || ! which[7]
       || ! which[9])
     {
@@ -404,7 +435,7 @@ pieces (ClfxContext *ctx)
    * it lies, opaque on the left (where the convolution's lanes skip the
    * alpha weighting) and not on the right: the convolutions. */
   for (int run = 0; run < 4; run++)
-    for (size_t i = 0; i < sizeof which / sizeof which[0]; i++)
+    for (size_t i = 0; i < n_which; i++)
       {
         int         flt = run / 2, mode = run % 2;
         ClfxParams  p;
@@ -848,6 +879,29 @@ medians (ClfxContext **ctx)
   touch = NULL;
 }
 
+/* The motion blurs on every depth and layout on odd sizes, with GEGL's
+ * edge handling (clamp) and the family's default (their tiles and bands:
+ * pieces). */
+static void
+motions (ClfxContext **ctx)
+{
+  static const int sizes[][2] = { { 67, 45 }, { 1, 1 }, { 5, 130 } };
+  static const int channels[] = { 4, 2, 1 };
+
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    {
+      const Case *k = &cases[c];
+      if (strncmp (k->name, "motion-blur-", 12))
+        continue;
+      for (size_t s = 0; s < 3; s++)
+        for (int d = 0; d < CLFX_N_DEPTHS; d++)
+          for (int l = 0; l < 3; l++)
+            one (ctx, k, (s + (size_t) d + (size_t) l) % 2 ? "clamp"
+                                                           : "clamp-to-edge",
+                 sizes[s][0], sizes[s][1], channels[l], (ClfxDepth) d,
+                 d < 2);
+    }
+}
 
 int
 main (int argc, char **argv)
@@ -890,6 +944,7 @@ main (int argc, char **argv)
       box_nonfinite (ctx);
       box_no_drift (ctx);
       extremes (ctx);
+      motions (&ctx);
     }
   /* Last: the median's large networks take a GPU's compiler longest. */
   if (part != OTHER_CASES)

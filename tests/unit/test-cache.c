@@ -580,6 +580,8 @@ every_program_hits (const ClfxDeviceInfo *dev)
     { &clfx_family_filter, { { "filter", "bilateral" } } },
     { &clfx_family_filter, { { "filter", "convolve" } } },
     { &clfx_family_filter, { { "filter", "sobel" } } },
+    { &clfx_family_filter, { { "filter", "motion-blur-linear" } } },
+    { &clfx_family_filter, { { "filter", "motion-blur-zoom" } } },
     /* Kernels declared in included headers (kernels/tonemap-stats.h). */
     { &clfx_family_tonemap, { { "operator", "reinhard05" } } },
     { &clfx_family_tonemap, { { "operator", "durand02" } } },

@@ -325,7 +325,7 @@ test_params (void)
   {
     int       w, h;
     ClfxImage src = { 4, 4, 4, CLFX_DEPTH_U8, 16, NULL, false,
-                      CLFX_TRC_SRGB, NULL, 0, 0 };
+                      CLFX_TRC_SRGB, NULL, 0, 0, 0, 0 };
     tap_ok (! clfx_run_check (&p, &src, &w, &h, &e)
               && e.code == CLFX_ERR_INVALID
               && strstr (e.message, "normalized coordinates"),

@@ -102,6 +102,10 @@ CASES = [
                   "0,1,0,1,4,1,0,1,0"]),
     ("bilateral", ["filter", "--filter", "bilateral", "--blur-radius", "2"]),
     ("unsharp fir", ["filter", "--filter", "unsharp", "--std-dev", "0.8"]),
+    ("motion-blur-linear", ["filter", "--filter", "motion-blur-linear",
+                            "--length", "4", "--angle", "30"]),
+    ("motion-blur-zoom", ["filter", "--filter", "motion-blur-zoom",
+                          "--factor", "0.3"]),
 ]
 
 os.makedirs(work, exist_ok=True)
