@@ -18,6 +18,7 @@
 #include "sobel.h"
 #include "tonemap-global.h"
 #include "unsharp.h"
+#include "highpass.h"
 
 /* resize: one variant. */
 typedef struct
@@ -38,7 +39,8 @@ typedef struct
 #define CLFX_FILTER_VARIANTS(X)                                              \
   X (gaussian, GAUSSIAN) X (box, BOX) X (unsharp, UNSHARP)                   \
   X (median, MEDIAN) X (bilateral, BILATERAL) X (sobel, SOBEL)               \
-  X (convolve, CONVOLVE)
+  X (convolve, CONVOLVE)                                                     \
+  X (highpass, HIGHPASS)
 
 typedef struct
 {
@@ -51,6 +53,7 @@ typedef struct
   ClfxConvolveParams  convolve;
   ClfxBilateralParams bilateral;
   ClfxMedianParams    median;
+  ClfxHighpassParams  highpass;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */

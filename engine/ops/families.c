@@ -216,6 +216,7 @@ static const ClfxParamSpec filter_params[] = {
                                   "reads, the hardware's weight precision)"),
                          sampler_filter_choices, 0, F_EDGES),
   CLFX_IN_PROCESS_ROWS (F, F_GIMP),
+  CLFX_HIGHPASS_ROWS (F, F_FILTER),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
@@ -248,6 +249,7 @@ filter_sweep_case (ClfxParams *p, int k)
             k % 2 ? "0 -1 0  -1 5 -1  0 -1 0"
                   : "1 0 0 0 0  0 2 0 0 0  0 0 1 0 0  0 0 0 -2 0  0 0 0 0 "
                     "-1");
+  fp->highpass.std_dev = k % 2 ? 2.0 : 0.7;
 }
 static const char *const filter_menus[] = { "<Image>/Filters/OpenCL", NULL };
 

@@ -56,6 +56,7 @@ CASES = [
     ("sobel", "filter", {"keep-sign": "false"}),
     ("convolve", "filter", {"matrix": "1 2 1  2 4 2  1 2 1",
                             "normalize": "true"}),
+    ("highpass", "filter", {"highpass-std-dev": "0.8", "contrast": "2"}),
     ("reinhard02", "tonemap", {}),
     ("reinhard05", "tonemap", {"brightness": "0.5"}),
     ("drago03", "tonemap", {}),

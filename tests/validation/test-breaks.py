@@ -188,6 +188,10 @@ OPERATORS = {
            # CONV_PIXEL: convolve_l (images, local memory) and
            # convolve_v's results one at a time.
            ("convolve.cl", "t_ = s0_ + s1_;", "t_ = s0_;", 1)])),
+        ("highpass", fixed("filter", "--filter", "highpass"),
+         ("the blur (the inverted input over the input)",
+          [("highpass-mix.h", "(1.0f - highpass_encode (bl.xyz)) * ab",
+            "(1.0f - highpass_encode (s.xyz)) * ab", 1)])),
         ("copy", fixed("copy"),
          ("the blue channel",
           [("copy.cl",
