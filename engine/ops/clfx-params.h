@@ -19,6 +19,7 @@
 #include "tonemap-global.h"
 #include "unsharp.h"
 #include "highpass.h"
+#include "dog.h"
 
 /* resize: one variant. */
 typedef struct
@@ -40,7 +41,7 @@ typedef struct
   X (gaussian, GAUSSIAN) X (box, BOX) X (unsharp, UNSHARP)                   \
   X (median, MEDIAN) X (bilateral, BILATERAL) X (sobel, SOBEL)               \
   X (convolve, CONVOLVE)                                                     \
-  X (highpass, HIGHPASS)
+  X (highpass, HIGHPASS) X (dog, DOG)
 
 typedef struct
 {
@@ -54,6 +55,7 @@ typedef struct
   ClfxBilateralParams bilateral;
   ClfxMedianParams    median;
   ClfxHighpassParams  highpass;
+  ClfxDogParams       dog;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */

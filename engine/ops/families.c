@@ -217,6 +217,7 @@ static const ClfxParamSpec filter_params[] = {
                          sampler_filter_choices, 0, F_EDGES),
   CLFX_IN_PROCESS_ROWS (F, F_GIMP),
   CLFX_HIGHPASS_ROWS (F, F_FILTER),
+  CLFX_DOG_ROWS (F, F_FILTER),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
@@ -250,6 +251,8 @@ filter_sweep_case (ClfxParams *p, int k)
                   : "1 0 0 0 0  0 2 0 0 0  0 0 1 0 0  0 0 0 -2 0  0 0 0 0 "
                     "-1");
   fp->highpass.std_dev = k % 2 ? 2.0 : 0.7;
+  fp->dog.radius1 = k % 2 ? 1.0 : 0.5;
+  fp->dog.radius2 = k % 2 ? 2.0 : 0.9;
 }
 static const char *const filter_menus[] = { "<Image>/Filters/OpenCL", NULL };
 

@@ -233,6 +233,12 @@ def highpass(sd, contrast):
             "gegl:high-pass", {"std-dev": sd, "contrast": contrast})
 
 
+def dog(r1, r2):
+    return ("dog %g %g" % (r1, r2),
+            ["--filter", "dog", "--radius1", str(r1), "--radius2", str(r2)],
+            "gegl:difference-of-gaussians", {"radius1": r1, "radius2": r2})
+
+
 def convolve(tag, rows, normalize=True, alpha_weight=True, divisor=1.0,
              offset=0.0):
     """rows: a 3x3 or 5x5 matrix, row by row; GEGL's property of row r,
@@ -306,8 +312,8 @@ u8_cases = [
 # Graphs of GEGL's gaussian-blur and point operations, on a 256 x 192 crop
 # of each photograph (crop_cases): the blur's arithmetic is the gaussian's
 # above, so a crop holds all the graph adds, at a sixteenth of the cost.
-crop_float_cases = [highpass(4, 1), highpass(0.7, 2)]
-crop_u8_cases = [highpass(4, 1)]
+crop_float_cases = [highpass(4, 1), highpass(0.7, 2), dog(1, 2), dog(0.5, 3)]
+crop_u8_cases = [highpass(4, 1), dog(1, 2)]
 
 median_float_cases = [
     median(3, "circle", 50, "clamp-to-edge"),

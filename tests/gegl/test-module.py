@@ -57,6 +57,7 @@ CASES = [
     ("convolve", "filter", {"matrix": "1 2 1  2 4 2  1 2 1",
                             "normalize": "true"}),
     ("highpass", "filter", {"highpass-std-dev": "0.8", "contrast": "2"}),
+    ("dog", "filter", {"radius1": "1", "radius2": "2"}),
     ("reinhard02", "tonemap", {}),
     ("reinhard05", "tonemap", {"brightness": "0.5"}),
     ("drago03", "tonemap", {}),

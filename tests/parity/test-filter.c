@@ -108,6 +108,11 @@ static const Case graph_cases[] = {
   { "highpass 0.7 (FIR), contrast 2", { "filter", "highpass",
                                         "highpass-std-dev", "0.7",
                                         "contrast", "2", NULL } },
+  { "dog 1, 2 (IIR)", { "filter", "dog", NULL } },
+  { "dog 0.5, 3 (FIR, IIR)", { "filter", "dog", "radius1", "0.5",
+                               "radius2", "3", NULL } },
+  { "dog 0.6, 0.9 (FIR, two halos)", { "filter", "dog", "radius1", "0.6",
+                                       "radius2", "0.9", NULL } },
 };
 
 /* The box whose CPU form runs sums: last. */
@@ -155,7 +160,8 @@ params_for (const Case *c, const char *edge, ClfxParams *p, ClfxError *e)
 }
 
 /* Gaussian with an IIR axis, unsharp with an IIR blur or a threshold
- * (its mask's blur is the IIR of sigma 1), highpass with an IIR blur. */
+ * (its mask's blur is the IIR of sigma 1), highpass and dog with an IIR
+ * blur. */
 static bool
 iir_case (const ClfxParams *p)
 {
@@ -166,6 +172,8 @@ iir_case (const ClfxParams *p)
     return fp->unsharp.std_dev >= 1.0 || fp->unsharp.threshold > 0.0001;
   if (v == &clfx_variant_highpass)
     return fp->highpass.std_dev >= 1.0;
+  if (v == &clfx_variant_dog)
+    return fp->dog.radius1 >= 1.0 || fp->dog.radius2 >= 1.0;
   return v == &clfx_variant_gaussian
          && ((fp->gaussian.method == CLFX_GAUSS_IIR
               && (fp->gaussian.std_dev_x > 1e-5
@@ -388,7 +396,7 @@ pieces (ClfxContext *ctx)
 {
   const Case  *which[] = { &cases[1], &cases[7], &cases[0], &cases[9],
                            NULL, NULL, NULL, NULL, box_runs_case, NULL,
-                           &graph_cases[1] };
+                           &graph_cases[1], &graph_cases[4] };
   ClfxContext *many = clfx_context_new (&ctx->device, NULL);
 
   /* The bilateral's, the median's and the convolutions' cases by name (on
