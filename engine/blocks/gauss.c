@@ -553,6 +553,22 @@ launch_iir (ClfxGraph *g, const char *name, const Axis *a, cl_mem in,
 
   snprintf (m_name, sizeof m_name, "%s iir matrix %c", name,
             vertical ? 'y' : 'x');
+  /* CPU devices: the columns four a work-item (gauss_iir_image4). */
+  if (vertical && ! iir_interleaved (g))
+    {
+      ClfxLaunch l4 = { "gauss_iir_image4", iir_options (g), GAUSS_IIR_IMAGE,
+                        1, { (size_t) (w + 3) / 4, 0 }, { 0, 0 } };
+      return need_fp64 (g, error)
+             && (fwd = clfx_graph_buffer (g, "iir forward",
+                                          (size_t) (w + 3) / 4 * 4
+                                            * (size_t) h * 16,
+                                          error))
+             && (m = clfx_graph_table (g, m_name, a->m, sizeof a->m, error))
+             && CLFX_LAUNCH (g, &l4, error, CLFX_ARG (in), CLFX_ARG (out),
+                             CLFX_ARG (fwd), CLFX_INT (len), CLFX_INT (w),
+                             CLFX_ARG (coef), CLFX_ARG (m),
+                             CLFX_INT (edge_zero));
+    }
   return need_fp64 (g, error)
          && (fwd = clfx_graph_buffer (g, "iir forward",
                                    (size_t) w * (size_t) h * 16, error))
