@@ -179,14 +179,6 @@ done:
 
 /* ---- tolerance ---------------------------------------------------------------- */
 
-/* The largest slope of the sRGB decode on [0, v] (its linear segment's
- * 1 / 12.92 at least). */
-static double
-decode_slope (double v)
-{
-  return fmax (1.0 / 12.92, 2.4 / 1.055 * pow ((v + 0.055) / 1.055, 1.4));
-}
-
 /* GEGL's two powers and the contrast, from linear light: increasing in
  * lin for contrast >= 0. */
 static double
@@ -234,6 +226,23 @@ powers_modulus (double e, double l, double c)
   return worst;
 }
 
+/* The absolute error of the kernels' |x|^e (exp2 (e log2 |x|)) for |x|
+ * up to x_max: exp2's 3 ulp and the argument's error, log2's 3 ulp and
+ * the product's rounding relative to e log2 |x|, which exp2 turns into
+ * ln 2 times that, relative.  Below 1, x^e e |log2 x| is at most 1 / (e
+ * ln 2) (e: Euler's), whatever the exponent. */
+static double
+pow_error (double x_max, double e)
+{
+  double p = pow (x_max, e);
+
+  return CLFX_FLOAT_EPS
+         * (6.0 * p
+            + 7.0 * log (2.0)
+                * fmax (1.0 / (exp (1.0) * log (2.0)),
+                        p * e * log2 (fmax (x_max, 1.0))));
+}
+
 static void
 highpass_tolerance (const ClfxParams *p, const ClfxPlan *plan,
                     const ClfxDeviceInfo *dev, const ClfxImage *src,
@@ -241,44 +250,61 @@ highpass_tolerance (const ClfxParams *p, const ClfxPlan *plan,
 {
   const State  *st = plan->state;
   ClfxTolerance blur;
-  double        u = CLFX_FLOAT_EPS, c = st->contrast, m, f, e, pmax, lmax;
-  double        gmax, tmax, out;
+  double        u = CLFX_FLOAT_EPS, c = st->contrast, m, pe, pr, le, lr;
+  double        lmax, tmax, t1, a, r, k, min_alpha;
 
   (void) p;
   (void) dev;
   /* The powers are not linear in the values: no magnitude declared.  The
-   * read's bound goes into the blur's, through the chain below. */
-  f = clfx_gauss_tol_straight (&blur, src, false, &m);
+   * read's bound goes into the blur's, through the chain below.  Errors
+   * of straight colour grow by 1 / its alpha, but validation weighs the
+   * result's colour by its alpha, which is at least half the blur's and
+   * at least the input's: they come back multiplied by at least half of
+   * it (k, 2 where the source has alpha below 1), where unsharp's 1 / the
+   * smallest alpha would make the bound 255 times what it is on GIMP's
+   * 8-bit layers. */
+  clfx_gauss_tol_straight (&blur, src, false, &m);
+  clfx_filter_max_abs (src, &min_alpha);
+  k = min_alpha < 1.0 ? 2.0 : 1.0;
   clfx_gauss_tolerance (&blur, &st->x, &st->y, m);
-  /* The encode (slope at most 12.92; its 16 ulp), then the mix of the
-   * inverted blur and the input, a weighted mean of the two whose
-   * weights carry the alphas' errors: values up to pmax. */
-  pmax = fmax (1.0, clfx_linear_to_srgb (m));
-  e = f * (12.92 * blur.abs_tol + 17.0 * u * pmax
-           + 2.0 * blur.abs_tol * pmax)
-      + 8.0 * u * pmax;
-  /* The decode: its slope on [0, pmax], 16 ulp. */
-  lmax = clfx_srgb_to_linear (pmax);
-  e = decode_slope (pmax) * e + 17.0 * u * lmax;
-  /* Then the powers and the contrast on that error, and their own
-   * roundings: pow's 16 ulp of g carried by the contrast and x^2.2's
-   * slope, three roundings of t, 16 ulp of the result and the product
-   * by alpha. */
-  gmax = pow (lmax, 0.4545);
-  tmax = (gmax + 0.5) * c + 0.5;
-  out = pow (tmax, 2.2);
-  e = powers_modulus (e, lmax, c)
-      + 2.2 * pow (tmax, 1.2) * (17.0 * u * gmax * c + 3.0 * u * tmax)
-      + 19.0 * u * out;
+  /* p, the mean of the encoded inverted blur and input: absolute errors
+   * (the encode's slope, 12.92 at most, on the blur's error; its power
+   * below 1) and relative ones (its power above 1, the mix's roundings). */
+  pe = k * (12.92 * blur.abs_tol + 1.055 * pow_error (1.0, 1.0 / 2.4))
+       + 8.0 * u;
+  pr = k * u * (6.0 + 4.9 * fabs (log2 (fmax (m, 1.0))) / 2.4) + 8.0 * u;
+  /* lin, the decode of p: slope at most 2.3 for p up to 1; above, 2.4
+   * lin / p, so relative (an absolute error in p >= 1 is a relative one
+   * at most as large); its power's error, relative above 1. */
+  lmax = clfx_srgb_to_linear (fmax (1.0, clfx_linear_to_srgb (m)));
+  lr = 2.3 * pe + 2.4 * pr
+       + u * (6.0 + 4.9 * 2.4 * log2 (fmax (1.0, (clfx_linear_to_srgb (m)
+                                                  + 0.055)
+                                                 / 1.055)));
+  le = 2.3 * pe + pow_error (1.0, 2.4) + lr;
+  /* The powers: absolute errors through their modulus of continuity on
+   * [-lmax, lmax] (x^0.4545 is not Lipschitz at 0: with a contrast other
+   * than 1 it grows as e^0.4545), with their own errors on values up to
+   * 1; relative ones above 1, where out's elasticity in lin is at most
+   * 2 c / (c + 1) (0.9999 c g / t at g = 1; 1 for a contrast up to 1),
+   * with the powers' errors there and the roundings of t and of alpha. */
+  tmax = (pow (lmax, 0.4545) + 0.5) * c + 0.5;
+  t1 = 1.5 * c + 0.5;
+  a = powers_modulus (le, lmax, c)
+      + 2.2 * pow (t1, 1.2) * (pow_error (1.0, 0.4545) * c + 3.0 * u * t1)
+      + pow_error (t1, 2.2) + 2.0 * u * pow (t1, 2.2);
+  r = fmax (1.0, 2.0 * c / (c + 1.0)) * lr + 2.0 * u * (6.0 + 4.9 * 0.4545 * fabs (log2 (fmax (lmax, 1.0))))
+      + u * (6.0 + 4.9 * 2.2 * log2 (fmax (tmax, 1.0))) + 6.0 * u;
   clfx_tol_init (tol);
-  clfx_tol_scaled (tol, e);
+  clfx_tol_scaled (tol, a);
+  tol->rel_tol += r;
   clfx_tol_clause (tol,
-                   "the blur's float error (%.3g), over the smallest alpha "
-                   "(%g), through the sRGB encode, the mix and the decode, "
-                   "then GEGL's powers with contrast %g (their modulus of "
-                   "continuity: e^0.4545 near 0 where the contrast is not "
-                   "1): %.3g",
-                   blur.abs_tol, 1.0 / f, c, e);
+                   "the blur's float error (%.3g) through the sRGB encode, "
+                   "the mix and the decode, then GEGL's powers with "
+                   "contrast %g (their modulus of continuity: e^0.4545 "
+                   "near 0 where the contrast is not 1): %.3g, and %.3g "
+                   "relative where the values exceed 1",
+                   blur.abs_tol, c, a, r);
   if (plan->decode)
     clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
   clfx_tol_store (tol, dst->depth, false);
