@@ -52,13 +52,10 @@ dog_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
   State                  *st;
 
-  if (! clfx_filter_edges_ok (fp->addressing, "dog", error)
-      || ! clfx_filter_nearest_ok (fp->sampler_filter, "dog", error))
+  if (! (st = clfx_filter_mix_state (plan, sizeof *st, state_free,
+                                     fp->addressing, fp->sampler_filter,
+                                     "dog", error)))
     return false;
-  if (! (st = calloc (1, sizeof *st)))
-    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
-  plan->state = st;
-  plan->free_state = state_free;
   st->edge_zero = fp->addressing == CLFX_ADDR_CLAMP;
   if (! clfx_gauss_axes_auto (&st->x1, &st->y1, fp->dog.radius1,
                               fp->addressing, "dog (radius1)", error)

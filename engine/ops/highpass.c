@@ -55,13 +55,10 @@ highpass_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
   State                  *st;
 
-  if (! clfx_filter_edges_ok (fp->addressing, "highpass", error)
-      || ! clfx_filter_nearest_ok (fp->sampler_filter, "highpass", error))
+  if (! (st = clfx_filter_mix_state (plan, sizeof *st, state_free,
+                                     fp->addressing, fp->sampler_filter,
+                                     "highpass", error)))
     return false;
-  if (! (st = calloc (1, sizeof *st)))
-    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
-  plan->state = st;
-  plan->free_state = state_free;
   st->edge_zero = fp->addressing == CLFX_ADDR_CLAMP;
   st->contrast = (float) fp->highpass.contrast;
   if (! clfx_gauss_axes_auto (&st->x, &st->y, fp->highpass.std_dev,

@@ -59,14 +59,10 @@ unsharp_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
   State                  *st;
 
-  if (! clfx_filter_edges_ok (fp->addressing, "unsharp", error))
+  if (! (st = clfx_filter_mix_state (plan, sizeof *st, state_free,
+                                     fp->addressing, fp->sampler_filter,
+                                     "unsharp", error)))
     return false;
-  if (! clfx_filter_nearest_ok (fp->sampler_filter, "unsharp", error))
-    return false;
-  if (! (st = calloc (1, sizeof *st)))
-    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
-  plan->state = st;
-  plan->free_state = state_free;
   st->edge_zero = fp->addressing == CLFX_ADDR_CLAMP;
   st->use_mask = fp->unsharp.threshold > 0.0001;
   st->amount = (float) fp->unsharp.amount;
