@@ -56,8 +56,15 @@ highpass_mixed (float4 in, float4 b, float contrast)
   float3 t = (highpass_pow (lin, 0.4545f) - 0.5f) * contrast + 0.5f;
   float3 o = highpass_pow (t, 2.2f);
 
-  if (all (isfinite (s.xyz)) && all (isfinite (bl.xyz)))
-    o = clamp (o, -FLT_MAX, FLT_MAX);
+  /* Finite texels, a result past float's range (alphas far above 1,
+   * where a Ba / 2 overflows): clamped, alpha too, as the reference's;
+   * alpha made again in an order whose overflow keeps its sign. */
+  if (all (isfinite (s)) && all (isfinite (bl)))
+    {
+      o = clamp (o, -FLT_MAX, FLT_MAX);
+      if (! isfinite (oa))
+        oa = clamp (s.w * (1.0f - ab) + ab, -FLT_MAX, FLT_MAX);
+    }
   return clfx_from_rgba ((float4) (unsharp_times_alpha (o, oa), oa));
 }
 
