@@ -185,6 +185,16 @@ def cases(rgba, rgb):
         ("motion-blur-zoom 0.1",
          ["--filter", "motion-blur-zoom", "--addressing", "clamp"],
          "gegl:motion-blur-zoom", {"factor": 0.1}, "RaGaBaA float", None),
+        # Graphs of gaussian-blur and point operations: the input in the
+        # format GEGL's first blur takes (high-pass's over converts it too).
+        ("highpass 4", ["--filter", "highpass"], "gegl:high-pass",
+         {"std-dev": 4.0, "contrast": 1.0}, "RGBA float", None),
+        ("highpass 0.7 (FIR)",
+         ["--filter", "highpass", "--highpass-std-dev", "0.7"],
+         "gegl:high-pass", {"std-dev": 0.7, "contrast": 1.0}, "RGBA float",
+         None),
+        ("dog 1 2", ["--filter", "dog"], "gegl:difference-of-gaussians",
+         {"radius1": 1.0, "radius2": 2.0}, "RaGaBaA float", None),
         # Tone mappers: OpenCV's operators take RGB and normalise; GEGL has
         # reinhard05 and fattal02 (which works in RGB float), OpenCV no
         # Fattal.

@@ -16,6 +16,7 @@
  * IIR line by line. */
 #include "gauss.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include "../../kernels/clfx-common.h"
 #include "../../kernels/gauss-shapes.h"
 #include "../clfx-tolerance.h"
+#include "../ops/filter-common.h"
 #include "../ops/gaussian.h"
 
 /* The block's programs: both axes IIR, and the IIR along one axis of a
@@ -552,6 +554,22 @@ launch_iir (ClfxGraph *g, const char *name, const Axis *a, cl_mem in,
 
   snprintf (m_name, sizeof m_name, "%s iir matrix %c", name,
             vertical ? 'y' : 'x');
+  /* CPU devices: the columns four a work-item (gauss_iir_image4). */
+  if (vertical && ! iir_interleaved (g))
+    {
+      ClfxLaunch l4 = { "gauss_iir_image4", iir_options (g), GAUSS_IIR_IMAGE,
+                        1, { (size_t) (w + 3) / 4, 0 }, { 0, 0 } };
+      return need_fp64 (g, error)
+             && (fwd = clfx_graph_buffer (g, "iir forward",
+                                          (size_t) (w + 3) / 4 * 4
+                                            * (size_t) h * 16,
+                                          error))
+             && (m = clfx_graph_table (g, m_name, a->m, sizeof a->m, error))
+             && CLFX_LAUNCH (g, &l4, error, CLFX_ARG (in), CLFX_ARG (out),
+                             CLFX_ARG (fwd), CLFX_INT (len), CLFX_INT (w),
+                             CLFX_ARG (coef), CLFX_ARG (m),
+                             CLFX_INT (edge_zero));
+    }
   return need_fp64 (g, error)
          && (fwd = clfx_graph_buffer (g, "iir forward",
                                    (size_t) w * (size_t) h * 16, error))
@@ -760,4 +778,112 @@ clfx_gauss_tolerance (ClfxTolerance *tol, const ClfxGaussAxis *x,
     clfx_tol_sum (tol, "FIR columns", y->n + 1, gx * gy, max_abs);
   clfx_tol_sum (tol, "the float image between the passes", 1, gx * gy,
                 max_abs);
+}
+
+/* ---- variants that compose the blur ---------------------------------------- */
+
+bool
+clfx_gauss_axes_auto (ClfxGaussAxis *x, ClfxGaussAxis *y, double std_dev,
+                      int addressing, const char *variant, ClfxError *error)
+{
+  if (! clfx_gauss_axis (x, std_dev, CLFX_GAUSS_AUTO, error)
+      || ! clfx_gauss_axis (y, std_dev, CLFX_GAUSS_AUTO, error))
+    return false;
+  if (x->iir && addressing != CLFX_ADDR_CLAMP_TO_EDGE
+      && addressing != CLFX_ADDR_CLAMP)
+    return clfx_error_set (error, CLFX_ERR_INVALID,
+                           "%s blurs with GEGL's IIR gaussian from std-dev "
+                           "1, which handles edges as clamp-to-edge or "
+                           "clamp: use one of those, or a std-dev below 1",
+                           variant);
+  return true;
+}
+
+double *
+clfx_gauss_ref_load (const ClfxImage *src, ClfxSamplerDesc s, int hx, int hy,
+                     ClfxError *error)
+{
+  ClfxRect  rect = { -hx, -hy, src->width + 2 * hx, src->height + 2 * hy };
+  ClfxImage img = { 0 };
+  double   *d = NULL;
+
+  if (! clfx_ref_block_load (src, s, &rect, &img, error))
+    return NULL;
+  if (! (d = malloc ((size_t) rect.width * (size_t) rect.height * 4
+                     * sizeof *d)))
+    clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+  for (int y = 0; d && y < rect.height; y++)
+    for (int x = 0; x < rect.width; x++)
+      for (int c = 0; c < 4; c++)
+        d[((size_t) y * rect.width + x) * 4 + c] = clfx_image_get (&img, x, y,
+                                                                   c);
+  clfx_host_image_free (&img);
+  return d;
+}
+
+void
+clfx_gauss_ref_straight (const double *v, int ai, double out[4])
+{
+  double a = ai < 0 ? 1.0 : v[ai];
+
+  for (int c = 0; c < 3; c++)
+    out[c] = a > 0.0 ? v[ai == 3 ? c : 0] / a : 0.0;
+  out[3] = a;
+}
+
+/* Finite values past float's range clamped to it, in double. */
+static double
+ref_clamp (double v)
+{
+  return isfinite (v) ? fmin (fmax (v, -FLT_MAX), FLT_MAX) : v;
+}
+
+void
+clfx_gauss_ref_put (ClfxImage *out, int x, int y, const double sv[4], int ai)
+{
+  double v[3];
+
+  for (int c = 0; c < 3; c++)
+    v[c] = ref_clamp (sv[c]) * sv[3];
+  clfx_image_set (out, x, y, 0, (float) ref_clamp (v[0]));
+  clfx_image_set (out, x, y, 1,
+                  (float) ref_clamp (ai == 3 ? v[1] : ai == 1 ? sv[3] : 0.0));
+  clfx_image_set (out, x, y, 2, (float) ref_clamp (ai == 3 ? v[2] : 0.0));
+  clfx_image_set (out, x, y, 3, (float) ref_clamp (ai == 3 ? sv[3] : 1.0));
+}
+
+void
+clfx_gauss_plan_mix (ClfxPlan *plan, const ClfxImage *src, int addressing,
+                     int hx, int hy, bool whole, size_t bytes_per_pixel)
+{
+  plan->width = src->width;
+  plan->height = src->height;
+  plan->addressing = addressing;
+  plan->mixes = true;
+  plan->premultiply = clfx_plan_premultiplies (true, src);
+  plan->decode = clfx_plan_decodes (true, src);
+  plan->halo[0] = plan->halo[2] = hx;
+  plan->halo[1] = plan->halo[3] = hy;
+  plan->whole_image_stats = whole;
+  plan->bytes_per_pixel = bytes_per_pixel;
+}
+
+double
+clfx_gauss_tol_straight (ClfxTolerance *tol, const ClfxImage *src, bool fir,
+                         double *max_abs)
+{
+  double min_alpha, m = clfx_filter_max_abs (src, &min_alpha);
+
+  *max_abs = m;
+  clfx_tol_init (tol);
+  /* A FIR blur reads its halo only (1 / the smallest alpha is a constant
+   * factor); an IIR pass carries every value of its row or column. */
+  if (fir)
+    clfx_tol_magnitude (tol, m, 2.0 * m);
+  clfx_tol_read (tol, m);
+  /* Straight colour is the premultiplied blur divided by its alpha,
+   * which is at least the smallest alpha of the source (a blur of
+   * non-negative weights; validation weighs colour by the result's
+   * alpha, at most 1): errors grow by up to 1 / that alpha. */
+  return 1.0 / (min_alpha > 1.0 / 255.0 ? min_alpha : 1.0 / 255.0);
 }

@@ -56,6 +56,41 @@ bool clfx_gauss_ref (double **d, int *dw, int *dh, const ClfxGaussAxis *x,
                      const ClfxGaussAxis *y, bool edge_zero,
                      ClfxError *error);
 
+/* ---- variants that compose the blur (unsharp, highpass, dog) ------------- */
+
+/* Both axes of gegl:gaussian-blur at std_dev, method auto, for `variant`:
+ * refuses what the IIR (std_dev from 1) does not take, edges other than
+ * clamp-to-edge and clamp, as unsharp's. */
+bool clfx_gauss_axes_auto (ClfxGaussAxis *x, ClfxGaussAxis *y,
+                           double std_dev, int addressing,
+                           const char *variant, ClfxError *error);
+
+/* The reference's source: the w x h result with halos hx, hy around it,
+ * fetched as the kernels fetch (sampler s: decoded, premultiplied), as
+ * RGBA doubles in the canonical layout; free() it. */
+double *clfx_gauss_ref_load (const ClfxImage *src, ClfxSamplerDesc s,
+                             int hx, int hy, ClfxError *error);
+/* Canonical premultiplied texel v as straight RGBA (gray in R, G and B);
+ * ai: the layout's alpha channel, -1 for none.  Alpha 0: colour 0. */
+void    clfx_gauss_ref_straight (const double *v, int ai, double out[4]);
+/* Straight RGBA sv into float image `out` at (x, y), premultiplied, in
+ * the canonical layout; finite values past float's range clamped. */
+void    clfx_gauss_ref_put (ClfxImage *out, int x, int y, const double sv[4],
+                            int ai);
+
+/* The plan of a variant that blurs its source with the block and mixes
+ * it: the source's size, premultiplied and decoded as a blur, halos hx
+ * and hy, one piece where `whole` (an IIR). */
+void    clfx_gauss_plan_mix (ClfxPlan *plan, const ClfxImage *src,
+                             int addressing, int hx, int hy, bool whole,
+                             size_t bytes_per_pixel);
+/* The start of such a variant's tolerance: tol made afresh with the
+ * read's bound, the values' magnitude declared where every blur is FIR;
+ * the largest value in *max_abs.  Returns what straight colour's errors
+ * are multiplied by: 1 / the source's smallest alpha. */
+double  clfx_gauss_tol_straight (ClfxTolerance *tol, const ClfxImage *src,
+                                 bool fir, double *max_abs);
+
 /* The blur's float error on values up to max_abs, added to tol (FIR axes:
  * any taps, the box's too). */
 void clfx_gauss_tolerance (ClfxTolerance *tol, const ClfxGaussAxis *x,

@@ -21,6 +21,8 @@
 #include "sobel.h"
 #include "tonemap-global.h"
 #include "unsharp.h"
+#include "highpass.h"
+#include "dog.h"
 
 /* resize: one variant. */
 typedef struct
@@ -45,7 +47,8 @@ typedef struct
   X (bilateral, BILATERAL, "bilateral") X (sobel, SOBEL, "sobel")            \
   X (convolve, CONVOLVE, "convolve")                                         \
   X (motion_blur_linear, MOTION_BLUR_LINEAR, "motion-blur-linear")         \
-  X (motion_blur_zoom, MOTION_BLUR_ZOOM, "motion-blur-zoom")
+  X (motion_blur_zoom, MOTION_BLUR_ZOOM, "motion-blur-zoom")         \
+  X (highpass, HIGHPASS, "highpass") X (dog, DOG, "dog")
 
 typedef struct
 {
@@ -62,6 +65,8 @@ typedef struct
   ClfxMotionZoomParams   motion_zoom;
   double center_x, center_y; /* the motion blurs' centre, relative to the
                               * image's width and height */
+  ClfxHighpassParams  highpass;
+  ClfxDogParams       dog;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */

@@ -229,6 +229,8 @@ static const ClfxParamSpec filter_params[] = {
                                   "centre's y, a fraction of the height"),
                          -10, 10, 0.5, 0, 1, 3, CLFX_UNIT_NONE, F_FILTER),
   CLFX_MOTION_BLUR_ZOOM_ROWS (F, F_FILTER),
+  CLFX_HIGHPASS_ROWS (F, F_FILTER),
+  CLFX_DOG_ROWS (F, F_FILTER),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
@@ -261,6 +263,9 @@ filter_sweep_case (ClfxParams *p, int k)
             k % 2 ? "0 -1 0  -1 5 -1  0 -1 0"
                   : "1 0 0 0 0  0 2 0 0 0  0 0 1 0 0  0 0 0 -2 0  0 0 0 0 "
                     "-1");
+  fp->highpass.std_dev = k % 2 ? 2.0 : 0.7;
+  fp->dog.radius1 = k % 2 ? 1.0 : 0.5;
+  fp->dog.radius2 = k % 2 ? 2.0 : 0.9;
 }
 static const char *const filter_menus[] = { "<Image>/Filters/OpenCL", NULL };
 

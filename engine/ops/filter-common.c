@@ -51,6 +51,27 @@ clfx_filter_describe (const ClfxParams *p)
   return clfx_param_get_nick (p, clfx_family_param (p->family, "filter"));
 }
 
+void *
+clfx_filter_mix_state (ClfxPlan *plan, size_t size,
+                       void (*free_state) (void *), int addressing,
+                       int sampler_filter, const char *variant,
+                       ClfxError *error)
+{
+  void *st;
+
+  if (! clfx_filter_edges_ok (addressing, variant, error)
+      || ! clfx_filter_nearest_ok (sampler_filter, variant, error))
+    return NULL;
+  if (! (st = calloc (1, size)))
+    {
+      clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+      return NULL;
+    }
+  plan->state = st;
+  plan->free_state = free_state;
+  return st;
+}
+
 double
 clfx_filter_max_abs (const ClfxImage *src, double *min_alpha)
 {

@@ -21,6 +21,15 @@ const char *clfx_filter_describe (const ClfxParams *p);
  * variants refuse it, naming themselves. */
 bool   clfx_filter_nearest_ok (int sampler_filter, const char *variant,
                                ClfxError *error);
+/* The state of a variant that blurs with the gaussian block and mixes
+ * (unsharp, highpass, dog): edge handling none and sampler-filter linear
+ * refused, naming the variant; then `size` zeroed bytes, the plan's
+ * state, freed by free_state.  NULL with error set on refusal or out of
+ * memory. */
+void  *clfx_filter_mix_state (ClfxPlan *plan, size_t size,
+                              void (*free_state) (void *), int addressing,
+                              int sampler_filter, const char *variant,
+                              ClfxError *error);
 /* The largest finite |value| of the source in linear light (alpha
  * included) and, when min_alpha is not NULL, its smallest alpha (1
  * without alpha). */

@@ -60,31 +60,18 @@ unsharp_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
   State                  *st;
 
-  if (! clfx_filter_edges_ok (fp->addressing, "unsharp", error))
+  if (! (st = clfx_filter_mix_state (plan, sizeof *st, state_free,
+                                     fp->addressing, fp->sampler_filter,
+                                     "unsharp", error)))
     return false;
-  if (! clfx_filter_nearest_ok (fp->sampler_filter, "unsharp", error))
-    return false;
-  if (! (st = calloc (1, sizeof *st)))
-    return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
-  plan->state = st;
-  plan->free_state = state_free;
   st->edge_zero = fp->addressing == CLFX_ADDR_CLAMP;
   st->use_mask = fp->unsharp.threshold > 0.0001;
   st->amount = (float) fp->unsharp.amount;
   st->threshold = (float) fp->unsharp.threshold;
-  if (! clfx_gauss_axis (&st->x, fp->unsharp.std_dev, CLFX_GAUSS_AUTO,
-                         error)
-      || ! clfx_gauss_axis (&st->y, fp->unsharp.std_dev, CLFX_GAUSS_AUTO,
-                            error)
+  if (! clfx_gauss_axes_auto (&st->x, &st->y, fp->unsharp.std_dev,
+                              fp->addressing, "unsharp", error)
       || ! clfx_gauss_axis (&st->mask, 1.0, CLFX_GAUSS_AUTO, error))
     return false;
-  if (st->x.iir && fp->addressing != CLFX_ADDR_CLAMP_TO_EDGE
-      && fp->addressing != CLFX_ADDR_CLAMP)
-    return clfx_error_set (error, CLFX_ERR_INVALID,
-                           "unsharp blurs with GEGL's IIR gaussian from "
-                           "std-dev 1, which handles edges as "
-                           "clamp-to-edge or clamp: use one of those, or a "
-                           "std-dev below 1");
   if (st->use_mask && fp->addressing != CLFX_ADDR_CLAMP_TO_EDGE
       && fp->addressing != CLFX_ADDR_CLAMP)
     return clfx_error_set (error, CLFX_ERR_INVALID,
@@ -92,18 +79,11 @@ unsharp_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
                            "gaussian (sigma 1), which handles edges as "
                            "clamp-to-edge or clamp: use one of those, or "
                            "threshold 0");
-  plan->width = src->width;
-  plan->height = src->height;
-  plan->addressing = fp->addressing;
-  plan->mixes = true;
-  plan->premultiply = clfx_plan_premultiplies (true, src);
-  plan->decode = clfx_plan_decodes (true, src);
-  plan->halo[0] = plan->halo[2] = clfx_gauss_half (&st->x);
-  plan->halo[1] = plan->halo[3] = clfx_gauss_half (&st->y);
-  plan->whole_image_stats = st->x.iir || st->use_mask;
   /* The loaded source, the blur, its intermediate and the IIR's forward
    * values; the mask and its blur. */
-  plan->bytes_per_pixel = 16 * (st->use_mask ? 6 : 4);
+  clfx_gauss_plan_mix (plan, src, fp->addressing, clfx_gauss_half (&st->x),
+                       clfx_gauss_half (&st->y), st->x.iir || st->use_mask,
+                       16 * (st->use_mask ? 6 : 4));
   plan->bytes_fixed = sizeof (float) * (size_t) (st->x.n + st->y.n);
   return true;
 }
@@ -154,18 +134,6 @@ unsharp_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 
 /* ---- CPU reference ------------------------------------------------------------ */
 
-/* Texel i of a canonical RGBA double image as straight RGBA, as
- * unsharp_straight; a is the layout's alpha channel (-1: none). */
-static void
-straight_rgba (const double *v, int ai, double out[4])
-{
-  double a = ai < 0 ? 1.0 : v[ai];
-
-  for (int c = 0; c < 3; c++)
-    out[c] = a > 0.0 ? v[ai == 3 ? c : 0] / a : 0.0;
-  out[3] = a;
-}
-
 static bool
 unsharp_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
              ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
@@ -209,9 +177,9 @@ unsharp_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
         for (int x = 0; x < w; x++)
           {
             double sv[4], bv[4], d[3], lum, mv;
-            straight_rgba (in + ((size_t) (y + hy) * rect.width + x + hx) * 4,
+            clfx_gauss_ref_straight (in + ((size_t) (y + hy) * rect.width + x + hx) * 4,
                            ai, sv);
-            straight_rgba (b + ((size_t) y * w + x) * 4, ai, bv);
+            clfx_gauss_ref_straight (b + ((size_t) y * w + x) * 4, ai, bv);
             for (int c = 0; c < 3; c++)
               d[c] = 2.0 * fabs (sv[c] - bv[c]);
             lum = ai == 3
@@ -231,30 +199,19 @@ unsharp_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
     for (int x = 0; x < w; x++)
       {
         double sv[4], bv[4], k = st->amount;
-        float  o[4];
-        straight_rgba (in + ((size_t) (y + hy) * rect.width + x + hx) * 4, ai,
+        clfx_gauss_ref_straight (in + ((size_t) (y + hy) * rect.width + x + hx) * 4, ai,
                        sv);
-        straight_rgba (b + ((size_t) y * w + x) * 4, ai, bv);
+        clfx_gauss_ref_straight (b + ((size_t) y * w + x) * 4, ai, bv);
         if (m)
           {
             const double *mv = m + ((size_t) y * w + x) * 4;
             k *= mv[3] > 0.0 ? mv[0] / mv[3] : 0.0;
           }
+        /* Past float's range clamped (straight, before alpha), back to
+         * the canonical layout, premultiplied. */
         for (int c = 0; c < 3; c++)
-          {
-            /* Past float's range clamped (straight, before alpha). */
-            double r = sv[c] + k * (sv[c] - bv[c]);
-            if (isfinite (r))
-              r = fmin (fmax (r, -FLT_MAX), FLT_MAX);
-            sv[c] = r * sv[3];
-          }
-        /* Back to the canonical layout, premultiplied. */
-        o[0] = clfx_filter_ref_float (sv[0]);
-        o[1] = clfx_filter_ref_float (ai == 3 ? sv[1] : ai == 1 ? sv[3] : 0.0);
-        o[2] = clfx_filter_ref_float (ai == 3 ? sv[2] : 0.0);
-        o[3] = clfx_filter_ref_float (ai == 3 ? sv[3] : 1.0);
-        for (int c = 0; c < 4; c++)
-          clfx_image_set (&out, x, y, c, o[c]);
+          sv[c] += k * (sv[c] - bv[c]);
+        clfx_gauss_ref_put (&out, x, y, sv, ai);
       }
   clfx_ref_block_store (&out, 0, 0, dst, plan->premultiply, plan->decode);
   ok = true;
@@ -276,22 +233,12 @@ unsharp_tolerance (const ClfxParams *p, const ClfxPlan *plan,
 {
   const State  *st = plan->state;
   ClfxTolerance blur;
-  double        min_alpha, max_abs = clfx_filter_max_abs (src, &min_alpha);
-  double        f, k = fabs (st->amount);
+  double        max_abs, f, k = fabs (st->amount);
 
   (void) p;
   (void) dev;
-  /* Straight colour is the premultiplied blur divided by its alpha,
-   * which is at least the smallest alpha of the source (a blur of
-   * non-negative weights; validation weighs colour by the result's
-   * alpha, at most 1): errors grow by up to 1 / that alpha. */
-  f = 1.0 / (min_alpha > 1.0 / 255.0 ? min_alpha : 1.0 / 255.0);
-  clfx_tol_init (tol);
-  /* A FIR blur reads its halo only (1 / the smallest alpha is a constant
-   * factor); an IIR pass carries every value of its row or column. */
-  if (! st->x.iir && ! st->y.iir)
-    clfx_tol_magnitude (tol, max_abs, 2.0 * max_abs);
-  clfx_tol_read (tol, max_abs);
+  f = clfx_gauss_tol_straight (tol, src, ! st->x.iir && ! st->y.iir,
+                               &max_abs);
   clfx_tol_init (&blur);
   clfx_gauss_tolerance (&blur, &st->x, &st->y, max_abs);
   clfx_tol_scaled (tol, blur.abs_tol * (1.0 + k) * f);

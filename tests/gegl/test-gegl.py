@@ -227,6 +227,19 @@ def unsharp(sd, amount, threshold):
             {"std-dev": sd, "scale": amount, "threshold": threshold})
 
 
+def highpass(sd, contrast):
+    return ("highpass %g %g" % (sd, contrast),
+            ["--filter", "highpass", "--highpass-std-dev", str(sd),
+             "--contrast", str(contrast)],
+            "gegl:high-pass", {"std-dev": sd, "contrast": contrast})
+
+
+def dog(r1, r2):
+    return ("dog %g %g" % (r1, r2),
+            ["--filter", "dog", "--radius1", str(r1), "--radius2", str(r2)],
+            "gegl:difference-of-gaussians", {"radius1": r1, "radius2": r2})
+
+
 def convolve(tag, rows, normalize=True, alpha_weight=True, divisor=1.0,
              offset=0.0):
     """rows: a 3x3 or 5x5 matrix, row by row; GEGL's property of row r,
@@ -297,6 +310,11 @@ u8_cases = [
     bilateral(4, 8),
     bilateral(2, 30),
 ]
+# Graphs of GEGL's gaussian-blur and point operations, on a 256 x 192 crop
+# of each photograph (crop_cases): the blur's arithmetic is the gaussian's
+# above, so a crop holds all the graph adds, at a sixteenth of the cost.
+crop_float_cases = [highpass(4, 1), highpass(0.7, 2), dog(1, 2), dog(0.5, 3)]
+crop_u8_cases = [highpass(4, 1), dog(1, 2)]
 
 median_float_cases = [
     median(3, "circle", 50, "clamp-to-edge"),
@@ -338,7 +356,9 @@ print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
                                 + len(median_u8_cases)
                                 + len(motion_float_cases)
                                 + len(motion_u8_cases)
-                                + len(ZOOM_CASES) + 1)))
+                                + len(ZOOM_CASES) + 1
+                                + len(crop_float_cases)
+                                + len(crop_u8_cases))))
 
 
 def srgb_encode(v):
@@ -595,6 +615,43 @@ def zoom_cases(tag, photo):
                                                             over))
 
 
+def crop_cases(tag, full, fw, fh, fmt):
+    """crop_float_cases ("RGB float") or crop_u8_cases on the top left 256
+    x 192 pixels of photograph `full`: linear float within 1e-5 of the
+    largest value, 8-bit sRGB within one code, as the full-size cases."""
+    ext, cases = ((".pfm", crop_float_cases) if fmt == "RGB float"
+                  else ("-8.png", crop_u8_cases))
+    w, h = min(fw, 256), min(fh, 192)
+    data = pixels(full, w, h, fmt)
+    buf = Gegl.Buffer.new(fmt, 0, 0, w, h)
+    buf.set(Gegl.Rectangle.new(0, 0, w, h), fmt, data)
+    src = os.path.join(work, tag + "-crop" + ext)
+    if ext == ".pfm":
+        rgb = array.array("f")
+        rgb.frombytes(data)
+        write_pfm(src, w, h, rgb)
+        bound = 1e-5 * max(abs(v) for v in rgb)
+    else:
+        write_png8(src, w, h, data)
+
+    def judge(out, gegl, op, props):
+        if ext == ".pfm":
+            ref = array.array("f")
+            ref.frombytes(gegl)
+            d = max(abs(a - b) for a, b in zip(read_pfm(out)[2], ref))
+            return d <= bound, "max |clfx - GEGL| %.3g (bound %.3g)" % (
+                d, bound)
+        got = png_rgba8(out)
+        d, over = u8_difference(got, gegl)
+        return (len(got) == len(gegl) and d <= 1,
+                "max difference %.2f codes (bound 1; %d values over)"
+                % (d, over))
+
+    run_cases(tag + " crop", "linear float" if ext == ".pfm"
+              else "8-bit sRGB RGBA", buf, w, h, fmt, src,
+              "-crop" + ext, cases, judge)
+
+
 def pixels(buf, w, h, fmt):
     return buf.get(Gegl.Rectangle.new(0, 0, w, h), 1.0, fmt,
                    Gegl.AbyssPolicy.NONE)
@@ -641,6 +698,7 @@ for photo in photos:
               float_cases, judge_float)
     unsharp_threshold_cases(tag, buf, w, h, rgb, src, bound)
     bilateral_shifted(tag, buf, w, h, src, peak)
+    crop_cases(tag, buf, w, h, "RGB float")
 
     def judge_exact_float(out, gegl, op, props):
         ref = array.array("f")
@@ -677,6 +735,7 @@ for photo in photos:
 
     run_cases(tag, "8-bit sRGB RGBA", buf, w, h, "R'G'B'A u8", src, "-8.png",
               median_u8_cases, judge_exact_u8)
+    crop_cases(tag, buf, w, h, "R'G'B'A u8")
     sobel_cases(tag, photo)
     motion_cases(tag, photo)
     zoom_cases(tag, photo)

@@ -61,6 +61,8 @@ CASES = [
                                       "addressing": "clamp"}),
     ("motion-blur-zoom", "filter", {"factor": "0.3", "center-x": "0.7",
                                     "center-y": "0.2"}),
+    ("highpass", "filter", {"highpass-std-dev": "0.8", "contrast": "2"}),
+    ("dog", "filter", {"radius1": "1", "radius2": "2"}),
     ("reinhard02", "tonemap", {}),
     ("reinhard05", "tonemap", {"brightness": "0.5"}),
     ("drago03", "tonemap", {}),

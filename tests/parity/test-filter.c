@@ -123,6 +123,22 @@ static const Case cases[] = {
                                              NULL } },
 };
 
+/* Graphs of the gaussian block and point operations: every edge
+ * handling on float, then a few depths and layouts each (not the whole
+ * sweep: their blurs are the gaussian's, swept above, and each format
+ * costs a program build). */
+static const Case graph_cases[] = {
+  { "highpass 4 (IIR)", { "filter", "highpass", NULL } },
+  { "highpass 0.7 (FIR), contrast 2", { "filter", "highpass",
+                                        "highpass-std-dev", "0.7",
+                                        "contrast", "2", NULL } },
+  { "dog 1, 2 (IIR)", { "filter", "dog", NULL } },
+  { "dog 0.5, 3 (FIR, IIR)", { "filter", "dog", "radius1", "0.5",
+                               "radius2", "3", NULL } },
+  { "dog 0.6, 0.9 (FIR, two halos)", { "filter", "dog", "radius1", "0.6",
+                                       "radius2", "0.9", NULL } },
+};
+
 /* The box whose CPU form runs sums: last. */
 const Case *const box_runs_case = &cases[sizeof cases / sizeof cases[0] - 1];
 
@@ -168,7 +184,8 @@ params_for (const Case *c, const char *edge, ClfxParams *p, ClfxError *e)
 }
 
 /* Gaussian with an IIR axis, unsharp with an IIR blur or a threshold
- * (its mask's blur is the IIR of sigma 1). */
+ * (its mask's blur is the IIR of sigma 1), highpass and dog with an IIR
+ * blur. */
 static bool
 iir_case (const ClfxParams *p)
 {
@@ -177,6 +194,10 @@ iir_case (const ClfxParams *p)
 
   if (v == &clfx_variant_unsharp)
     return fp->unsharp.std_dev >= 1.0 || fp->unsharp.threshold > 0.0001;
+  if (v == &clfx_variant_highpass)
+    return fp->highpass.std_dev >= 1.0;
+  if (v == &clfx_variant_dog)
+    return fp->dog.radius1 >= 1.0 || fp->dog.radius2 >= 1.0;
   return v == &clfx_variant_gaussian
          && ((fp->gaussian.method == CLFX_GAUSS_IIR
               && (fp->gaussian.std_dev_x > 1e-5
@@ -402,8 +423,9 @@ static void
 pieces (ClfxContext *ctx)
 {
   const Case  *which[16] = { &cases[1], &cases[7], &cases[0], &cases[9],
-                             NULL, NULL, NULL, NULL, box_runs_case, NULL };
-  size_t       n_which = 10;
+                             NULL, NULL, NULL, NULL, box_runs_case, NULL,
+                             &graph_cases[1], &graph_cases[4] };
+  size_t       n_which = 12;
   ClfxContext *many = clfx_context_new (&ctx->device, NULL);
 
   /* The bilateral's, the median's and the convolutions' cases by name (on
@@ -930,6 +952,22 @@ main (int argc, char **argv)
           one (&ctx, box_runs_case, "clamp-to-edge", sizes[s][0],
                sizes[s][1], channels[layout], (ClfxDepth) d, d < 2);
         }
+  for (size_t c = 0; c < sizeof graph_cases / sizeof *graph_cases; c++)
+    {
+      for (size_t a = 0; a < sizeof edges / sizeof edges[0]; a++)
+        one (&ctx, &graph_cases[c], edges[a], 67, 45, 4, CLFX_DEPTH_FLOAT,
+             false);
+      /* The IIR forms, whose store mixes (highpass) or not (dog), at two
+       * depths and layouts each, every size; the FIR forms at one. */
+      for (int k = 0; k < (c % 2 ? 1 : 2); k++)
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+          {
+            int d = (int) (c + 2 * (size_t) k) % CLFX_N_DEPTHS;
+            one (&ctx, &graph_cases[c], "clamp-to-edge", sizes[s][0],
+                 sizes[s][1], (int[]) { 2, 1, 4 }[(c + (size_t) k) % 3],
+                 (ClfxDepth) d, d < 2);
+          }
+    }
   if (ctx)
     pieces (ctx);
   if (ctx && part != MEDIAN_CASES)

@@ -72,6 +72,16 @@ CASES = [
     ("convolve 7x7", ["--filter", "convolve", "--matrix", MATRIX_7X7,
                       "--normalize", "false", "--divisor", "0.001",
                       "--offset", "-1"], NO_NONE),
+    ("highpass 10000, contrast 5",
+     ["--filter", "highpass", "--highpass-std-dev", "10000", "--contrast",
+      "5"], IIR_EDGES),
+    ("highpass 0.99 (FIR), contrast 5",
+     ["--filter", "highpass", "--highpass-std-dev", "0.99", "--contrast",
+      "5"], NO_NONE),
+    ("dog 1000, 0.99", ["--filter", "dog", "--radius1", "1000", "--radius2",
+                        "0.99"], IIR_EDGES),
+    ("dog 0.99, 0.5 (FIR)", ["--filter", "dog", "--radius1", "0.99",
+                             "--radius2", "0.5"], NO_NONE),
 ]
 
 # Windows wider than one side of the image only (the other side's taps
