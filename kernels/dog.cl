@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dog.cl: gegl:difference-of-gaussians after the gaussian block's two
  * blurs of float images (engine/ops/dog.c): b1 - b2 on straight colour,
  * alpha b1's, premultiplied again for the store. */

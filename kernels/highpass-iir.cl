@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* highpass-iir.cl: highpass's blur when both axes are IIR: the gaussian
  * block's kernels (gauss-iir.cl), each result pixel mixed with the source
  * as it is stored (highpass-mix.h; `amount` is the contrast), so there is

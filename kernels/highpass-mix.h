@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* highpass-mix.h: gegl:high-pass's arithmetic per pixel (highpass.cl,
  * highpass-iir.cl; engine/ops/highpass.c has the graph).  The input and
  * the blur come premultiplied in linear light; the result goes out

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* highpass.cl: gegl:high-pass after the gaussian block's blur of float
  * images (engine/blocks/gauss.c), where the blur is not both axes IIR
  * (highpass-iir.cl runs that).  `in` is the loaded source (premultiplied,

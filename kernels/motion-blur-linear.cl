@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* motion-blur-linear.cl: GEGL's motion-blur-linear as one stencil
  * (engine/ops/motion-blur-linear.c): the steps' bilinear weights summed
  * per texel offset on the host, so a result is the weighted sum of the

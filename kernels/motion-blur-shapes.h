@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* motion-blur-shapes.h: what the motion blurs' host code
  * (engine/ops/motion-blur-*.c) and their kernels share.  Only #defines
  * valid as C and as OpenCL C. */

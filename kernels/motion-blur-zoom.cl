@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* motion-blur-zoom.cl: GEGL's motion-blur-zoom with GEGL's float
  * arithmetic, step for step (engine/ops/motion-blur-zoom.c), in linear
  * light on premultiplied alpha.  ends: each column's path end x, then

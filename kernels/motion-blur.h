@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* motion-blur.h: what the zoom and circular motion blurs' kernels share
  * (kernels/motion-blur-zoom.cl, motion-blur-circular.cl): one step's
  * bilinear read in GEGL's float form.  OpenCL C only; include after

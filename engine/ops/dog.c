@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dog.c: the filter family's dog variant, gegl:difference-of-gaussians of
  * GEGL 0.4.62 (docs/FILTERS.md).  GEGL's graph:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dog.h: the filter family's dog variant (dog.c), a difference of
  * gaussians: its parameters, its rows of the family's table, its choice
  * label and its part of the family's help text. */

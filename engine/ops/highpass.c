@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* highpass.c: the filter family's highpass variant, gegl:high-pass of
  * GEGL 0.4.62 (docs/FILTERS.md).  GEGL's graph, each node in its own
  * format:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* motion-blur-common.c: the motion blurs' shared reference steps and
  * tolerance (motion-blur-common.h). */
 #include "clfx-params.h"

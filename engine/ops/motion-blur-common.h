@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* motion-blur-common.h: what the motion blurs' CPU references and
  * tolerances share (motion-blur-common.c; the variants:
  * motion-blur-linear.c, motion-blur-zoom.c, motion-blur-circular.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* motion-blur-linear.h: the filter family's motion-blur-linear variant
  * (motion-blur-linear.c): its parameters, its rows of the family's table,
  * its choice label and its part of the family's help text. */

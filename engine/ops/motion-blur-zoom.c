@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* motion-blur-zoom.c: the filter family's motion-blur-zoom variant,
  * gegl:motion-blur-zoom of GEGL 0.4.62 (docs/FILTERS.md), in linear light
  * on premultiplied alpha (GEGL's RaGaBaA float).
