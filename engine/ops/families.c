@@ -228,6 +228,7 @@ static const ClfxParamSpec filter_params[] = {
                                   "centre's y, a fraction of the height"),
                          -10, 10, 0.5, 0, 1, 3, CLFX_UNIT_NONE, F_FILTER),
   CLFX_MOTION_BLUR_ZOOM_ROWS (F, F_FILTER),
+  CLFX_MOTION_BLUR_CIRCULAR_ROWS (F, F_FILTER),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,

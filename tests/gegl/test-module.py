@@ -60,6 +60,8 @@ CASES = [
                                       "addressing": "clamp"}),
     ("motion-blur-zoom", "filter", {"factor": "0.3", "center-x": "0.7",
                                     "center-y": "0.2"}),
+    ("motion-blur-circular", "filter", {"circular-angle": "25",
+                                        "center-x": "0.4"}),
     ("reinhard02", "tonemap", {}),
     ("reinhard05", "tonemap", {"brightness": "0.5"}),
     ("drago03", "tonemap", {}),
