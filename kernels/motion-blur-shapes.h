@@ -10,5 +10,8 @@
  * the rest, the zoom's at most MAX. */
 #define MOTION_ZOOM_NOMINAL_STEPS 100
 #define MOTION_ZOOM_MAX_STEPS     200
+#define MOTION_CIRCULAR_NOMINAL_STEPS 100
+/* GEGL's arc length: radius times the angle times this (its "SQRT_2"). */
+#define MOTION_CIRCULAR_ARC 1.41
 
 #endif

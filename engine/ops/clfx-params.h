@@ -16,6 +16,7 @@
 #include "local-laplacian.h"
 #include "gaussian.h"
 #include "median.h"
+#include "motion-blur-circular.h"
 #include "motion-blur-linear.h"
 #include "motion-blur-zoom.h"
 #include "sobel.h"
@@ -47,7 +48,8 @@ typedef struct
   X (bilateral, BILATERAL, "bilateral") X (sobel, SOBEL, "sobel")            \
   X (convolve, CONVOLVE, "convolve")                                         \
   X (motion_blur_linear, MOTION_BLUR_LINEAR, "motion-blur-linear")         \
-  X (motion_blur_zoom, MOTION_BLUR_ZOOM, "motion-blur-zoom")         \
+  X (motion_blur_zoom, MOTION_BLUR_ZOOM, "motion-blur-zoom")               \
+  X (motion_blur_circular, MOTION_BLUR_CIRCULAR, "motion-blur-circular")   \
   X (highpass, HIGHPASS, "highpass") X (dog, DOG, "dog")
 
 typedef struct
@@ -63,6 +65,7 @@ typedef struct
   ClfxMedianParams    median;
   ClfxMotionLinearParams motion_linear;
   ClfxMotionZoomParams   motion_zoom;
+  ClfxMotionCircularParams motion_circular;
   double center_x, center_y; /* the motion blurs' centre, relative to the
                               * image's width and height */
   ClfxHighpassParams  highpass;

@@ -231,6 +231,7 @@ static const ClfxParamSpec filter_params[] = {
   CLFX_MOTION_BLUR_ZOOM_ROWS (F, F_FILTER),
   CLFX_HIGHPASS_ROWS (F, F_FILTER),
   CLFX_DOG_ROWS (F, F_FILTER),
+  CLFX_MOTION_BLUR_CIRCULAR_ROWS (F, F_FILTER),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,

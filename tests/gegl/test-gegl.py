@@ -345,6 +345,9 @@ motion_u8_cases = [
     motion_linear(15, 45),
 ]
 
+# (angle, center-x, center-y): circular_cases.
+CIRCULAR_CASES = [(5, 0.5, 0.5), (15, 0.3, 0.6), (60, 0.5, 0.5),
+                  (200, 1.2, -0.3)]
 # (factor, center-x, center-y): zoom_cases.
 ZOOM_CASES = [(0.1, 0.5, 0.5), (0.35, 0.3, 0.75), (-0.2, 0.5, 0.5),
               (0.8, 1.2, 0.25)]
@@ -358,7 +361,8 @@ print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
                                 + len(motion_u8_cases)
                                 + len(ZOOM_CASES) + 1
                                 + len(crop_float_cases)
-                                + len(crop_u8_cases))))
+                                + len(crop_u8_cases)
+                                + len(CIRCULAR_CASES))))
 
 
 def srgb_encode(v):
@@ -547,6 +551,26 @@ def motion_cases(tag, photo):
            "codes (bound 1; %d values over)" % (tag, w, h, name, d, over))
 
 
+def centred_run(tag, name, src, buf, w, h, args, op, props):
+    """clfx-bench on src with args and clamp, and GEGL's op on buf with
+    props, its centre given as center-x - 1/2w and center-y - 1/2h (GEGL's
+    is half a pixel right of and below clfx's): clfx's values and GEGL's
+    premultiplied ones ("RaGaBaA float"), or None (said)."""
+    out = os.path.join(work, "%s-%s.pfm" % (tag, name.replace(" ", "_")
+                                            .replace(",", "")))
+    good, msg = bench_run(src, out, args + [
+        "--center-x", str(props["center-x"]), "--center-y",
+        str(props["center-y"]), "--addressing", "clamp"])
+    if not good:
+        ok(False, "%s %s: clfx-bench failed: %s" % (tag, name, msg))
+        return None
+    ref = array.array("f")
+    ref.frombytes(gegl_apply(buf, w, h, "RaGaBaA float", op, dict(
+        props, **{"center-x": props["center-x"] - 0.5 / w,
+                  "center-y": props["center-y"] - 0.5 / h})))
+    return read_pfm(out)[2], ref
+
+
 def zoom_cases(tag, photo):
     """gegl:motion-blur-zoom with its arithmetic kept: the same bytes
     where both read the same texels.  GEGL samples pixel x at x and puts
@@ -563,20 +587,13 @@ def zoom_cases(tag, photo):
     write_pfm(src, w, h, array.array("f", data))
     for f, cx, cy in ZOOM_CASES:
         name = "motion-blur-zoom %g (%g, %g)" % (f, cx, cy)
-        out = os.path.join(work, "%s-zoom-%g-%g-%g.pfm" % (tag, f, cx, cy))
-        good, msg = bench_run(src, out, [
-            "--filter", "motion-blur-zoom", "--factor", str(f),
-            "--center-x", str(cx), "--center-y", str(cy), "--addressing",
-            "clamp"])
-        if not good:
-            ok(False, "%s %s: clfx-bench failed: %s" % (tag, name, msg))
+        run = centred_run(tag, name, src, buf, w, h,
+                          ["--filter", "motion-blur-zoom", "--factor",
+                           str(f)], "gegl:motion-blur-zoom",
+                          {"factor": f, "center-x": cx, "center-y": cy})
+        if not run:
             continue
-        ref = array.array("f")
-        ref.frombytes(gegl_apply(buf, w, h, "RaGaBaA float",
-                                 "gegl:motion-blur-zoom",
-                                 {"factor": f, "center-x": cx - 0.5 / w,
-                                  "center-y": cy - 0.5 / h}))
-        got = read_pfm(out)[2]
+        got, ref = run
         gx, gy = (cx - 0.5 / w) * w, (cy - 0.5 / h) * h
         same = differ = left = left_differ = 0
         for y in range(h):
@@ -650,6 +667,45 @@ def crop_cases(tag, full, fw, fh, fmt):
     run_cases(tag + " crop", "linear float" if ext == ".pfm"
               else "8-bit sRGB RGBA", buf, w, h, fmt, src,
               "-crop" + ext, cases, judge)
+
+
+def circular_cases(tag, photo):
+    """gegl:motion-blur-circular on a 128 x 64 crop, GEGL given center-x
+    - 1/2w as for the zoom (exact there), its premultiplied result against
+    clfx's clamp (colour 0 outside either way).  GEGL's halo is too small
+    for large angles: a chunk reads a clamped texel where an arc leaves
+    it, so GEGL runs here in one thread, the crop one chunk.  GEGL takes
+    each step's cosine and sine from libm, clfx turns the direction step
+    by step in double: a float position can round the other way where the
+    two land within 1e-14 of a rounding boundary, moving a step by one
+    float ulp (2^-17 of a pixel on the crop); the bound is that times the
+    largest difference between neighbours, plus the division's 2.5 ulp."""
+    buf, w, h, data = crop(photo, "RGB float", 128, 64)
+    rgb = array.array("f", data)
+    src = os.path.join(work, tag + "-circular.pfm")
+    write_pfm(src, w, h, rgb)
+    peak = max(abs(v) for v in rgb)
+    threads = Gegl.config().props.threads
+    Gegl.config().props.threads = 1
+    for a, cx, cy in CIRCULAR_CASES:
+        name = "motion-blur-circular %g (%g, %g)" % (a, cx, cy)
+        run = centred_run(tag, name, src, buf, w, h,
+                          ["--filter", "motion-blur-circular",
+                           "--circular-angle", str(a)],
+                          "gegl:motion-blur-circular",
+                          {"angle": float(a), "center-x": cx,
+                           "center-y": cy})
+        if not run:
+            continue
+        got, ref = run
+        diffs = [abs(got[i * 3 + c] - ref[i * 4 + c])
+                 for i in range(w * h) for c in range(3)]
+        d = max(diffs)
+        b = (2.0 ** -17 * 2 + 3 * 2.0 ** -24) * peak
+        ok(d <= b, "%s %dx%d crop %s clamp, linear float: %d of %d values "
+           "the same, max |clfx - GEGL| %.3g (bound %.3g)"
+           % (tag, w, h, name, sum(x == 0 for x in diffs), len(diffs), d, b))
+    Gegl.config().props.threads = threads
 
 
 def pixels(buf, w, h, fmt):
@@ -739,4 +795,5 @@ for photo in photos:
     sobel_cases(tag, photo)
     motion_cases(tag, photo)
     zoom_cases(tag, photo)
+    circular_cases(tag, photo)
 sys.exit(1 if gegltap.failed else 0)

@@ -63,6 +63,8 @@ CASES = [
                                     "center-y": "0.2"}),
     ("highpass", "filter", {"highpass-std-dev": "0.8", "contrast": "2"}),
     ("dog", "filter", {"radius1": "1", "radius2": "2"}),
+    ("motion-blur-circular", "filter", {"circular-angle": "25",
+                                        "center-x": "0.4"}),
     ("reinhard02", "tonemap", {}),
     ("reinhard05", "tonemap", {"brightness": "0.5"}),
     ("drago03", "tonemap", {}),

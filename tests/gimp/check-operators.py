@@ -48,6 +48,12 @@ DIFFERENCES = {
     ("median-blur", "radius", "default"):
         "the family's radius row is shared with box, whose default (4, "
         "GEGL's box-blur's) it keeps",
+    ("motion-blur-circular", "center-x", "range"):
+        "the centre rows are shared with the zoom, whose range (-10..10) "
+        "they keep; GEGL's circular blur has none",
+    ("motion-blur-circular", "center-y", "range"):
+        "the centre rows are shared with the zoom, whose range (-10..10) "
+        "they keep; GEGL's circular blur has none",
 }
 # GEGL's properties the procedure does not have, and why.
 GEGL_ONLY = {

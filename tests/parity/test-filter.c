@@ -96,6 +96,16 @@ static const Case cases[] = {
   { "median 0", { "filter", "median", "radius", "0", NULL } },
   { "median circle 2, percentile 0", { "filter", "median", "radius", "2",
                                        "percentile", "0", NULL } },
+  { "box 9 (running sums on CPU devices)", { "filter", "box", "radius", "9",
+                                             NULL } },
+};
+
+/* The box whose CPU form runs sums: last. */
+const Case *const box_runs_case = &cases[sizeof cases / sizeof cases[0] - 1];
+
+/* The motion blurs' cases (motions, pieces): each is built for fewer
+ * formats than the sweep in main would build it for. */
+static const Case motion_cases[] = {
   { "motion-blur-linear 10, 0", { "filter", "motion-blur-linear", NULL } },
   { "motion-blur-linear 7.3, 30", { "filter", "motion-blur-linear",
                                     "length", "7.3", "angle", "30", NULL } },
@@ -119,8 +129,15 @@ static const Case cases[] = {
                                             "factor", "1", NULL } },
   { "motion-blur-zoom -3 (past the image)", { "filter", "motion-blur-zoom",
                                               "factor", "-3", NULL } },
-  { "box 9 (running sums on CPU devices)", { "filter", "box", "radius", "9",
-                                             NULL } },
+  { "motion-blur-circular 5", { "filter", "motion-blur-circular", NULL } },
+  { "motion-blur-circular 40 around (0.3, 0.8)",
+    { "filter", "motion-blur-circular", "circular-angle", "40", "center-x",
+      "0.3", "center-y", "0.8", NULL } },
+  { "motion-blur-circular 200 around (-0.5, 1.4)",
+    { "filter", "motion-blur-circular", "circular-angle", "200",
+      "center-x", "-0.5", "center-y", "1.4", NULL } },
+  { "motion-blur-circular 0", { "filter", "motion-blur-circular",
+                                "circular-angle", "0", NULL } },
 };
 
 /* Graphs of the gaussian block and point operations: every edge
@@ -138,9 +155,6 @@ static const Case graph_cases[] = {
   { "dog 0.6, 0.9 (FIR, two halos)", { "filter", "dog", "radius1", "0.6",
                                        "radius2", "0.9", NULL } },
 };
-
-/* The box whose CPU form runs sums: last. */
-const Case *const box_runs_case = &cases[sizeof cases / sizeof cases[0] - 1];
 
 /* The test device: a run that fails frees the context it ran on (it is
  * not trusted again), and the next case makes a new one. */
@@ -216,6 +230,7 @@ none_case (const ClfxParams *p)
   return v == &clfx_variant_box || v == &clfx_variant_bilateral
          || v == &clfx_variant_motion_blur_linear
          || v == &clfx_variant_motion_blur_zoom
+         || v == &clfx_variant_motion_blur_circular
          || (v == &clfx_variant_gaussian && ! iir_case (p));
 }
 
@@ -303,7 +318,9 @@ none_keeps_constant (ClfxContext *ctx)
                                             { "box", "fir" },
                                             { "bilateral", "fir" },
                                             { "motion-blur-linear", "fir" },
-                                            { "motion-blur-zoom", "fir" } };
+                                            { "motion-blur-zoom", "fir" },
+                                            { "motion-blur-circular",
+                                              "fir" } };
 
   for (size_t i = 0; i < sizeof filters / sizeof filters[0]; i++)
     for (int tiled = 0; tiled < 2; tiled++)
@@ -422,7 +439,7 @@ one (ClfxContext **ctx, const Case *c, const char *edge, int w, int h,
 static void
 pieces (ClfxContext *ctx)
 {
-  const Case  *which[16] = { &cases[1], &cases[7], &cases[0], &cases[9],
+  const Case  *which[32] = { &cases[1], &cases[7], &cases[0], &cases[9],
                              NULL, NULL, NULL, NULL, box_runs_case, NULL,
                              &graph_cases[1], &graph_cases[4] };
   size_t       n_which = 12;
@@ -443,9 +460,10 @@ pieces (ClfxContext *ctx)
       which[7] = &cases[c];
     else if (! strcmp (cases[c].name, "convolve 5x5 zero sum, normalized"))
       which[9] = &cases[c];
-    /* The motion blurs read at positions of the whole image's. */
-    else if (! strncmp (cases[c].name, "motion-blur-", 12) && n_which < 16)
-      which[n_which++] = &cases[c];
+  /* The motion blurs read at positions of the whole image's. */
+  for (size_t c = 0; c < sizeof motion_cases / sizeof motion_cases[0]
+                     && n_which < 32; c++)
+    which[n_which++] = &motion_cases[c];
   if (! many || ! which[4] || ! which[5] || ! which[6] || ! which[7]
       || ! which[9])
     {
@@ -901,27 +919,24 @@ medians (ClfxContext **ctx)
   touch = NULL;
 }
 
-/* The motion blurs on every depth and layout on odd sizes, with GEGL's
- * edge handling (clamp) and the family's default (their tiles and bands:
- * pieces). */
+/* The motion blurs: every edge handling on float RGBA, then each case at
+ * one size, depth and layout in turn with GEGL's edge handling (clamp),
+ * so that every blur meets every depth and layout (their tiles and
+ * bands: pieces). */
 static void
 motions (ClfxContext **ctx)
 {
   static const int sizes[][2] = { { 67, 45 }, { 1, 1 }, { 5, 130 } };
   static const int channels[] = { 4, 2, 1 };
 
-  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+  for (size_t m = 0; m < sizeof motion_cases / sizeof motion_cases[0]; m++)
     {
-      const Case *k = &cases[c];
-      if (strncmp (k->name, "motion-blur-", 12))
-        continue;
-      for (size_t s = 0; s < 3; s++)
-        for (int d = 0; d < CLFX_N_DEPTHS; d++)
-          for (int l = 0; l < 3; l++)
-            one (ctx, k, (s + (size_t) d + (size_t) l) % 2 ? "clamp"
-                                                           : "clamp-to-edge",
-                 sizes[s][0], sizes[s][1], channels[l], (ClfxDepth) d,
-                 d < 2);
+      int d = (int) (m % CLFX_N_DEPTHS), l = (int) (m % 3);
+      for (size_t a = 0; a < sizeof edges / sizeof edges[0]; a++)
+        one (ctx, &motion_cases[m], edges[a], 67, 45, 4, CLFX_DEPTH_FLOAT,
+             false);
+      one (ctx, &motion_cases[m], "clamp", sizes[l][0], sizes[l][1],
+           channels[l], (ClfxDepth) d, d < 2);
     }
 }
 

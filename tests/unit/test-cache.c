@@ -582,6 +582,7 @@ every_program_hits (const ClfxDeviceInfo *dev)
     { &clfx_family_filter, { { "filter", "sobel" } } },
     { &clfx_family_filter, { { "filter", "motion-blur-linear" } } },
     { &clfx_family_filter, { { "filter", "motion-blur-zoom" } } },
+    { &clfx_family_filter, { { "filter", "motion-blur-circular" } } },
     /* Kernels declared in included headers (kernels/tonemap-stats.h). */
     { &clfx_family_tonemap, { { "operator", "reinhard05" } } },
     { &clfx_family_tonemap, { { "operator", "durand02" } } },

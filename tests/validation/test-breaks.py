@@ -189,13 +189,16 @@ OPERATORS = {
            # CONV_PIXEL: convolve_l (images, local memory) and
            # convolve_v's results one at a time.
            ("convolve.cl", "t_ = s0_ + s1_;", "t_ = s0_;", 1)])),
+        # The motion blurs' references walk every step of every path in
+        # double: short paths keep them to seconds at 2048 x 2048.
         ("motion-blur-linear", fixed("filter", "--filter",
-                                     "motion-blur-linear"),
+                                     "motion-blur-linear", "--length", "5",
+                                     "--angle", "30"),
          ("the stencil's last tap (the path's far end)",
           [("motion-blur-linear.cl", "sum += t.z *",
             "sum += (k + 1 < n ? t.z : 0.0f) *", 2)])),
         ("motion-blur-zoom", fixed("filter", "--filter",
-                                   "motion-blur-zoom", "--factor", "0.3"),
+                                   "motion-blur-zoom", "--factor", "0.01"),
          ("each step's lower left texel",
           [("motion-blur.h", "float4 m0 = dy * (p2 - p0) + p0;",
             "float4 m0 = p0;", 1)])),
@@ -207,6 +210,12 @@ OPERATORS = {
          ("the second blur (radius2's)",
           [("dog.cl", "float3 d = s1.xyz - s2.xyz;", "float3 d = s1.xyz;",
             1)])),
+        ("motion-blur-circular", fixed("filter", "--filter",
+                                       "motion-blur-circular",
+                                       "--circular-angle", "0.5"),
+         ("the arc's turn (the sine turns the other way)",
+          [("motion-blur-circular.cl", "s = s * cs - c * sn;",
+            "s = s * cs + c * sn;", 1)])),
         ("copy", fixed("copy"),
          ("the blue channel",
           [("copy.cl",

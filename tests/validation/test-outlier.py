@@ -106,6 +106,8 @@ CASES = [
                             "--length", "4", "--angle", "30"]),
     ("motion-blur-zoom", ["filter", "--filter", "motion-blur-zoom",
                           "--factor", "0.3"]),
+    ("motion-blur-circular", ["filter", "--filter", "motion-blur-circular",
+                              "--circular-angle", "30"]),
 ]
 
 os.makedirs(work, exist_ok=True)
