@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* motion-blur-circular.cl: GEGL's motion-blur-circular
  * (engine/ops/motion-blur-circular.c), in linear light on premultiplied
  * alpha: n steps along the arc around the centre through the pixel, each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* motion-blur-circular.c: the filter family's motion-blur-circular
  * variant, gegl:motion-blur-circular of GEGL 0.4.62 (docs/FILTERS.md), in
  * linear light on premultiplied alpha (GEGL's RaGaBaA float).

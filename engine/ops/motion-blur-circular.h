@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* motion-blur-circular.h: the filter family's motion-blur-circular
  * variant (motion-blur-circular.c): its parameters, its rows of the
  * family's table, its choice label and its part of the family's help
