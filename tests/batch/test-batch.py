@@ -106,30 +106,44 @@ slots = sorted(set(re.findall(r" --one (\d+) ", log)))
 ok(slots == ["1", "2"] and "%d job(s) at a time" % n_dev in r.stdout,
    "two jobs at a time, job slots %s (devices 0 and 1)" % slots, log)
 
-worst = 0.0
-bad = []
-for name in names:
-    src = os.path.join(inputs, name)
-    ref = os.path.join(work, "ref-" + name[:-4] + ".pfm")
-    rr = run([bench, "--device", "reference", "--input", src, "--output",
-              ref] + TONEMAP_BENCH)
-    rc, abs_tol, rel_tol = bound(src, TONEMAP_BENCH)
-    out = os.path.join(tm, name)
-    if rr.returncode or rc or not os.path.exists(out):
-        bad.append("%s: reference %d, validation %d" % (name, rr.returncode,
-                                                        rc))
-        continue
-    got, code = read_png(out)
-    # The reference's floats in the file's own encoding (sRGB), as the
-    # bound is stated for an 8-bit sRGB result; gegl's PNG adds half of
-    # its code.
-    expect = read_pfm(ref)
-    tol = abs_tol + rel_tol * np.abs(expect) + 0.5 * code + 1e-6
-    d = np.abs(got - expect)
-    worst = max(worst, float((d / tol).max()))
-    if got.shape != expect.shape or (d > tol).any():
-        bad.append("%s: %d values beyond the bound, max |d| %.3g"
-                   % (name, int((d > tol).sum()), float(d.max())))
+def against_reference(results, family_args, ref_ext, read_ref):
+    """Each result of `results` against `clfx-bench --device reference`
+    on the same file, within the device's validation bound there plus
+    half a code of the result's PNG and the reference's own rounding
+    (read_ref gives it with the reference's values): (failures, the
+    largest |d| / bound)."""
+    worst, bad = 0.0, []
+    for name in names:
+        src = os.path.join(inputs, name)
+        ref = os.path.join(work, "ref-%s-%s%s" % (os.path.basename(results),
+                                                 name[:-4], ref_ext))
+        rr = run([bench, "--device", "reference", "--input", src,
+                  "--output", ref] + family_args)
+        rc, abs_tol, rel_tol = bound(src, family_args)
+        out = os.path.join(results, name)
+        if rr.returncode or rc or not os.path.exists(out):
+            bad.append("%s: reference %d, validation %d"
+                       % (name, rr.returncode, rc))
+            continue
+        got, code = read_png(out)
+        expect, ref_half_code = read_ref(ref)
+        tol = abs_tol + rel_tol * np.abs(expect) + 0.5 * code \
+            + ref_half_code + 1e-6
+        d = np.abs(got - expect)
+        if got.shape != expect.shape:
+            bad.append("%s: %s against %s" % (name, got.shape, expect.shape))
+            continue
+        worst = max(worst, float((d / tol).max()))
+        if (d > tol).any():
+            bad.append("%s: %d values beyond the bound, max |d| %.3g"
+                       % (name, int((d > tol).sum()), float(d.max())))
+    return bad, worst
+
+
+# The tone map's reference in PFM: its floats in the file's own encoding
+# (sRGB), as the bound is stated for an 8-bit sRGB result.
+bad, worst = against_reference(tm, TONEMAP_BENCH, ".pfm",
+                               lambda path: (read_pfm(path), 0.0))
 ok(not bad, "every gegl result within its bound of clfx-bench --device "
    "reference (largest |d| / bound %.3f)" % worst, "\n".join(bad))
 
@@ -139,28 +153,12 @@ r = batch_run(inputs, rs, RESIZE)
 ok(r.returncode == 0 and "%d made, 0 failed" % N in r.stdout,
    "clfx-batch -v IN OUT -- resize ...: status %d" % r.returncode,
    r.stdout + r.stderr, 30)
-bad = []
-for name in names:
-    src = os.path.join(inputs, name)
-    ref = os.path.join(work, "ref-rs-" + name)
-    rr = run([bench, "--device", "reference", "--input", src, "--output",
-              ref] + RESIZE)
-    rc, abs_tol, rel_tol = bound(src, RESIZE)
-    out = os.path.join(rs, name)
-    if rr.returncode or rc or not os.path.exists(out):
-        bad.append("%s: reference %d, validation %d" % (name, rr.returncode,
-                                                        rc))
-        continue
-    got, code = read_png(out)
-    expect, _ = read_png(ref)
-    # Both 8-bit: the bound is on the device's codes against the
-    # reference's values, the reference's own rounding adds half a code.
-    tol = abs_tol + rel_tol * np.abs(expect) + 0.5 * code + 1e-6
-    d = np.abs(got - expect)
-    if got.shape != expect.shape or (d > tol).any():
-        bad.append("%s: max |d| %.3g codes" % (name, float(d.max()) / code))
+# Both 8-bit: the reference's own rounding adds half a code.
+bad, worst = against_reference(rs, RESIZE, ".png",
+                               lambda path: (read_png(path)[0],
+                                             0.5 * read_png(path)[1]))
 ok(not bad, "every resize within its bound of clfx-bench --device "
-   "reference", "\n".join(bad))
+   "reference (largest |d| / bound %.3f)" % worst, "\n".join(bad))
 
 # A rerun makes nothing and changes nothing.
 stamps = {f: os.stat(os.path.join(tm, f)).st_mtime_ns for f in made}
