@@ -27,4 +27,9 @@ bilateral-4 --filter bilateral --blur-radius 4
 sobel --filter sobel
 convolve-5x5 --filter convolve --matrix 1,0,0,0,0,0,2,0,0,0,0,0,1,0,0,0,0,0,-2,0,0,0,0,0,-1
 convolve-3x3 --filter convolve --matrix 0,-1,0,-1,5,-1,0,-1,0
+motion-linear-20 --filter motion-blur-linear --length 20
+motion-circular-10 --filter motion-blur-circular --circular-angle 10
+motion-zoom-0.1 --filter motion-blur-zoom --factor 0.1
+highpass-4 --filter highpass
+dog-1-2 --filter dog
 CASES
