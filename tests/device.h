@@ -3,6 +3,7 @@
 #ifndef CLFX_TEST_DEVICE_H
 #define CLFX_TEST_DEVICE_H
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,30 @@ test_device_request (void)
 {
   const char *d = getenv ("CLFX_TEST_DEVICE");
   return d && *d ? d : "auto";
+}
+
+/* True in the suites that run the GPUs' kernel forms on the test device
+ * (CLFX_DEV with source=image: the *-images suites).  Those forms read and
+ * store every depth and layout through the same kernels/clfx-io.h as the
+ * CPU form, which the plain suites cover in full; the images suites take
+ * each operator at every depth with one layout per depth, rotated so that
+ * each operator meets every layout and every depth meets every layout.
+ * Each depth and layout is a program of its own to compile, and on a CPU
+ * device the compiles are most of those suites' time. */
+static inline bool
+test_images_form (void)
+{
+  const char *d = getenv ("CLFX_DEV");
+  return d && strstr (d, "source=image");
+}
+
+/* Whether the images suites take layout `layout` (of `n_layouts` the test
+ * loops over) of case `item` at depth `depth` (see test_images_form); the
+ * plain suites take every one. */
+static inline bool
+test_layout_taken (int item, int depth, int layout, int n_layouts)
+{
+  return ! test_images_form () || layout == (item + depth) % n_layouts;
 }
 
 /* A context on the test device, or NULL with *skip_status set to what
