@@ -434,11 +434,18 @@ MANTIUK_CASES = [("defaults", 0.1, 0.8), ("contrast 0.3, saturation 1",
                                           0.3, 1.0)]
 
 
-def mantiuk06_cases(tag, rgb):
-    h, w, _ = rgb.shape
-    crop = rgb[(h - 97) // 2:(h - 97) // 2 + 97,
-               (w - 131) // 2:(w - 131) // 2 + 131]
-    for part, img in (("whole", rgb), ("131x97 crop", crop)):
+def centre(rgb, w, h):
+    H, W, _ = rgb.shape
+    return rgb[(H - h) // 2:(H - h) // 2 + h, (W - w) // 2:(W - w) // 2 + w]
+
+
+def mantiuk06_cases(tag, rgb, whole):
+    # The photographs through a 384x256 centre crop: GEGL's single-threaded
+    # solve of a whole 1024x512 photograph and clfx's reference in double
+    # took a minute of the suite per image; the agreement measured on the
+    # whole photographs is in docs/TONEMAP.md.
+    big = ("whole", rgb) if whole else ("384x256 crop", centre(rgb, 384, 256))
+    for part, img in (big, ("131x97 crop", centre(rgb, 131, 97))):
         img = np.ascontiguousarray(np.maximum(img, 0.0))
         for name, contrast, sat in MANTIUK_CASES:
             got, rep, msg = clfx(tag + "-m06", img,
@@ -641,7 +648,7 @@ for path in images:
                           v["abs_tol"], v["rel_tol"]))
     if path.endswith((".pfm", ".exr")):
         fattal02_cases(tag, rgb)
-        mantiuk06_cases(tag, rgb)
+        mantiuk06_cases(tag, rgb, path.endswith(".pfm"))
 
 if gegltap.n == 0:
     skip_all("no image to test")
