@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* noise-reduction.cl: GEGL's noise-reduction (anisotropic smoothing,
+ * engine/ops/noise-reduction.c), one iteration a launch between two
+ * device buffers of float4 RGBA over the piece grown by n texels a side.
+ *
+ * Per colour channel c of pixel x with neighbours p_d (8 directions, d
+ * and 7 - d point-symmetric) and the four axes (p_a, p_7-a), a < 4:
+ *   m(b, v, a) = (v * 2 - b - a)^2                   (float, GEGL's order)
+ *   ref_a = m(p_a, x, p_7-a)
+ *   v_d = (float) (p_d * 0.5 + x * 0.5)              (exact, then rounded)
+ *   v_d joins the sum (x, then the directions in order) unless some axis
+ *   has m(p_a, v_d, p_7-a) > ref_a; the result is the sum over the count.
+ * Alpha is the centre's.  Every step is one IEEE operation (FP_CONTRACT
+ * off), the quotient corrected to the nearest float, so the device
+ * takes GEGL's decisions on GEGL's floats. */
+#include "clfx-io.h"
+
+/* The source texel as GEGL's float: 8- and 16-bit codes as code / 255
+ * (65535) correctly rounded, as babl and the reference read them (the
+ * kernels' own reads multiply by the reciprocal, an ulp off for some
+ * codes; images on GPUs are within 1.5 ulp), in RGBA (gray repeated). */
+inline float4
+nr_texel (float4 v)
+{
+#if CLFX_DEPTH == CLFX_DEPTH_CODE_U8
+  v = rint (v * 255.0f) / 255.0f;
+#elif CLFX_DEPTH == CLFX_DEPTH_CODE_U16
+  v = rint (v * 65535.0f) / 65535.0f;
+#endif
+  return clfx_rgba (v);
+}
+
+/* s / n rounded to the nearest float whatever the device's division
+ * (OpenCL C allows 2.5 ulp): fma's residual is exact, and a neighbour
+ * with a smaller one is nearer.  n is 1 .. 9, never a tie. */
+inline float
+nr_quotient (float s, float n)
+{
+  float q = s / n;
+
+  if (! isfinite (q))
+    return q;
+  for (int k = 0; k < 3; k++)
+    {
+      float r = fma (-q, n, s);
+      float q1 = nextafter (q, r > 0.0f ? INFINITY : -INFINITY);
+      float r1 = fma (-q1, n, s);
+      if (r == 0.0f || ! (fabs (r1) < fabs (r)))
+        break;
+      q = q1;
+    }
+  return q;
+}
+
+inline float
+nr_metric (float b, float v, float a)
+{
+  float d = v * 2.0f - b - a;
+  return d * d;
+}
+
+/* One channel: the centre x, its neighbours p[0..7] (rows above, beside,
+ * below, left to right). */
+inline float
+nr_channel (float x, const float p[8])
+{
+  float ref[4], sum = x, count = 1.0f;
+
+  for (int a = 0; a < 4; a++)
+    ref[a] = nr_metric (p[a], x, p[7 - a]);
+  for (int d = 0; d < 8; d++)
+    {
+      float v = p[d] * 0.5f + x * 0.5f;
+      bool  valid = true;
+      for (int a = 0; a < 4 && valid; a++)
+        valid = ! (nr_metric (p[a], v, p[7 - a]) > ref[a]);
+      if (valid)
+        {
+          sum += v;
+          count += 1.0f;
+        }
+    }
+  return nr_quotient (sum, count);
+}
+
+/* One iteration at buffer position (i, j), row stride sw. */
+inline float4
+nr_step (__global const float4 *in, int sw, int i, int j)
+{
+  __global const float4 *c = in + (size_t) j * sw + i;
+  float4 n[8] = { c[-sw - 1], c[-sw], c[-sw + 1], c[-1],
+                  c[1],       c[sw - 1], c[sw], c[sw + 1] };
+  float4 x = c[0], r;
+  float  p[8];
+
+  for (int d = 0; d < 8; d++)
+    p[d] = n[d].x;
+  r.x = nr_channel (x.x, p);
+  for (int d = 0; d < 8; d++)
+    p[d] = n[d].y;
+  r.y = nr_channel (x.y, p);
+  for (int d = 0; d < 8; d++)
+    p[d] = n[d].z;
+  r.z = nr_channel (x.z, p);
+  r.w = x.w;
+  return r;
+}
+
+/* The source over the piece grown by n a side, the addressing deciding
+ * texels outside the image: buffer position (i, j) is texel
+ * (x0 + i, y0 + j). */
+__kernel void
+nr_load (CLFX_SRC_ARGS (src), __global float4 *out, int sw, int sh, int x0,
+         int y0)
+{
+  int i = get_global_id (0), j = get_global_id (1);
+
+  if (i >= sw || j >= sh)
+    return;
+  out[(size_t) j * sw + i] = nr_texel (clfx_fetch (CLFX_SRC (src), x0 + i,
+                                                   y0 + j));
+}
+
+/* An iteration over the square lo .. lo + w - 1, lo .. lo + h - 1 of the
+ * buffer: the texels it reads hold the previous iteration's values. */
+__kernel void
+nr_iterate (__global const float4 *in, __global float4 *out, int sw, int lo,
+            int w, int h)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= w || gy >= h)
+    return;
+  out[(size_t) (lo + gy) * sw + lo + gx] = nr_step (in, sw, lo + gx,
+                                                    lo + gy);
+}
+
+/* The last iteration (or, with iterate 0, the texels as loaded), stored:
+ * result pixel (x, y) is buffer position (n + gx, n + gy). */
+__kernel void
+nr_store (__global const float4 *in, int sw, int n, int iterate,
+          CLFX_DST_ARGS)
+{
+  int gx = get_global_id (0), gy = get_global_id (1);
+
+  if (gx >= dst_rect.z || gy >= dst_rect.w)
+    return;
+
+  float4 v = iterate ? nr_step (in, sw, n + gx, n + gy)
+                     : in[(size_t) (n + gy) * sw + n + gx];
+  CLFX_STORE (CLFX_DST_X (gx), CLFX_DST_Y (gy), clfx_from_rgba (v));
+}
