@@ -32,76 +32,71 @@ nr_texel (float4 v)
 
 /* s / n rounded to the nearest float whatever the device's division
  * (OpenCL C allows 2.5 ulp): fma's residual is exact, and a neighbour
- * with a smaller one is nearer.  n is 1 .. 9, never a tie. */
-inline float
-nr_quotient (float s, float n)
+ * with a smaller one is nearer (two steps; n is 1 .. 9, never a tie).
+ * A quotient that is not finite keeps its value (its residual is not a
+ * number). */
+inline float4
+nr_quotient (float4 s, float4 n)
 {
-  float q = s / n;
+  float4 q = s / n;
 
-  if (! isfinite (q))
-    return q;
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < 2; k++)
     {
-      float r = fma (-q, n, s);
-      float q1 = nextafter (q, r > 0.0f ? INFINITY : -INFINITY);
-      float r1 = fma (-q1, n, s);
-      if (r == 0.0f || ! (fabs (r1) < fabs (r)))
-        break;
-      q = q1;
+      float4 r = fma (-q, n, s);
+      float4 q1 = nextafter (q, select ((float4) (-INFINITY),
+                                        (float4) (INFINITY), r > 0.0f));
+      float4 r1 = fma (-q1, n, s);
+      q = select (q, q1, fabs (r1) < fabs (r));
     }
   return q;
 }
 
-inline float
-nr_metric (float b, float v, float a)
+/* GEGL's metric of an axis through v: (v * 2 - b - a)^2, in its order. */
+inline float4
+nr_metric (float4 b, float4 v, float4 a)
 {
-  float d = v * 2.0f - b - a;
+  float4 d = v * 2.0f - b - a;
   return d * d;
 }
 
-/* One channel: the centre x, its neighbours p[0..7] (rows above, beside,
- * below, left to right). */
-inline float
-nr_channel (float x, const float p[8])
-{
-  float ref[4], sum = x, count = 1.0f;
+/* Neighbour p's offer (GEGL's mean in double, once rounded: the same
+ * float), taken into sum and count unless it raises an axis's metric;
+ * every colour channel at once (alpha's lane is left alone after). */
+#define NR_OFFER(p)                                                          \
+  do                                                                         \
+    {                                                                        \
+      float4 v_ = (p) * 0.5f + x * 0.5f;                                     \
+      int4   bad_ = (nr_metric (p0, v_, p7) > m0)                            \
+                    | (nr_metric (p1, v_, p6) > m1)                          \
+                    | (nr_metric (p2, v_, p5) > m2)                          \
+                    | (nr_metric (p3, v_, p4) > m3);                         \
+      sum = select (sum + v_, sum, bad_);                                    \
+      count = select (count + 1.0f, count, bad_);                            \
+    }                                                                        \
+  while (0)
 
-  for (int a = 0; a < 4; a++)
-    ref[a] = nr_metric (p[a], x, p[7 - a]);
-  for (int d = 0; d < 8; d++)
-    {
-      float v = p[d] * 0.5f + x * 0.5f;
-      bool  valid = true;
-      for (int a = 0; a < 4 && valid; a++)
-        valid = ! (nr_metric (p[a], v, p[7 - a]) > ref[a]);
-      if (valid)
-        {
-          sum += v;
-          count += 1.0f;
-        }
-    }
-  return nr_quotient (sum, count);
-}
-
-/* One iteration at buffer position (i, j), row stride sw. */
+/* One iteration at buffer position (i, j), row stride sw: the centre x
+ * and its neighbours p0 .. p7 (the row above, left and right, the row
+ * below; p_k and p_(7-k) point-symmetric, the four axes). */
 inline float4
 nr_step (__global const float4 *in, int sw, int i, int j)
 {
   __global const float4 *c = in + (size_t) j * sw + i;
-  float4 n[8] = { c[-sw - 1], c[-sw], c[-sw + 1], c[-1],
-                  c[1],       c[sw - 1], c[sw], c[sw + 1] };
-  float4 x = c[0], r;
-  float  p[8];
+  float4 p0 = c[-sw - 1], p1 = c[-sw], p2 = c[-sw + 1], p3 = c[-1];
+  float4 x = c[0], p4 = c[1], p5 = c[sw - 1], p6 = c[sw], p7 = c[sw + 1];
+  float4 m0 = nr_metric (p0, x, p7), m1 = nr_metric (p1, x, p6);
+  float4 m2 = nr_metric (p2, x, p5), m3 = nr_metric (p3, x, p4);
+  float4 sum = x, count = (float4) (1.0f), r;
 
-  for (int d = 0; d < 8; d++)
-    p[d] = n[d].x;
-  r.x = nr_channel (x.x, p);
-  for (int d = 0; d < 8; d++)
-    p[d] = n[d].y;
-  r.y = nr_channel (x.y, p);
-  for (int d = 0; d < 8; d++)
-    p[d] = n[d].z;
-  r.z = nr_channel (x.z, p);
+  NR_OFFER (p0);
+  NR_OFFER (p1);
+  NR_OFFER (p2);
+  NR_OFFER (p3);
+  NR_OFFER (p4);
+  NR_OFFER (p5);
+  NR_OFFER (p6);
+  NR_OFFER (p7);
+  r = nr_quotient (sum, count);
   r.w = x.w;
   return r;
 }
