@@ -14,21 +14,7 @@
  * off), the quotient corrected to the nearest float, so the device
  * takes GEGL's decisions on GEGL's floats. */
 #include "clfx-io.h"
-
-/* The source texel as GEGL's float: 8- and 16-bit codes as code / 255
- * (65535) correctly rounded, as babl and the reference read them (the
- * kernels' own reads multiply by the reciprocal, an ulp off for some
- * codes; images on GPUs are within 1.5 ulp), in RGBA (gray repeated). */
-inline float4
-nr_texel (float4 v)
-{
-#if CLFX_DEPTH == CLFX_DEPTH_CODE_U8
-  v = rint (v * 255.0f) / 255.0f;
-#elif CLFX_DEPTH == CLFX_DEPTH_CODE_U16
-  v = rint (v * 65535.0f) / 65535.0f;
-#endif
-  return clfx_rgba (v);
-}
+#include "stencil-iterate.h"
 
 /* s / n rounded to the nearest float whatever the device's division
  * (OpenCL C allows 2.5 ulp): fma's residual is exact, and a neighbour
@@ -101,19 +87,12 @@ nr_step (__global const float4 *in, int sw, int i, int j)
   return r;
 }
 
-/* The source over the piece grown by n a side, the addressing deciding
- * texels outside the image: buffer position (i, j) is texel
- * (x0 + i, y0 + j). */
+/* The source over the piece grown by n a side (stencil-iterate.h). */
 __kernel void
 nr_load (CLFX_SRC_ARGS (src), __global float4 *out, int sw, int sh, int x0,
          int y0)
 {
-  int i = get_global_id (0), j = get_global_id (1);
-
-  if (i >= sw || j >= sh)
-    return;
-  out[(size_t) j * sw + i] = nr_texel (clfx_fetch (CLFX_SRC (src), x0 + i,
-                                                   y0 + j));
+  ITERATE_LOAD (src, out, sw, sh, x0, y0);
 }
 
 /* An iteration over the square lo .. lo + w - 1, lo .. lo + h - 1 of the

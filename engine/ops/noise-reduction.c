@@ -81,46 +81,9 @@ static bool
 nr_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
   const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
-  const ClfxTile         *t = clfx_graph_tile (g);
-  int                     n = fp->noise_reduction.iterations;
-  int                     sw = t->out.width + 2 * n;
-  int                     sh = t->out.height + 2 * n;
-  size_t                  bytes = (size_t) sw * (size_t) sh * 16;
-  cl_mem                  a, b;
-  ClfxLaunch              load = { "nr_load", NULL, NULL, 2,
-                                   { (size_t) sw, (size_t) sh }, { 0, 0 } };
-  ClfxLaunch              store = { "nr_store", NULL, NULL, 2,
-                                    { (size_t) t->out.width,
-                                      (size_t) t->out.height },
-                                    { 0, 0 } };
 
-  if (! (a = clfx_graph_buffer (g, "noise-reduction a", bytes, error))
-      || ! (b = n > 1 ? clfx_graph_buffer (g, "noise-reduction b", bytes,
-                                           error)
-                      : a)
-      || ! CLFX_LAUNCH (g, &load, error, CLFX_SRC, CLFX_ARG (a),
-                        CLFX_INT (sw), CLFX_INT (sh),
-                        CLFX_INT (t->out.x - n), CLFX_INT (t->out.y - n)))
-    return false;
-  /* Iteration k (0-based) makes the square k + 1 .. s - 2 - k of the
-   * buffer from the previous one; the last is made as it is stored. */
-  for (int k = 0; k + 1 < n; k++)
-    {
-      int        w = sw - 2 - 2 * k, h = sh - 2 - 2 * k;
-      ClfxLaunch it = { "nr_iterate", NULL, NULL, 2,
-                        { (size_t) w, (size_t) h }, { 0, 0 } };
-      cl_mem     tmp;
-
-      if (! CLFX_LAUNCH (g, &it, error, CLFX_ARG (a), CLFX_ARG (b),
-                         CLFX_INT (sw), CLFX_INT (k + 1), CLFX_INT (w),
-                         CLFX_INT (h)))
-        return false;
-      tmp = a;
-      a = b;
-      b = tmp;
-    }
-  return CLFX_LAUNCH (g, &store, error, CLFX_ARG (a), CLFX_INT (sw),
-                      CLFX_INT (n), CLFX_INT (n > 0), CLFX_DST);
+  return clfx_filter_iterate (g, "nr", fp->noise_reduction.iterations, NULL,
+                              error);
 }
 
 /* GEGL's metric of an axis: the square of its second difference, each
