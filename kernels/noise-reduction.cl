@@ -7,10 +7,13 @@
  * and 7 - d point-symmetric) and the four axes (p_a, p_7-a), a < 4:
  *   m(b, v, a) = (v * 2 - b - a)^2                   (float, GEGL's order)
  *   ref_a = m(p_a, x, p_7-a)
- *   v_d = (float) (p_d * 0.5 + x * 0.5)              (exact, then rounded)
+ *   v_d = p_d * 0.5 + x * 0.5     (GEGL's in double, rounded to float:
+ *                                  here the halves are exact and the sum
+ *                                  rounds once, the same float)
  *   v_d joins the sum (x, then the directions in order) unless some axis
  *   has m(p_a, v_d, p_7-a) > ref_a; the result is the sum over the count.
- * Alpha is the centre's.  Every step is one IEEE operation (FP_CONTRACT
+ * The three colour channels go as one float4 (the decisions as selects),
+ * alpha is the centre's.  Every step is one IEEE operation (FP_CONTRACT
  * off), the quotient corrected to the nearest float, so the device
  * takes GEGL's decisions on GEGL's floats. */
 #include "clfx-io.h"
