@@ -31,13 +31,12 @@ mcb_cube (double4 s)
   return p + (e + lo * s);
 }
 
-/* One iteration at buffer position (i, j), row stride sw. */
+/* One iteration's value of the centre c from its neighbours (top left,
+ * top, top right, left, right, bottom left, bottom, bottom right). */
 inline float4
-mcb_step (__global const float4 *in, int sw, int i, int j)
+mcb_flow (float4 tl, float4 t, float4 tr, float4 l, float4 c, float4 r,
+          float4 bl, float4 b, float4 br)
 {
-  __global const float4 *q = in + (size_t) j * sw + i;
-  float4  tl = q[-sw - 1], t = q[-sw], tr = q[-sw + 1], l = q[-1];
-  float4  c = q[0], r = q[1], bl = q[sw - 1], b = q[sw], br = q[sw + 1];
   double4 dx = convert_double4 (r - l), dy = convert_double4 (b - t);
   double4 cd = convert_double4 (c);
   double4 dx2 = dx * dx, dy2 = dy * dy, s = dx2 + dy2;
@@ -49,7 +48,34 @@ mcb_step (__global const float4 *in, int sw, int i, int j)
   double4 curvature = n / sqrt (mcb_cube (s));
   float4  out = convert_float4 (cd + 0.25 * magnitude * curvature);
 
-  out = select (c, out, convert_int4 (magnitude != 0.0));
+  return select (c, out, convert_int4 (magnitude != 0.0));
+}
+
+/* One iteration at buffer position (i, j), row stride sw.  A lane that
+ * is not finite where its nine texels are (float differences of values
+ * near FLT_MAX overflowed) is made again from the texels times 2^-4 and
+ * scaled back, past FLT_MAX clamped: the flow is homogeneous of degree
+ * one, and a power of two scales its operations exactly, so finite
+ * texels give a finite result and nothing else changes. */
+inline float4
+mcb_step (__global const float4 *in, int sw, int i, int j)
+{
+  __global const float4 *q = in + (size_t) j * sw + i;
+  float4 tl = q[-sw - 1], t = q[-sw], tr = q[-sw + 1], l = q[-1];
+  float4 c = q[0], r = q[1], bl = q[sw - 1], b = q[sw], br = q[sw + 1];
+  float4 out = mcb_flow (tl, t, tr, l, c, r, bl, b, br);
+
+  if (! isfinite (out.x + out.y + out.z))
+    {
+      const float d = 0.0625f;
+      int4        fin = isfinite (tl) & isfinite (t) & isfinite (tr)
+                        & isfinite (l) & isfinite (c) & isfinite (r)
+                        & isfinite (bl) & isfinite (b) & isfinite (br);
+      float4      s = mcb_flow (tl * d, t * d, tr * d, l * d, c * d, r * d,
+                                bl * d, b * d, br * d);
+      out = select (out, clamp (s * 16.0f, -FLT_MAX, FLT_MAX),
+                    ! isfinite (out) & fin);
+    }
   out.w = c.w;
   return out;
 }

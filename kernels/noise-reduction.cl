@@ -8,8 +8,8 @@
  *   m(b, v, a) = (v * 2 - b - a)^2                   (float, GEGL's order)
  *   ref_a = m(p_a, x, p_7-a)
  *   v_d = p_d * 0.5 + x * 0.5     (GEGL's in double, rounded to float:
- *                                  here the halves are exact and the sum
- *                                  rounds once, the same float)
+ *                                  here (p_d + x) * 0.5, the same float
+ *                                  down to subnormals: NR_OFFER)
  *   v_d joins the sum (x, then the directions in order) unless some axis
  *   has m(p_a, v_d, p_7-a) > ref_a; the result is the sum over the count.
  * The three colour channels go as one float4 (the decisions as selects),
@@ -48,13 +48,16 @@ nr_metric (float4 b, float4 v, float4 a)
   return d * d;
 }
 
-/* Neighbour p's offer (GEGL's mean in double, once rounded: the same
- * float), taken into sum and count unless it raises an axis's metric;
+/* Neighbour p's offer, GEGL's mean in double rounded once to float: the
+ * sum then its half (the sum rounds once, the half is exact, subnormal
+ * sums exact), or where the sum overflows the halves' sum (exact
+ * halves); taken into sum and count unless it raises an axis's metric;
  * every colour channel at once (alpha's lane is left alone after). */
 #define NR_OFFER(p)                                                          \
   do                                                                         \
     {                                                                        \
-      float4 v_ = (p) * 0.5f + x * 0.5f;                                     \
+      float4 s_ = (p) + x;                                                   \
+      float4 v_ = select (s_ * 0.5f, (p) * 0.5f + x * 0.5f, isinf (s_));     \
       int4   bad_ = (nr_metric (p0, v_, p7) > m0)                            \
                     | (nr_metric (p1, v_, p6) > m1)                          \
                     | (nr_metric (p2, v_, p5) > m2)                          \
@@ -64,18 +67,16 @@ nr_metric (float4 b, float4 v, float4 a)
     }                                                                        \
   while (0)
 
-/* One iteration at buffer position (i, j), row stride sw: the centre x
- * and its neighbours p0 .. p7 (the row above, left and right, the row
- * below; p_k and p_(7-k) point-symmetric, the four axes). */
+/* One iteration's value of the centre x from its neighbours p0 .. p7
+ * (the row above, left and right, the row below; p_k and p_(7-k)
+ * point-symmetric, the four axes). */
 inline float4
-nr_step (__global const float4 *in, int sw, int i, int j)
+nr_smooth (float4 x, float4 p0, float4 p1, float4 p2, float4 p3, float4 p4,
+           float4 p5, float4 p6, float4 p7)
 {
-  __global const float4 *c = in + (size_t) j * sw + i;
-  float4 p0 = c[-sw - 1], p1 = c[-sw], p2 = c[-sw + 1], p3 = c[-1];
-  float4 x = c[0], p4 = c[1], p5 = c[sw - 1], p6 = c[sw], p7 = c[sw + 1];
   float4 m0 = nr_metric (p0, x, p7), m1 = nr_metric (p1, x, p6);
   float4 m2 = nr_metric (p2, x, p5), m3 = nr_metric (p3, x, p4);
-  float4 sum = x, count = (float4) (1.0f), r;
+  float4 sum = x, count = (float4) (1.0f);
 
   NR_OFFER (p0);
   NR_OFFER (p1);
@@ -85,7 +86,40 @@ nr_step (__global const float4 *in, int sw, int i, int j)
   NR_OFFER (p5);
   NR_OFFER (p6);
   NR_OFFER (p7);
-  r = nr_quotient (sum, count);
+  return nr_quotient (sum, count);
+}
+
+/* The lanes of r that are not finite where their nine texels are (the
+ * sum of values near FLT_MAX overflowed) made again from the texels
+ * times 2^-4 and scaled back, past FLT_MAX clamped: finite texels give
+ * a finite result (a power of two scales every other lane's operations
+ * exactly, so nothing else would change). */
+inline float4
+nr_rescaled (float4 x, float4 p0, float4 p1, float4 p2, float4 p3,
+             float4 p4, float4 p5, float4 p6, float4 p7, float4 r)
+{
+  const float d = 0.0625f;
+  int4        fin = isfinite (x) & isfinite (p0) & isfinite (p1)
+                    & isfinite (p2) & isfinite (p3) & isfinite (p4)
+                    & isfinite (p5) & isfinite (p6) & isfinite (p7);
+  float4      s = nr_smooth (x * d, p0 * d, p1 * d, p2 * d, p3 * d, p4 * d,
+                             p5 * d, p6 * d, p7 * d);
+
+  return select (r, clamp (s * 16.0f, -FLT_MAX, FLT_MAX),
+                 ! isfinite (r) & fin);
+}
+
+/* One iteration at buffer position (i, j), row stride sw. */
+inline float4
+nr_step (__global const float4 *in, int sw, int i, int j)
+{
+  __global const float4 *c = in + (size_t) j * sw + i;
+  float4 p0 = c[-sw - 1], p1 = c[-sw], p2 = c[-sw + 1], p3 = c[-1];
+  float4 x = c[0], p4 = c[1], p5 = c[sw - 1], p6 = c[sw], p7 = c[sw + 1];
+  float4 r = nr_smooth (x, p0, p1, p2, p3, p4, p5, p6, p7);
+
+  if (! isfinite (r.x + r.y + r.z))
+    r = nr_rescaled (x, p0, p1, p2, p3, p4, p5, p6, p7, r);
   r.w = x.w;
   return r;
 }

@@ -21,6 +21,7 @@
  * the same order, in double where GEGL's are (cl_khr_fp64), with
  * pow (s, 3) as s^3 rounded once; the reference below is GEGL's
  * expressions in C with libm's pow. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -78,34 +79,67 @@ mcb_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
                               error);
 }
 
-/* GEGL's expressions for the channel value at (x, y) of plane v (stride
- * s): float where both operands are float, double elsewhere. */
+/* GEGL's expressions for a channel's value from the 3 x 3 values m
+ * (rows top to bottom), each times scale: float where both operands are
+ * float, double elsewhere. */
 static float
-ref_flow (const float *v, int s, int x, int y)
+ref_flow_scaled (const float m_in[9], float scale)
 {
-  const float *m = v + (size_t) y * s + x;
-  float        left = m[-1], right = m[1], top = m[-s], bottom = m[s];
-  float        centre = m[0];
-  double       dx = right - left, dy = bottom - top;
-  double       magnitude = sqrt (dx * dx + dy * dy);
-  float        out = centre;
+  float        m[9];
+  float        left, right, top, bottom, centre;
+  double       dx, dy, magnitude;
+  float        out;
 
+  for (int k = 0; k < 9; k++)
+    m[k] = m_in[k] * scale;
+  left = m[3];
+  right = m[5];
+  top = m[1];
+  bottom = m[7];
+  centre = m[4];
+  out = centre;
+  dx = right - left;
+  dy = bottom - top;
+  magnitude = sqrt (dx * dx + dy * dy);
   if (magnitude != 0.0)
     {
       double dx2 = dx * dx, dy2 = dy * dy;
       double dxx = (float) (right + left) - 2. * centre;
       double dyy = (float) (bottom + top) - 2. * centre;
-      float  corners = m[s + 1] - m[-s + 1];
+      float  corners = m[8] - m[2];
       double dxy, n, d;
 
-      corners = corners - m[s - 1];
-      corners = corners + m[-s - 1];
+      corners = corners - m[6];
+      corners = corners + m[0];
       dxy = 0.25 * corners;
       n = dx2 * dyy + dy2 * dxx - 2. * dx * dy * dxy;
       d = sqrt (pow (dx2 + dy2, 3.));
       out = (float) (centre + 0.25 * magnitude * (n / d));
     }
   return out;
+}
+
+/* ... at (x, y) of plane v (stride s).  The family's rule at float's
+ * limits: a result that is not finite where its nine texels are is made
+ * again from the texels times 2^-4, scaled back and clamped to
+ * +-FLT_MAX. */
+static float
+ref_flow (const float *v, int s, int x, int y)
+{
+  float m[9], r;
+  bool  finite = true;
+
+  for (int j = 0; j < 3; j++)
+    for (int i = 0; i < 3; i++)
+      {
+        m[j * 3 + i] = v[(size_t) (y + j - 1) * s + x + i - 1];
+        finite = finite && isfinite (m[j * 3 + i]);
+      }
+  r = ref_flow_scaled (m, 1.0f);
+  if (! isfinite (r) && finite)
+    r = fminf (fmaxf (ref_flow_scaled (m, 0.0625f) * 16.0f, -FLT_MAX),
+               FLT_MAX);
+  return r;
 }
 
 /* Per colour channel: the plane of the source over the image grown by n

@@ -32,6 +32,7 @@
  * covers.  So the reference below repeats GEGL's float operations in
  * GEGL's order, and the kernels (kernels/noise-reduction.cl) make each
  * one the same IEEE operation: the two agree bit for bit. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,15 +104,18 @@ ref_metric (float before, float centre, float after)
 static const int ref_dx[8] = { -1, 0, 1, -1, 1, -1, 0, 1 };
 static const int ref_dy[8] = { -1, -1, -1, 0, 0, 1, 1, 1 };
 
-/* One channel value of an iteration at (x, y) of plane v (stride s). */
+/* One channel value of an iteration: the centre and its neighbours nb,
+ * each times scale (1, or 2^-4 where values near FLT_MAX overflowed). */
 static float
-ref_smooth (const float *v, int s, int x, int y)
+ref_smooth_scaled (float centre, const float nb_in[8], float scale)
 {
-  float centre = v[(size_t) y * s + x], nb[8], metric[4], sum = centre;
+  float nb[8], metric[4], sum;
   int   count = 1;
 
+  centre *= scale;
+  sum = centre;
   for (int k = 0; k < 8; k++)
-    nb[k] = v[(size_t) (y + ref_dy[k]) * s + x + ref_dx[k]];
+    nb[k] = nb_in[k] * scale;
   for (int a = 0; a < 4; a++)
     metric[a] = ref_metric (nb[a], centre, nb[7 - a]);
   for (int k = 0; k < 8; k++)
@@ -129,6 +133,28 @@ ref_smooth (const float *v, int s, int x, int y)
         }
     }
   return sum / (float) count;
+}
+
+/* ... at (x, y) of plane v (stride s).  The family's rule at float's
+ * limits: a result that is not finite where its nine texels are is made
+ * again from the texels times 2^-4, scaled back and clamped to
+ * +-FLT_MAX. */
+static float
+ref_smooth (const float *v, int s, int x, int y)
+{
+  float centre = v[(size_t) y * s + x], nb[8], r;
+  bool  finite = isfinite (centre);
+
+  for (int k = 0; k < 8; k++)
+    {
+      nb[k] = v[(size_t) (y + ref_dy[k]) * s + x + ref_dx[k]];
+      finite = finite && isfinite (nb[k]);
+    }
+  r = ref_smooth_scaled (centre, nb, 1.0f);
+  if (! isfinite (r) && finite)
+    r = fminf (fmaxf (ref_smooth_scaled (centre, nb, 0.0625f) * 16.0f,
+                      -FLT_MAX), FLT_MAX);
+  return r;
 }
 
 /* Per colour channel: the plane of the source over the image grown by n
