@@ -188,6 +188,14 @@ def cases(rgba, rgb):
         ("motion-blur-zoom 0.1",
          ["--filter", "motion-blur-zoom", "--addressing", "clamp"],
          "gegl:motion-blur-zoom", {"factor": 0.1}, "RaGaBaA float", None),
+        # The iterative filters, at their defaults, on GEGL's perceptual
+        # float (no conversion on its side); GEGL's edge is clfx's clamp.
+        ("noise-reduction 4",
+         ["--filter", "noise-reduction", "--addressing", "clamp"],
+         "gegl:noise-reduction", {"iterations": 4}, "R~G~B~A float", None),
+        ("mean-curvature-blur 20", ["--filter", "mean-curvature-blur"],
+         "gegl:mean-curvature-blur", {"iterations": 20}, "R'G'B'A float",
+         None),
         # Graphs of gaussian-blur and point operations: the input in the
         # format GEGL's first blur takes (high-pass's over converts it too).
         ("highpass 4", ["--filter", "highpass"], "gegl:high-pass",

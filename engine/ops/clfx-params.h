@@ -24,6 +24,8 @@
 #include "unsharp.h"
 #include "highpass.h"
 #include "dog.h"
+#include "noise-reduction.h"
+#include "mean-curvature-blur.h"
 
 /* resize: one variant. */
 typedef struct
@@ -50,7 +52,9 @@ typedef struct
   X (motion_blur_linear, MOTION_BLUR_LINEAR, "motion-blur-linear")         \
   X (motion_blur_zoom, MOTION_BLUR_ZOOM, "motion-blur-zoom")               \
   X (motion_blur_circular, MOTION_BLUR_CIRCULAR, "motion-blur-circular")   \
-  X (highpass, HIGHPASS, "highpass") X (dog, DOG, "dog")
+  X (highpass, HIGHPASS, "highpass") X (dog, DOG, "dog")                     \
+  X (noise_reduction, NOISE_REDUCTION, "noise-reduction")                   \
+  X (mean_curvature_blur, MEAN_CURVATURE_BLUR, "mean-curvature-blur")
 
 typedef struct
 {
@@ -70,6 +74,8 @@ typedef struct
                               * image's width and height */
   ClfxHighpassParams  highpass;
   ClfxDogParams       dog;
+  ClfxNoiseReductionParams noise_reduction;
+  ClfxMeanCurvatureParams  mean_curvature;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */

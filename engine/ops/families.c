@@ -232,6 +232,8 @@ static const ClfxParamSpec filter_params[] = {
   CLFX_HIGHPASS_ROWS (F, F_FILTER),
   CLFX_DOG_ROWS (F, F_FILTER),
   CLFX_MOTION_BLUR_CIRCULAR_ROWS (F, F_FILTER),
+  CLFX_NOISE_REDUCTION_ROWS (F, F_FILTER),
+  CLFX_MEAN_CURVATURE_BLUR_ROWS (F, F_FILTER),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
@@ -267,6 +269,8 @@ filter_sweep_case (ClfxParams *p, int k)
   fp->highpass.std_dev = k % 2 ? 2.0 : 0.7;
   fp->dog.radius1 = k % 2 ? 1.0 : 0.5;
   fp->dog.radius2 = k % 2 ? 2.0 : 0.9;
+  fp->noise_reduction.iterations = k % 2 ? 2 : 1;
+  fp->mean_curvature.iterations = k % 2 ? 3 : 1;
 }
 static const char *const filter_menus[] = { "<Image>/Filters/OpenCL", NULL };
 

@@ -11,6 +11,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../../kernels/clfx-common.h"
@@ -735,4 +736,66 @@ clfx_filter_blur_tolerance (const ClfxPlan *plan, const ClfxFilterBlur *b,
   if (plan->decode)
     clfx_tol_srgb (tol, dst->depth, plan->srgb_tables);
   clfx_tol_store (tol, dst->depth, false);
+}
+
+/* ---- iterated 3 x 3 stencils ---------------------------------------------- */
+
+bool
+clfx_filter_iterate (ClfxGraph *g, const char *prefix, int n,
+                     const ClfxArg *extra, ClfxError *error)
+{
+  const ClfxTile *t = clfx_graph_tile (g);
+  int             sw = t->out.width + 2 * n, sh = t->out.height + 2 * n;
+  size_t          bytes = (size_t) sw * (size_t) sh * 16;
+  char            k_load[64], k_iterate[64], k_store[64];
+  cl_mem          a, b;
+  ClfxLaunch      load = { k_load, NULL, NULL, 2,
+                           { (size_t) sw, (size_t) sh }, { 0, 0 } };
+  ClfxLaunch      store = { k_store, NULL, NULL, 2,
+                            { (size_t) t->out.width,
+                              (size_t) t->out.height },
+                            { 0, 0 } };
+  ClfxArg         none = CLFX_INT (0);
+  bool            more = extra != NULL;
+
+  snprintf (k_load, sizeof k_load, "%s_load", prefix);
+  snprintf (k_iterate, sizeof k_iterate, "%s_iterate", prefix);
+  snprintf (k_store, sizeof k_store, "%s_store", prefix);
+  if (! extra)
+    extra = &none;
+  if (! (a = clfx_graph_buffer (g, "iterations a", bytes, error))
+      || ! (b = n > 1 ? clfx_graph_buffer (g, "iterations b", bytes, error)
+                      : a)
+      || ! CLFX_LAUNCH (g, &load, error, CLFX_SRC, CLFX_ARG (a),
+                        CLFX_INT (sw), CLFX_INT (sh),
+                        CLFX_INT (t->out.x - n), CLFX_INT (t->out.y - n)))
+    return false;
+  /* Iteration k (0-based) makes the square k + 1 .. side - 2 - k of the
+   * buffer from the previous one's; the last is made as it is stored. */
+  for (int k = 0; k + 1 < n; k++)
+    {
+      int        w = sw - 2 - 2 * k, h = sh - 2 - 2 * k;
+      ClfxLaunch it = { k_iterate, NULL, NULL, 2,
+                        { (size_t) w, (size_t) h }, { 0, 0 } };
+      cl_mem     tmp;
+      bool       ok = more ? CLFX_LAUNCH (g, &it, error, CLFX_ARG (a),
+                                          CLFX_ARG (b), CLFX_INT (sw),
+                                          CLFX_INT (k + 1), CLFX_INT (w),
+                                          CLFX_INT (h), *extra)
+                           : CLFX_LAUNCH (g, &it, error, CLFX_ARG (a),
+                                          CLFX_ARG (b), CLFX_INT (sw),
+                                          CLFX_INT (k + 1), CLFX_INT (w),
+                                          CLFX_INT (h));
+
+      if (! ok)
+        return false;
+      tmp = a;
+      a = b;
+      b = tmp;
+    }
+  return more ? CLFX_LAUNCH (g, &store, error, CLFX_ARG (a), CLFX_INT (sw),
+                             CLFX_INT (n), CLFX_INT (n > 0), CLFX_DST,
+                             *extra)
+              : CLFX_LAUNCH (g, &store, error, CLFX_ARG (a), CLFX_INT (sw),
+                             CLFX_INT (n), CLFX_INT (n > 0), CLFX_DST);
 }

@@ -139,6 +139,21 @@ bool    clfx_filter_ref_store (const ClfxPlan *plan, const ClfxFilterBlur *b,
                                ClfxImage *out, ClfxImage *dst,
                                ClfxError *error);
 
+/* ---- iterated 3 x 3 stencils ---------------------------------------------- */
+
+/* n iterations of a 3 x 3 stencil on the graph's current piece, as GEGL
+ * runs its iterated area filters: the source loaded once over the piece
+ * grown by n a side (the plan's halo; the addressing beyond the image)
+ * into a float RGBA device buffer (kernel `<prefix>_load`, its arguments
+ * source, buffer, width, height, x0, y0), then each iteration one pixel
+ * in from the previous one's square into a second buffer and back
+ * (`<prefix>_iterate`: in, out, width, first, columns, rows), the last
+ * made where it is stored (`<prefix>_store`: in, width, n, whether to
+ * iterate, result).  `extra`, when not NULL, is one more argument last
+ * to the iterate and store kernels. */
+bool clfx_filter_iterate (ClfxGraph *g, const char *prefix, int n,
+                          const ClfxArg *extra, ClfxError *error);
+
 /* The blurs' tolerance: the axes' float error (clfx_gauss_tolerance),
  * over the smallest weight inside with edge handling none, and the
  * sampler's weights with linear. */

@@ -353,6 +353,8 @@ ZOOM_CASES = [(0.1, 0.5, 0.5), (0.35, 0.3, 0.75), (-0.2, 0.5, 0.5),
               (0.8, 1.2, 0.25)]
 
 THRESHOLD_CASES = [(2.0, 1.5, 0.1), (1.5, 3.0, 0.02)]
+# mean_curvature_cases: a few iterations and the default.
+MEAN_CURVATURE_ITERATIONS = [3, 20]
 print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
                                 + len(THRESHOLD_CASES)
                                 + len(median_float_cases)
@@ -362,7 +364,133 @@ print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
                                 + len(ZOOM_CASES) + 1
                                 + len(crop_float_cases)
                                 + len(crop_u8_cases)
-                                + len(CIRCULAR_CASES))))
+                                + len(CIRCULAR_CASES)
+                                + 2 + len(MEAN_CURVATURE_ITERATIONS))))
+
+
+def noise_reduction_cases(tag, photo):
+    """gegl:noise-reduction works on "R~G~B~A float": on a 160 x 120 crop
+    of the photograph's 8-bit codes as code / 255 handed to GEGL in that
+    format (no conversion: babl's own from 8-bit goes through linear
+    light, up to 47 ulp off, and the decisions' ties follow it) and to
+    clfx as a float PFM (worked on as stored), GEGL's edge (transparent)
+    as clfx's clamp.  GEGL's CPU code updates its buffer in place in
+    raster order; clfx iterates between two buffers.  One iteration of a
+    chunk of one pixel reads no updated value: GEGL rendering each pixel
+    of a grid (every fourth) alone must give clfx's result bit for bit.
+    At the default, 4 iterations of the whole crop, the order's effect is
+    measured and said; every value must lie within the range of the
+    source's 9 x 9 window (each iteration takes means of its 3 x 3), give
+    or take the float sums' and quotients' rounding (9 of half an ulp of
+    values up to 1 an iteration)."""
+    import numpy as np
+    fmt = "R~G~B~A float"
+    full, fw, fh = gegl_load(photo, "R'G'B'A u8")
+    w, h = min(fw, 160), min(fh, 120)
+    codes = np.frombuffer(full.get(Gegl.Rectangle.new(0, 0, w, h), 1.0,
+                                   "R'G'B'A u8", Gegl.AbyssPolicy.NONE),
+                          dtype=np.uint8).reshape(h, w, 4)
+    v = codes.astype(np.float32) / np.float32(255)
+    buf = Gegl.Buffer.new(fmt, 0, 0, w, h)
+    buf.set(Gegl.Rectangle.new(0, 0, w, h), fmt, v.tobytes())
+    src = os.path.join(work, tag + "-nr.pfm")
+    write_pfm(src, w, h, v[:, :, :3].ravel().tolist())
+
+    def clfx(n):
+        out = os.path.join(work, "%s-nr-%d.pfm" % (tag, n))
+        good, msg = bench_run(src, out, ["--filter", "noise-reduction",
+                                         "--noise-reduction-iterations",
+                                         str(n), "--addressing", "clamp"])
+        if not good:
+            ok(False, "%s noise-reduction %d: clfx-bench failed: %s"
+               % (tag, n, msg))
+            return None
+        return np.array(read_pfm(out)[2], dtype=np.float32).reshape(h, w, 3)
+
+    def gegl(n, x, y, cw, ch):
+        g = Gegl.Node()
+        s = g.create_child("gegl:buffer-source")
+        s.set_property("buffer", buf)
+        node = g.create_child("gegl:noise-reduction")
+        node.set_property("iterations", n)
+        c = g.create_child("gegl:crop")
+        for k, val in (("x", x), ("y", y), ("width", cw), ("height", ch)):
+            c.set_property(k, float(val))
+        out = Gegl.Buffer.new(fmt, x, y, cw, ch)
+        write = g.create_child("gegl:write-buffer")
+        write.set_property("buffer", out)
+        s.link(node)
+        node.link(c)
+        c.link(write)
+        write.process()
+        return np.frombuffer(out.get(Gegl.Rectangle.new(x, y, cw, ch), 1.0,
+                                     fmt, Gegl.AbyssPolicy.NONE),
+                             dtype=np.float32).reshape(ch, cw, 4)[:, :, :3]
+
+    got = clfx(1)
+    if got is not None:
+        pts = [(x, y) for y in range(0, h, 4) for x in range(0, w, 4)]
+        differ = sum(bool((gegl(1, x, y, 1, 1)[0, 0] != got[y, x]).any())
+                     for x, y in pts)
+        ok(differ == 0, "%s %dx%d crop noise-reduction 1, R~G~B~A float, "
+           "clamp: GEGL's pixels rendered alone, %d of %d differ (bound 0)"
+           % (tag, w, h, differ, len(pts)))
+    got = clfx(4)
+    if got is not None:
+        ref = gegl(4, 0, 0, w, h)
+        d = np.abs(got - ref)
+        pad = np.pad(v[:, :, :3], ((4, 4), (4, 4), (0, 0)),
+                     constant_values=0.0)
+        win = np.lib.stride_tricks.sliding_window_view(pad, (9, 9),
+                                                       axis=(0, 1))
+        slack = 4 * 9 * 2.0 ** -24
+        inside = ((got >= win.min(axis=(3, 4)) - slack)
+                  & (got <= win.max(axis=(3, 4)) + slack)).all()
+        ok(bool(inside), "%s %dx%d crop noise-reduction 4, R~G~B~A float, "
+           "clamp: within each 9 x 9 window's range; against GEGL's in-place "
+           "order %.1f %% of values the same, max |d| %.3g, mean %.2g"
+           % (tag, w, h, 100.0 * (d == 0).mean(), d.max(), d.mean()))
+
+
+def mean_curvature_cases(tag, photo):
+    """gegl:mean-curvature-blur works on "R'G'B'A float", reading outside
+    the image as its edge (abyss clamp: clfx's clamp-to-edge): on a 160 x
+    120 crop of the photograph's 8-bit codes as code / 255 handed to GEGL
+    in that format and to clfx as a float PFM (worked on as stored),
+    iterations 3 and 20 (the default).  GEGL iterates from one buffer
+    into another, as clfx does, in float and double, which clfx repeats
+    operation by operation: bound 0."""
+    import numpy as np
+    fmt = "R'G'B'A float"
+    full, fw, fh = gegl_load(photo, "R'G'B'A u8")
+    w, h = min(fw, 160), min(fh, 120)
+    codes = np.frombuffer(full.get(Gegl.Rectangle.new(0, 0, w, h), 1.0,
+                                   "R'G'B'A u8", Gegl.AbyssPolicy.NONE),
+                          dtype=np.uint8).reshape(h, w, 4)
+    v = codes.astype(np.float32) / np.float32(255)
+    buf = Gegl.Buffer.new(fmt, 0, 0, w, h)
+    buf.set(Gegl.Rectangle.new(0, 0, w, h), fmt, v.tobytes())
+    src = os.path.join(work, tag + "-mcb.pfm")
+    write_pfm(src, w, h, v[:, :, :3].ravel().tolist())
+    for n in MEAN_CURVATURE_ITERATIONS:
+        out = os.path.join(work, "%s-mcb-%d.pfm" % (tag, n))
+        good, msg = bench_run(src, out, ["--filter", "mean-curvature-blur",
+                                         "--mean-curvature-iterations",
+                                         str(n)])
+        if not good:
+            ok(False, "%s mean-curvature-blur %d: clfx-bench failed: %s"
+               % (tag, n, msg))
+            continue
+        got = np.array(read_pfm(out)[2], dtype=np.float32).reshape(h, w, 3)
+        ref = np.frombuffer(gegl_apply(buf, w, h, fmt,
+                                       "gegl:mean-curvature-blur",
+                                       {"iterations": n}),
+                            dtype=np.float32).reshape(h, w, 4)[:, :, :3]
+        d = np.abs(got - ref)
+        ok(d.max() == 0, "%s %dx%d crop mean-curvature-blur %d, R'G'B'A "
+           "float, clamp-to-edge: max |clfx - GEGL| %.3g, %d of %d values "
+           "differ (bound 0)" % (tag, w, h, n, d.max(), int((d != 0).sum()),
+                                 d.size))
 
 
 def srgb_encode(v):
@@ -796,4 +924,6 @@ for photo in photos:
     motion_cases(tag, photo)
     zoom_cases(tag, photo)
     circular_cases(tag, photo)
+    noise_reduction_cases(tag, photo)
+    mean_curvature_cases(tag, photo)
 sys.exit(1 if gegltap.failed else 0)

@@ -631,9 +631,11 @@ assert fams.count("resize") == 32, fams
 cases = [c["case"].split("/") for c in r["results"] if c["family"] == "filter"]
 variants = sorted({v for v, e in cases})
 assert variants == ["bilateral", "box", "convolve", "dog", "gaussian",
-                    "highpass", "median", "motion-blur-circular",
+                    "highpass", "mean-curvature-blur", "median",
+                    "motion-blur-circular",
                     "motion-blur-linear",
-                    "motion-blur-zoom", "sobel", "unsharp"], variants
+                    "motion-blur-zoom", "noise-reduction", "sobel",
+                    "unsharp"], variants
 assert sorted({e for v, e in cases}) == ["clamp", "clamp-to-edge",
                                          "mirrored-repeat", "none",
                                          "repeat"], cases

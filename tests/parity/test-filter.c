@@ -140,6 +140,28 @@ static const Case motion_cases[] = {
                                 "circular-angle", "0", NULL } },
 };
 
+/* The iterative filters (iterations, pieces): few iterations on small
+ * images, and the default once. */
+static const Case iter_cases[] = {
+  { "noise-reduction 4 (default)", { "filter", "noise-reduction", NULL } },
+  { "noise-reduction 1", { "filter", "noise-reduction",
+                           "noise-reduction-iterations", "1", NULL } },
+  { "noise-reduction 2", { "filter", "noise-reduction",
+                           "noise-reduction-iterations", "2", NULL } },
+  { "noise-reduction 0 (copy)", { "filter", "noise-reduction",
+                                  "noise-reduction-iterations", "0",
+                                  NULL } },
+  { "mean-curvature-blur 20 (default)", { "filter", "mean-curvature-blur",
+                                          NULL } },
+  { "mean-curvature-blur 1", { "filter", "mean-curvature-blur",
+                               "mean-curvature-iterations", "1", NULL } },
+  { "mean-curvature-blur 3", { "filter", "mean-curvature-blur",
+                               "mean-curvature-iterations", "3", NULL } },
+  { "mean-curvature-blur 0 (copy)", { "filter", "mean-curvature-blur",
+                                      "mean-curvature-iterations", "0",
+                                      NULL } },
+};
+
 /* Graphs of the gaussian block and point operations: every edge
  * handling on float, then a few depths and layouts each (not the whole
  * sweep: their blurs are the gaussian's, swept above, and each format
@@ -464,6 +486,12 @@ pieces (ClfxContext *ctx)
   for (size_t c = 0; c < sizeof motion_cases / sizeof motion_cases[0]
                      && n_which < 32; c++)
     which[n_which++] = &motion_cases[c];
+  /* The iterations' halo: a piece reads the source once, grown by the
+   * iterations, and iterates on that. */
+  for (size_t c = 0; c < sizeof iter_cases / sizeof iter_cases[0]
+                     && n_which < 32; c++)
+    if (! strstr (iter_cases[c].name, "(copy)"))
+      which[n_which++] = &iter_cases[c];
   if (! many || ! which[4] || ! which[5] || ! which[6] || ! which[7]
       || ! which[9])
     {
@@ -941,6 +969,34 @@ motions (ClfxContext **ctx)
     }
 }
 
+/* The iterative filters: every edge handling on float RGBA at 37 x 23
+ * (none refused), then the other depths, each layout and odd sizes with
+ * GEGL's edge handling (noise-reduction's clamp, two iterations;
+ * mean-curvature-blur's clamp-to-edge, three); their tiles and bands
+ * (8-bit RGBA): pieces.  Each format is a program build, the most of
+ * these cases' time: both variants read the source through the same
+ * loader (stencil-iterate.h), so each meets every depth and layout once
+ * and the two together every pairing but float's. */
+static void
+iterations (ClfxContext **ctx)
+{
+  static const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 5, 64 } };
+  static const int channels[] = { 4, 2, 1 };
+
+  for (size_t m = 0; m < sizeof iter_cases / sizeof iter_cases[0]; m++)
+    for (size_t a = 0; a < sizeof edges / sizeof edges[0]; a++)
+      one (ctx, &iter_cases[m], edges[a], 37, 23, 4, CLFX_DEPTH_FLOAT,
+           false);
+  for (int k = 0; k < 3; k++)
+    {
+      one (ctx, &iter_cases[2], "clamp", sizes[k][0], sizes[k][1],
+           channels[k], (ClfxDepth) k, k == 0);
+      one (ctx, &iter_cases[6], "clamp-to-edge", sizes[(k + 2) % 3][0],
+           sizes[(k + 2) % 3][1], channels[k == 0 ? 0 : 3 - k],
+           (ClfxDepth) k, k == 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1001,6 +1057,7 @@ main (int argc, char **argv)
       box_no_drift (ctx);
       extremes (ctx);
       motions (&ctx);
+      iterations (&ctx);
     }
   /* Last: the median's large networks take a GPU's compiler longest. */
   if (part != OTHER_CASES)

@@ -581,6 +581,8 @@ every_program_hits (const ClfxDeviceInfo *dev)
     { &clfx_family_filter, { { "filter", "convolve" } } },
     { &clfx_family_filter, { { "filter", "sobel" } } },
     { &clfx_family_filter, { { "filter", "motion-blur-linear" } } },
+    { &clfx_family_filter, { { "filter", "noise-reduction" } } },
+    { &clfx_family_filter, { { "filter", "mean-curvature-blur" } } },
     { &clfx_family_filter, { { "filter", "motion-blur-zoom" } } },
     { &clfx_family_filter, { { "filter", "motion-blur-circular" } } },
     /* Kernels declared in included headers (kernels/tonemap-stats.h). */

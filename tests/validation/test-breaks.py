@@ -216,6 +216,21 @@ OPERATORS = {
          ("the arc's turn (the sine turns the other way)",
           [("motion-blur-circular.cl", "s = s * cs - c * sn;",
             "s = s * cs + c * sn;", 1)])),
+        # One iteration keeps the reference at 2048 x 2048 near a second.
+        ("noise-reduction", fixed("filter", "--filter", "noise-reduction",
+                                  "--noise-reduction-iterations", "1"),
+         ("the last neighbour (lower right): its offer is its left one's",
+          [("noise-reduction.cl", "NR_OFFER (p7);", "NR_OFFER (p6);", 1)])),
+        # Two iterations: the break leaves the first one out.
+        ("mean-curvature-blur", fixed("filter", "--filter",
+                                      "mean-curvature-blur",
+                                      "--mean-curvature-iterations", "2"),
+         ("the first iteration (its result the source's)",
+          [("mean-curvature-blur.cl",
+            "out[(size_t) (lo + gy) * sw + lo + gx] = mcb_step (in, sw, "
+            "lo + gx,",
+            "out[(size_t) (lo + gy) * sw + lo + gx] = lo == 1 ? in[(size_t) "
+            "(lo + gy) * sw + lo + gx] : mcb_step (in, sw, lo + gx,", 1)])),
         ("copy", fixed("copy"),
          ("the blue channel",
           [("copy.cl",

@@ -82,6 +82,18 @@ CASES = [
                         "0.99"], IIR_EDGES),
     ("dog 0.99, 0.5 (FIR)", ["--filter", "dog", "--radius1", "0.99",
                              "--radius2", "0.5"], NO_NONE),
+    ("noise-reduction 32", ["--filter", "noise-reduction",
+                            "--noise-reduction-iterations", "32"], NO_NONE),
+    # The iterations' halo is read and iterated on whatever the image
+    # (GEGL's definition): the work grows as the cube of the count (500
+    # on 40x30: some 4 s, device and reference), so GEGL's largest with
+    # GEGL's edge handling only, the dialog's largest, 60, with the rest.
+    ("mean-curvature-blur 500", ["--filter", "mean-curvature-blur",
+                                 "--mean-curvature-iterations", "500"],
+     ["clamp-to-edge"]),
+    ("mean-curvature-blur 60", ["--filter", "mean-curvature-blur",
+                                "--mean-curvature-iterations", "60"],
+     NO_NONE[1:]),
 ]
 
 # Windows wider than one side of the image only (the other side's taps
