@@ -15,6 +15,7 @@
 #include "mantiuk06.h"
 #include "local-laplacian.h"
 #include "gaussian.h"
+#include "gaussian-blur-selective.h"
 #include "median.h"
 #include "motion-blur-circular.h"
 #include "motion-blur-linear.h"
@@ -50,7 +51,9 @@ typedef struct
   X (motion_blur_linear, MOTION_BLUR_LINEAR, "motion-blur-linear")         \
   X (motion_blur_zoom, MOTION_BLUR_ZOOM, "motion-blur-zoom")               \
   X (motion_blur_circular, MOTION_BLUR_CIRCULAR, "motion-blur-circular")   \
-  X (highpass, HIGHPASS, "highpass") X (dog, DOG, "dog")
+  X (highpass, HIGHPASS, "highpass") X (dog, DOG, "dog")                     \
+  X (gaussian_blur_selective, GAUSSIAN_BLUR_SELECTIVE,                       \
+     "gaussian-blur-selective")
 
 typedef struct
 {
@@ -70,6 +73,7 @@ typedef struct
                               * image's width and height */
   ClfxHighpassParams  highpass;
   ClfxDogParams       dog;
+  ClfxSelectiveParams selective;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */

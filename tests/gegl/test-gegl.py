@@ -499,6 +499,60 @@ def crop(photo, fmt, cw, ch):
     return buf, w, h, data
 
 
+def selective_cases(tag, photo):
+    """gegl:gaussian-blur-selective on 160 x 120 crops, clamp-to-edge (GEGL's
+    abyss clamp).  8-bit sRGB with alpha (GEGL's "R'G'B'A float" is the
+    codes as floats, k / 255, which clfx takes): bound 1 code, the number
+    of values that differ said.  Linear float: both encode to sRGB, babl
+    and clfx each with its own float curve, so the results differ by float
+    roundings (bound 1e-5 of the largest value) wherever no neighbour's
+    encoded difference lies within those roundings of max-delta.  The
+    photographs are 8-bit codes, whose differences are exactly k / 255:
+    at such a max-delta (the default 0.2 = 51 / 255) ulps decide, and
+    babl's choice of conversion path, made per process by speed, moves
+    them (docs/FILTERS.md); the cases take max-deltas no code difference
+    reaches exactly (0.15, 0.3)."""
+    for fmt, ext in (("R'G'B'A u8", "-8.png"), ("RGB float", ".pfm")):
+        buf, w, h, data = crop(photo, fmt, 160, 120)
+        src = os.path.join(work, tag + "-selective" + ext)
+        if ext == ".pfm":
+            rgb = array.array("f", data)
+            write_pfm(src, w, h, rgb)
+            bound = 1e-5 * max(abs(v) for v in rgb)
+        else:
+            write_png8(src, w, h, data)
+        for r, md in ((5, 0.15), (1.5, 0.3)):
+            name = "gaussian-blur-selective %g, %g" % (r, md)
+            out = os.path.join(work, "%s-selective-%g-%g%s" % (tag, r, md,
+                                                               ext))
+            good, msg = bench_run(src, out,
+                                  ["--filter", "gaussian-blur-selective",
+                                   "--selective-blur-radius", str(r),
+                                   "--max-delta", str(md)])
+            if not good:
+                ok(False, "%s %s: clfx-bench failed: %s" % (tag, name, msg))
+                continue
+            gegl = gegl_apply(buf, w, h, fmt, "gegl:gaussian-blur-selective",
+                              {"blur-radius": float(r), "max-delta": md})
+            if ext == ".pfm":
+                ref = array.array("f")
+                ref.frombytes(gegl)
+                diffs = [abs(a - b) for a, b in zip(read_pfm(out)[2], ref)]
+                d = max(diffs)
+                ok(d <= bound, "%s %dx%d crop %s, linear float: %d of %d "
+                   "values the same, max |clfx - GEGL| %.3g (bound %.3g)"
+                   % (tag, w, h, name, sum(x == 0 for x in diffs),
+                      len(diffs), d, bound))
+            else:
+                got = png_rgba8(out)
+                diffs = [abs(a - b) for a, b in zip(got, gegl)]
+                ok(len(got) == len(gegl) and max(diffs) <= 1,
+                   "%s %dx%d crop %s, 8-bit sRGB RGBA: %d of %d values "
+                   "differ, by at most %d codes (bound 1)"
+                   % (tag, w, h, name, sum(x != 0 for x in diffs),
+                      len(diffs), max(diffs)))
+
+
 def motion_cases(tag, photo):
     """GEGL's motion blurs read outside the image as transparent black
     (abyss none) in RaGaBaA float: with alpha that is clfx's clamp; an
@@ -796,4 +850,5 @@ for photo in photos:
     motion_cases(tag, photo)
     zoom_cases(tag, photo)
     circular_cases(tag, photo)
+    selective_cases(tag, photo)
 sys.exit(1 if gegltap.failed else 0)

@@ -65,6 +65,8 @@ CASES = [
     ("dog", "filter", {"radius1": "1", "radius2": "2"}),
     ("motion-blur-circular", "filter", {"circular-angle": "25",
                                         "center-x": "0.4"}),
+    ("gaussian-blur-selective", "filter", {"selective-blur-radius": "2",
+                                           "max-delta": "0.15"}),
     ("reinhard02", "tonemap", {}),
     ("reinhard05", "tonemap", {"brightness": "0.5"}),
     ("drago03", "tonemap", {}),

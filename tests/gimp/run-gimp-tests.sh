@@ -631,6 +631,7 @@ assert fams.count("resize") == 32, fams
 cases = [c["case"].split("/") for c in r["results"] if c["family"] == "filter"]
 variants = sorted({v for v, e in cases})
 assert variants == ["bilateral", "box", "convolve", "dog", "gaussian",
+                    "gaussian-blur-selective",
                     "highpass", "median", "motion-blur-circular",
                     "motion-blur-linear",
                     "motion-blur-zoom", "sobel", "unsharp"], variants

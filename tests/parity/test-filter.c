@@ -140,6 +140,24 @@ static const Case motion_cases[] = {
                                 "circular-angle", "0", NULL } },
 };
 
+/* The selective gaussian's cases (selectives, pieces). */
+static const Case selective_cases[] = {
+  { "gaussian-blur-selective 5, 0.2", { "filter", "gaussian-blur-selective",
+                                        NULL } },
+  { "gaussian-blur-selective 2.5 (window 5), 0.05",
+    { "filter", "gaussian-blur-selective", "selective-blur-radius", "2.5",
+      "max-delta", "0.05", NULL } },
+  { "gaussian-blur-selective 1, 1 (every tap)",
+    { "filter", "gaussian-blur-selective", "selective-blur-radius", "1",
+      "max-delta", "1", NULL } },
+  { "gaussian-blur-selective 3, 0 (equal values only)",
+    { "filter", "gaussian-blur-selective", "selective-blur-radius", "3",
+      "max-delta", "0", NULL } },
+  { "gaussian-blur-selective 30 (wider than the image), 0.3",
+    { "filter", "gaussian-blur-selective", "selective-blur-radius", "30",
+      "max-delta", "0.3", NULL } },
+};
+
 /* Graphs of the gaussian block and point operations: every edge
  * handling on float, then a few depths and layouts each (not the whole
  * sweep: their blurs are the gaussian's, swept above, and each format
@@ -231,6 +249,7 @@ none_case (const ClfxParams *p)
          || v == &clfx_variant_motion_blur_linear
          || v == &clfx_variant_motion_blur_zoom
          || v == &clfx_variant_motion_blur_circular
+         || v == &clfx_variant_gaussian_blur_selective
          || (v == &clfx_variant_gaussian && ! iir_case (p));
 }
 
@@ -464,6 +483,9 @@ pieces (ClfxContext *ctx)
   for (size_t c = 0; c < sizeof motion_cases / sizeof motion_cases[0]
                      && n_which < 32; c++)
     which[n_which++] = &motion_cases[c];
+  /* The selective gaussian: its loaded piece and its window's halo. */
+  for (size_t c = 0; c < 2 && n_which < 32; c++)
+    which[n_which++] = &selective_cases[c];
   if (! many || ! which[4] || ! which[5] || ! which[6] || ! which[7]
       || ! which[9])
     {
@@ -940,6 +962,32 @@ motions (ClfxContext **ctx)
     }
 }
 
+/* The selective gaussian: every edge handling on float RGBA, then each
+ * case at every depth and layout on small odd sizes, sRGB-encoded and
+ * linear (tiles and bands: pieces). */
+static void
+selectives (ClfxContext **ctx)
+{
+  static const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 5, 13 } };
+  static const int channels[] = { 4, 2, 1 };
+  size_t           n = sizeof selective_cases / sizeof selective_cases[0];
+
+  for (size_t m = 0; m < n; m++)
+    {
+      for (size_t a = 0; a < sizeof edges / sizeof edges[0]; a++)
+        one (ctx, &selective_cases[m], edges[a], 37, 23, 4, CLFX_DEPTH_FLOAT,
+             false);
+      for (int d = 0; d < CLFX_N_DEPTHS; d++)
+        for (int l = 0; l < 3; l++)
+          {
+            size_t k = m + (size_t) d + (size_t) l;
+            one (ctx, &selective_cases[m], k % 2 ? "clamp" : "clamp-to-edge",
+                 sizes[k % 3][0], sizes[k % 3][1], channels[l], (ClfxDepth) d,
+                 k % 2 == 0);
+          }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -998,6 +1046,7 @@ main (int argc, char **argv)
       box_no_drift (ctx);
       extremes (ctx);
       motions (&ctx);
+      selectives (&ctx);
     }
   /* Last: the median's large networks take a GPU's compiler longest. */
   if (part != OTHER_CASES)

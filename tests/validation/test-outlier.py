@@ -108,6 +108,10 @@ CASES = [
                           "--factor", "0.3"]),
     ("motion-blur-circular", ["filter", "--filter", "motion-blur-circular",
                               "--circular-angle", "30"]),
+    ("gaussian-blur-selective", ["filter", "--filter",
+                                 "gaussian-blur-selective",
+                                 "--selective-blur-radius", "2",
+                                 "--max-delta", "1"]),
 ]
 
 os.makedirs(work, exist_ok=True)
