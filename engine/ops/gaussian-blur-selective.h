@@ -34,7 +34,7 @@ typedef struct
 #define CLFX_GAUSSIAN_BLUR_SELECTIVE_ROWS(F, G)                              \
   CLFX_PARAM_DOUBLE_ROW_AS ("blur-radius", F, selective.blur_radius,         \
                             "selective-blur-radius",                         \
-                            CLFX_N_ ("Blur _radius"),                        \
+                            CLFX_N_ ("_Blur radius"),                        \
                             CLFX_N_ ("Selective gaussian blur: the window "  \
                                      "is (2 floor (r) + 1)^2 pixels, the "   \
                                      "weight exp (-d^2 / 2r) (GEGL's "       \
