@@ -32,4 +32,5 @@ motion-circular-10 --filter motion-blur-circular --circular-angle 10
 motion-zoom-0.1 --filter motion-blur-zoom --factor 0.1
 highpass-4 --filter highpass
 dog-1-2 --filter dog
+selective-5 --filter gaussian-blur-selective
 CASES
