@@ -20,6 +20,7 @@
 #include "motion-blur-circular.h"
 #include "motion-blur-linear.h"
 #include "motion-blur-zoom.h"
+#include "snn-mean.h"
 #include "sobel.h"
 #include "tonemap-global.h"
 #include "unsharp.h"
@@ -53,7 +54,8 @@ typedef struct
   X (motion_blur_circular, MOTION_BLUR_CIRCULAR, "motion-blur-circular")   \
   X (highpass, HIGHPASS, "highpass") X (dog, DOG, "dog")                     \
   X (gaussian_blur_selective, GAUSSIAN_BLUR_SELECTIVE,                       \
-     "gaussian-blur-selective")
+     "gaussian-blur-selective")                                              \
+  X (snn_mean, SNN_MEAN, "snn-mean")
 
 typedef struct
 {
@@ -74,6 +76,7 @@ typedef struct
   ClfxHighpassParams  highpass;
   ClfxDogParams       dog;
   ClfxSelectiveParams selective;
+  ClfxSnnParams       snn;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */

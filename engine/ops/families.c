@@ -233,6 +233,7 @@ static const ClfxParamSpec filter_params[] = {
   CLFX_DOG_ROWS (F, F_FILTER),
   CLFX_MOTION_BLUR_CIRCULAR_ROWS (F, F_FILTER),
   CLFX_GAUSSIAN_BLUR_SELECTIVE_ROWS (F, F_FILTER),
+  CLFX_SNN_MEAN_ROWS (F, F_FILTER),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
@@ -269,6 +270,8 @@ filter_sweep_case (ClfxParams *p, int k)
   fp->dog.radius1 = k % 2 ? 1.0 : 0.5;
   fp->dog.radius2 = k % 2 ? 2.0 : 0.9;
   fp->selective.blur_radius = k % 2 ? 2.0 : 1.5;
+  fp->snn.radius = 2;
+  fp->snn.pairs = k % 2 ? 1 : 2;
 }
 static const char *const filter_menus[] = { "<Image>/Filters/OpenCL", NULL };
 

@@ -553,6 +553,50 @@ def selective_cases(tag, photo):
                       len(diffs), max(diffs)))
 
 
+def snn_cases(tag, photo):
+    """gegl:snn-mean on 160 x 120 crops, clamp (GEGL reads outside the image
+    as transparent black, abyss none), radius 8 with 2 pairs (the
+    defaults), 3 with 1.  Linear float ("RGBA float" from the "RGB float"
+    crop, alpha 1): bound 0, the same float distances, picks and sums as
+    GEGL's.  8-bit sRGB with alpha: bound 1 code (GEGL decodes and encodes
+    with babl, clfx with its own tables)."""
+    for fmt, ext in (("R'G'B'A u8", "-8.png"), ("RGB float", ".pfm")):
+        buf, w, h, data = crop(photo, fmt, 160, 120)
+        src = os.path.join(work, tag + "-snn" + ext)
+        if ext == ".pfm":
+            write_pfm(src, w, h, array.array("f", data))
+        else:
+            write_png8(src, w, h, data)
+        for r, pairs in ((8, 2), (3, 1)):
+            name = "snn-mean %d, %d pairs, clamp" % (r, pairs)
+            out = os.path.join(work, "%s-snn-%d-%d%s" % (tag, r, pairs, ext))
+            good, msg = bench_run(src, out,
+                                  ["--filter", "snn-mean", "--snn-radius",
+                                   str(r), "--pairs", str(pairs),
+                                   "--addressing", "clamp"])
+            if not good:
+                ok(False, "%s %s: clfx-bench failed: %s" % (tag, name, msg))
+                continue
+            gegl = gegl_apply(buf, w, h, fmt, "gegl:snn-mean",
+                              {"radius": r, "pairs": pairs})
+            if ext == ".pfm":
+                ref = array.array("f")
+                ref.frombytes(gegl)
+                got = read_pfm(out)[2]
+                d = max(abs(a - b) for a, b in zip(got, ref))
+                ok(len(got) == len(ref) and d == 0,
+                   "%s %dx%d crop %s, linear float: max |clfx - GEGL| %.3g "
+                   "(bound 0)" % (tag, w, h, name, d))
+            else:
+                got = png_rgba8(out)
+                diffs = [abs(a - b) for a, b in zip(got, gegl)]
+                ok(len(got) == len(gegl) and max(diffs) <= 1,
+                   "%s %dx%d crop %s, 8-bit sRGB RGBA: %d of %d values "
+                   "differ, by at most %d codes (bound 1)"
+                   % (tag, w, h, name, sum(x != 0 for x in diffs),
+                      len(diffs), max(diffs)))
+
+
 def motion_cases(tag, photo):
     """GEGL's motion blurs read outside the image as transparent black
     (abyss none) in RaGaBaA float: with alpha that is clfx's clamp; an
@@ -851,4 +895,5 @@ for photo in photos:
     zoom_cases(tag, photo)
     circular_cases(tag, photo)
     selective_cases(tag, photo)
+    snn_cases(tag, photo)
 sys.exit(1 if gegltap.failed else 0)

@@ -67,6 +67,7 @@ CASES = [
                                         "center-x": "0.4"}),
     ("gaussian-blur-selective", "filter", {"selective-blur-radius": "2",
                                            "max-delta": "0.15"}),
+    ("snn-mean", "filter", {"snn-radius": "3", "pairs": "1"}),
     ("reinhard02", "tonemap", {}),
     ("reinhard05", "tonemap", {"brightness": "0.5"}),
     ("drago03", "tonemap", {}),

@@ -634,7 +634,8 @@ assert variants == ["bilateral", "box", "convolve", "dog", "gaussian",
                     "gaussian-blur-selective",
                     "highpass", "median", "motion-blur-circular",
                     "motion-blur-linear",
-                    "motion-blur-zoom", "sobel", "unsharp"], variants
+                    "motion-blur-zoom", "snn-mean", "sobel",
+                    "unsharp"], variants
 assert sorted({e for v, e in cases}) == ["clamp", "clamp-to-edge",
                                          "mirrored-repeat", "none",
                                          "repeat"], cases

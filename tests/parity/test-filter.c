@@ -158,6 +158,18 @@ static const Case selective_cases[] = {
       "max-delta", "0.3", NULL } },
 };
 
+/* The symmetric nearest neighbour's cases (selectives, pieces). */
+static const Case snn_cases[] = {
+  { "snn-mean 8, 2 pairs", { "filter", "snn-mean", NULL } },
+  { "snn-mean 3, 1 pair", { "filter", "snn-mean", "snn-radius", "3", "pairs",
+                            "1", NULL } },
+  { "snn-mean 1, 2 pairs", { "filter", "snn-mean", "snn-radius", "1",
+                             NULL } },
+  { "snn-mean 0 (copy)", { "filter", "snn-mean", "snn-radius", "0", NULL } },
+  { "snn-mean 30 (wider than the image), 1 pair",
+    { "filter", "snn-mean", "snn-radius", "30", "pairs", "1", NULL } },
+};
+
 /* Graphs of the gaussian block and point operations: every edge
  * handling on float, then a few depths and layouts each (not the whole
  * sweep: their blurs are the gaussian's, swept above, and each format
@@ -250,6 +262,7 @@ none_case (const ClfxParams *p)
          || v == &clfx_variant_motion_blur_zoom
          || v == &clfx_variant_motion_blur_circular
          || v == &clfx_variant_gaussian_blur_selective
+         || v == &clfx_variant_snn_mean
          || (v == &clfx_variant_gaussian && ! iir_case (p));
 }
 
@@ -486,6 +499,9 @@ pieces (ClfxContext *ctx)
   /* The selective gaussian: its loaded piece and its window's halo. */
   for (size_t c = 0; c < 2 && n_which < 32; c++)
     which[n_which++] = &selective_cases[c];
+  /* The symmetric nearest neighbour: both pair counts. */
+  for (size_t c = 0; c < 2 && n_which < 32; c++)
+    which[n_which++] = &snn_cases[c];
   if (! many || ! which[4] || ! which[5] || ! which[6] || ! which[7]
       || ! which[9])
     {
@@ -962,26 +978,25 @@ motions (ClfxContext **ctx)
     }
 }
 
-/* The selective gaussian: every edge handling on float RGBA, then each
- * case at every depth and layout on small odd sizes, sRGB-encoded and
- * linear (tiles and bands: pieces). */
+/* The selective gaussian's and the symmetric nearest neighbour's cases:
+ * every edge handling on float RGBA, then each case at every depth and
+ * layout on small odd sizes, sRGB-encoded and linear, GEGL's edge
+ * handling and the family's default (tiles and bands: pieces). */
 static void
-selectives (ClfxContext **ctx)
+small_cases (ClfxContext **ctx, const Case *cs, size_t n)
 {
   static const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 5, 13 } };
   static const int channels[] = { 4, 2, 1 };
-  size_t           n = sizeof selective_cases / sizeof selective_cases[0];
 
   for (size_t m = 0; m < n; m++)
     {
       for (size_t a = 0; a < sizeof edges / sizeof edges[0]; a++)
-        one (ctx, &selective_cases[m], edges[a], 37, 23, 4, CLFX_DEPTH_FLOAT,
-             false);
+        one (ctx, &cs[m], edges[a], 37, 23, 4, CLFX_DEPTH_FLOAT, false);
       for (int d = 0; d < CLFX_N_DEPTHS; d++)
         for (int l = 0; l < 3; l++)
           {
             size_t k = m + (size_t) d + (size_t) l;
-            one (ctx, &selective_cases[m], k % 2 ? "clamp" : "clamp-to-edge",
+            one (ctx, &cs[m], k % 2 ? "clamp" : "clamp-to-edge",
                  sizes[k % 3][0], sizes[k % 3][1], channels[l], (ClfxDepth) d,
                  k % 2 == 0);
           }
@@ -1046,7 +1061,9 @@ main (int argc, char **argv)
       box_no_drift (ctx);
       extremes (ctx);
       motions (&ctx);
-      selectives (&ctx);
+      small_cases (&ctx, selective_cases,
+                   sizeof selective_cases / sizeof selective_cases[0]);
+      small_cases (&ctx, snn_cases, sizeof snn_cases / sizeof snn_cases[0]);
     }
   /* Last: the median's large networks take a GPU's compiler longest. */
   if (part != OTHER_CASES)

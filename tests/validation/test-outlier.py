@@ -112,6 +112,7 @@ CASES = [
                                  "gaussian-blur-selective",
                                  "--selective-blur-radius", "2",
                                  "--max-delta", "1"]),
+    ("snn-mean", ["filter", "--filter", "snn-mean", "--snn-radius", "2"]),
 ]
 
 os.makedirs(work, exist_ok=True)
