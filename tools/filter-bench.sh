@@ -33,4 +33,5 @@ motion-zoom-0.1 --filter motion-blur-zoom --factor 0.1
 highpass-4 --filter highpass
 dog-1-2 --filter dog
 selective-5 --filter gaussian-blur-selective
+snn-mean-8 --filter snn-mean
 CASES

@@ -207,6 +207,11 @@ def cases(rgba, rgb):
          "gegl:gaussian-blur-selective", {"blur-radius": 5.0,
                                           "max-delta": 0.2},
          "R'G'B'A float", None),
+        # GEGL's symmetric nearest neighbour reads outside the image as
+        # transparent black: clfx's clamp.
+        ("snn-mean 8",
+         ["--filter", "snn-mean", "--addressing", "clamp"],
+         "gegl:snn-mean", {"radius": 8, "pairs": 2}, "RGBA float", None),
         # Tone mappers: OpenCV's operators take RGB and normalise; GEGL has
         # reinhard05 and fattal02 (which works in RGB float), OpenCV no
         # Fattal.
