@@ -76,8 +76,11 @@ snn_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   plan->premultiply = false;
   plan->decode = clfx_plan_decodes (true, src);
   plan->halo[0] = plan->halo[1] = plan->halo[2] = plan->halo[3] = st->R;
-  plan->bytes_per_pixel = 0;
-  plan->bytes_fixed = 0;
+  /* The loaded piece: four float planes over the result and its halo. */
+  plan->bytes_per_pixel = 16;
+  plan->bytes_fixed = 16 * ((size_t) (2 * st->R)
+                              * (size_t) (src->width + src->height)
+                            + 4 * (size_t) st->R * (size_t) st->R);
   return true;
 }
 
@@ -88,13 +91,28 @@ snn_cl (ClfxGraph *g, const ClfxParams *p, ClfxError *error)
 {
   const State    *st = clfx_graph_plan (g)->state;
   const ClfxTile *t = clfx_graph_tile (g);
-  ClfxLaunch      l = { "snn_mean", NULL, NULL, 2,
-                        { (size_t) t->out.width, (size_t) t->out.height },
-                        { 0, 0 } };
+  int             w = t->out.width, h = t->out.height;
+  cl_int4         rect = { { t->out.x - st->R, t->out.y - st->R,
+                             w + 2 * st->R, h + 2 * st->R } };
+  /* A plane, and the 8 floats past its end a last row's vload8 reads. */
+  int             plane = rect.s[2] * rect.s[3] + 8;
+  ClfxLaunch      ll = { "snn_load", NULL, NULL, 2,
+                         { (size_t) rect.s[2], (size_t) rect.s[3] },
+                         { 0, 0 } };
+  ClfxLaunch      lm = { "snn_mean", NULL, NULL, 2,
+                         { (size_t) (w + 7) / 8, (size_t) h }, { 0, 0 } };
+  cl_mem          tex;
 
   (void) p;
-  return CLFX_LAUNCH (g, &l, error, CLFX_SRC, CLFX_DST, CLFX_INT (st->R),
-                      CLFX_INT (st->pairs), CLFX_INT (st->none));
+  return (tex = clfx_graph_buffer (g, "snn texels",
+                                   4 * sizeof (float) * (size_t) plane,
+                                   error))
+         && CLFX_LAUNCH (g, &ll, error, CLFX_SRC, CLFX_ARG (tex),
+                         CLFX_ARG (rect), CLFX_INT (plane),
+                         CLFX_INT (st->none))
+         && CLFX_LAUNCH (g, &lm, error, CLFX_ARG (tex), CLFX_INT (rect.s[2]),
+                         CLFX_INT (plane), CLFX_INT (st->R),
+                         CLFX_INT (st->pairs), CLFX_DST);
 }
 
 /* ---- CPU reference ------------------------------------------------------------ */
