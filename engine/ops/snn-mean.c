@@ -323,8 +323,10 @@ snn_bounds (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
             ClfxError *error)
 {
   (void) p;
-  (void) ref;
   (void) error;
+  /* lo and hi come with the result's shape, not its curve: the store
+   * encodes where the result is sRGB. */
+  lo->transfer = hi->transfer = ref->transfer;
   snn_run_ref (plan, src, NULL, lo, hi);
   return true;
 }
