@@ -22,9 +22,10 @@
  *
  * in GEGL's order (rows, then columns), each product and sum rounded to
  * float as GEGL's C rounds them, and alpha the centre's.  thr is the
- * largest float at or below max-delta (GEGL compares the float
- * difference with the double max-delta: d > max-delta exactly when
- * d > thr).  A NaN difference keeps the tap, as GEGL's test does.
+ * largest float at or below max-delta + 2^-18 in double (the host's
+ * GBS_TIE: a difference of max-delta exactly counts, whatever its ulps;
+ * a float d is above a double limit exactly when it is above thr).  A NaN
+ * difference keeps the tap, as GEGL's test does.
  *
  * Edge handling none (`none`): taps outside the image are left out,
  * which renormalises by the weights inside. */

@@ -21,8 +21,10 @@
  * the deltas are the source's own, GEGL's default without aux.
  *
  * The decision |d| <= max-delta is a step: where the exact difference
- * lies within what the device's float arithmetic can move it of
- * max-delta, the device may keep or drop the tap.  The reference flags
+ * lies within what the device's float arithmetic can move it of the
+ * limit, the device may keep or drop the tap.  The limit is max-delta
+ * plus 2^-18 (GBS_TIE): ties count, however their floats round; GEGL's
+ * go either way (docs/FILTERS.md).  The reference flags
  * those taps and `bounds` gives validation the envelope of the results
  * every choice of them gives; everywhere else the bound is the tolerance's.
  *
@@ -42,12 +44,25 @@
 #include "filter-common.h"
 #include "gaussian-blur-selective.h"
 
+/* A difference counts up to max-delta + GBS_TIE (2^-18): a tie, a
+ * difference that is max-delta exactly (51 codes at the default 0.2, for
+ * 8-bit data), counts whatever ulps its floats carry.  GEGL compares the
+ * float difference with the double max-delta, so its ties go either way
+ * with the floats babl makes of the codes (its conversion, chosen per
+ * process) and with how max-delta was stored (a float 0.2 is above the
+ * double); clfx's result is the same however the data and the value
+ * arrive.  2^-18 is above every such ulp (the encode's 32 u of values up
+ * to 2) and below half a 16-bit code (2^-17), so it changes no other
+ * difference of 8- or 16-bit data. */
+#define GBS_TIE (1.0 / 262144.0)
+
 typedef struct
 {
   int    R;       /* floor (blur-radius) */
   double r;       /* blur-radius */
   double delta;   /* max-delta */
-  float  thr;     /* the largest float at or below max-delta */
+  double lim;     /* max-delta + GBS_TIE: what a difference may reach */
+  float  thr;     /* the largest float at or below lim */
   float *g;       /* (2 R + 1)^2 weights, float, rows */
   double *gd;     /* the same in double, for the reference */
   bool   none;    /* edge handling none: taps outside left out */
@@ -100,8 +115,9 @@ gbs_plan (const ClfxParams *p, const ClfxImage *src, ClfxPlan *plan,
   st->r = fp->selective.blur_radius;
   st->delta = fp->selective.max_delta;
   st->R = (int) floor (st->r);
-  st->thr = (float) st->delta;
-  if ((double) st->thr > st->delta)
+  st->lim = st->delta + GBS_TIE;
+  st->thr = (float) st->lim;
+  if ((double) st->thr > st->lim)
     st->thr = nextafterf (st->thr, -INFINITY);
   n = 2 * st->R + 1;
   if (! (st->g = malloc ((size_t) n * (size_t) n * sizeof *st->g))
@@ -221,7 +237,7 @@ ref_slack (const State *st, const ClfxImage *src, double a, double b)
     e = 3.0;
   else
     e = 0.0;
-  return (2.0 * e + 2.0) * CLFX_FLOAT_EPS * fmax (m, st->delta) + FLT_MIN;
+  return (2.0 * e + 2.0) * CLFX_FLOAT_EPS * fmax (m, st->lim) + FLT_MIN;
 }
 
 typedef struct
@@ -268,9 +284,9 @@ ref_pixel (const State *st, const ClfxImage *src, const double *pad, int x,
         for (int b = 0; b < 3; b++)
           {
             double d = c[b] - t[b];
-            bool   kept = ! (d > st->delta || d < -st->delta);
+            bool   kept = ! (d > st->lim || d < -st->lim);
             /* NaN differences are kept (GEGL's test), never ambiguous. */
-            bool   near = fabs (fabs (d) - st->delta)
+            bool   near = fabs (fabs (d) - st->lim)
                           <= ref_slack (st, src, c[b], t[b]);
 
             if (kept)
