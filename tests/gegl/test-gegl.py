@@ -353,6 +353,10 @@ ZOOM_CASES = [(0.1, 0.5, 0.5), (0.35, 0.3, 0.75), (-0.2, 0.5, 0.5),
               (0.8, 1.2, 0.25)]
 
 THRESHOLD_CASES = [(2.0, 1.5, 0.1), (1.5, 3.0, 0.02)]
+# (blur-radius, max-delta): selective_cases, 8-bit and float each.
+SELECTIVE_CASES = [(5, 0.15), (1.5, 0.3)]
+# (radius, pairs): snn_cases, 8-bit and float each.
+SNN_CASES = [(8, 2), (3, 1)]
 print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
                                 + len(THRESHOLD_CASES)
                                 + len(median_float_cases)
@@ -362,7 +366,9 @@ print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
                                 + len(ZOOM_CASES) + 1
                                 + len(crop_float_cases)
                                 + len(crop_u8_cases)
-                                + len(CIRCULAR_CASES))))
+                                + len(CIRCULAR_CASES)
+                                + 2 * len(SELECTIVE_CASES)
+                                + 2 * len(SNN_CASES))))
 
 
 def srgb_encode(v):
@@ -521,7 +527,7 @@ def selective_cases(tag, photo):
             bound = 1e-5 * max(abs(v) for v in rgb)
         else:
             write_png8(src, w, h, data)
-        for r, md in ((5, 0.15), (1.5, 0.3)):
+        for r, md in SELECTIVE_CASES:
             name = "gaussian-blur-selective %g, %g" % (r, md)
             out = os.path.join(work, "%s-selective-%g-%g%s" % (tag, r, md,
                                                                ext))
@@ -567,7 +573,7 @@ def snn_cases(tag, photo):
             write_pfm(src, w, h, array.array("f", data))
         else:
             write_png8(src, w, h, data)
-        for r, pairs in ((8, 2), (3, 1)):
+        for r, pairs in SNN_CASES:
             name = "snn-mean %d, %d pairs, clamp" % (r, pairs)
             out = os.path.join(work, "%s-snn-%d-%d%s" % (tag, r, pairs, ext))
             good, msg = bench_run(src, out,
