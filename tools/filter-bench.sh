@@ -34,4 +34,6 @@ highpass-4 --filter highpass
 dog-1-2 --filter dog
 noise-reduction-4 --filter noise-reduction
 mean-curvature-blur-20 --filter mean-curvature-blur
+selective-5 --filter gaussian-blur-selective
+snn-mean-8 --filter snn-mean
 CASES

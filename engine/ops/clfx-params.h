@@ -15,10 +15,12 @@
 #include "mantiuk06.h"
 #include "local-laplacian.h"
 #include "gaussian.h"
+#include "gaussian-blur-selective.h"
 #include "median.h"
 #include "motion-blur-circular.h"
 #include "motion-blur-linear.h"
 #include "motion-blur-zoom.h"
+#include "snn-mean.h"
 #include "sobel.h"
 #include "tonemap-global.h"
 #include "unsharp.h"
@@ -54,7 +56,10 @@ typedef struct
   X (motion_blur_circular, MOTION_BLUR_CIRCULAR, "motion-blur-circular")   \
   X (highpass, HIGHPASS, "highpass") X (dog, DOG, "dog")                     \
   X (noise_reduction, NOISE_REDUCTION, "noise-reduction")                   \
-  X (mean_curvature_blur, MEAN_CURVATURE_BLUR, "mean-curvature-blur")
+  X (mean_curvature_blur, MEAN_CURVATURE_BLUR, "mean-curvature-blur")       \
+  X (gaussian_blur_selective, GAUSSIAN_BLUR_SELECTIVE,                       \
+     "gaussian-blur-selective")                                              \
+  X (snn_mean, SNN_MEAN, "snn-mean")
 
 typedef struct
 {
@@ -76,6 +81,8 @@ typedef struct
   ClfxDogParams       dog;
   ClfxNoiseReductionParams noise_reduction;
   ClfxMeanCurvatureParams  mean_curvature;
+  ClfxSelectiveParams selective;
+  ClfxSnnParams       snn;
   int    addressing; /* the edge handling: CLFX_ADDR_* */
   int    sampler_filter; /* 0 nearest, 1 linear: FIR gaussian and box read
                           * two taps per fetch through the hardware */

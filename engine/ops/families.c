@@ -234,6 +234,8 @@ static const ClfxParamSpec filter_params[] = {
   CLFX_MOTION_BLUR_CIRCULAR_ROWS (F, F_FILTER),
   CLFX_NOISE_REDUCTION_ROWS (F, F_FILTER),
   CLFX_MEAN_CURVATURE_BLUR_ROWS (F, F_FILTER),
+  CLFX_GAUSSIAN_BLUR_SELECTIVE_ROWS (F, F_FILTER),
+  CLFX_SNN_MEAN_ROWS (F, F_FILTER),
 };
 #undef F
 _Static_assert (sizeof (ClfxFilterParams) <= CLFX_PARAMS_BYTES,
@@ -271,6 +273,9 @@ filter_sweep_case (ClfxParams *p, int k)
   fp->dog.radius2 = k % 2 ? 2.0 : 0.9;
   fp->noise_reduction.iterations = k % 2 ? 2 : 1;
   fp->mean_curvature.iterations = k % 2 ? 3 : 1;
+  fp->selective.blur_radius = k % 2 ? 2.0 : 1.5;
+  fp->snn.radius = 2;
+  fp->snn.pairs = k % 2 ? 1 : 2;
 }
 static const char *const filter_menus[] = { "<Image>/Filters/OpenCL", NULL };
 

@@ -355,6 +355,10 @@ ZOOM_CASES = [(0.1, 0.5, 0.5), (0.35, 0.3, 0.75), (-0.2, 0.5, 0.5),
 THRESHOLD_CASES = [(2.0, 1.5, 0.1), (1.5, 3.0, 0.02)]
 # mean_curvature_cases: a few iterations and the default.
 MEAN_CURVATURE_ITERATIONS = [3, 20]
+# (blur-radius, max-delta): selective_cases, 8-bit and float each.
+SELECTIVE_CASES = [(5, 0.15), (1.5, 0.3)]
+# (radius, pairs): snn_cases, 8-bit and float each.
+SNN_CASES = [(8, 2), (3, 1)]
 print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
                                 + len(THRESHOLD_CASES)
                                 + len(median_float_cases)
@@ -365,7 +369,9 @@ print("1..%d" % (len(photos) * (len(float_cases) + len(u8_cases) + 4
                                 + len(crop_float_cases)
                                 + len(crop_u8_cases)
                                 + len(CIRCULAR_CASES)
-                                + 2 + len(MEAN_CURVATURE_ITERATIONS))))
+                                + 2 + len(MEAN_CURVATURE_ITERATIONS)
+                                + 2 * len(SELECTIVE_CASES)
+                                + 2 * len(SNN_CASES))))
 
 
 def noise_reduction_cases(tag, photo):
@@ -625,6 +631,104 @@ def crop(photo, fmt, cw, ch):
     buf = Gegl.Buffer.new(fmt, 0, 0, w, h)
     buf.set(Gegl.Rectangle.new(0, 0, w, h), fmt, data)
     return buf, w, h, data
+
+
+def selective_cases(tag, photo):
+    """gegl:gaussian-blur-selective on 160 x 120 crops, clamp-to-edge (GEGL's
+    abyss clamp).  8-bit sRGB with alpha (GEGL's "R'G'B'A float" is the
+    codes as floats, k / 255, which clfx takes): bound 1 code, the number
+    of values that differ said.  Linear float: both encode to sRGB, babl
+    and clfx each with its own float curve, so the results differ by float
+    roundings (bound 1e-5 of the largest value) wherever no neighbour's
+    encoded difference lies within those roundings of max-delta.  The
+    photographs are 8-bit codes, whose differences are exactly k / 255:
+    at such a max-delta (the default 0.2 = 51 / 255) ulps decide, and
+    babl's choice of conversion path, made per process by speed, moves
+    them (docs/FILTERS.md); the cases take max-deltas no code difference
+    reaches exactly (0.15, 0.3)."""
+    for fmt, ext in (("R'G'B'A u8", "-8.png"), ("RGB float", ".pfm")):
+        buf, w, h, data = crop(photo, fmt, 160, 120)
+        src = os.path.join(work, tag + "-selective" + ext)
+        if ext == ".pfm":
+            rgb = array.array("f", data)
+            write_pfm(src, w, h, rgb)
+            bound = 1e-5 * max(abs(v) for v in rgb)
+        else:
+            write_png8(src, w, h, data)
+        for r, md in SELECTIVE_CASES:
+            name = "gaussian-blur-selective %g, %g" % (r, md)
+            out = os.path.join(work, "%s-selective-%g-%g%s" % (tag, r, md,
+                                                               ext))
+            good, msg = bench_run(src, out,
+                                  ["--filter", "gaussian-blur-selective",
+                                   "--selective-blur-radius", str(r),
+                                   "--max-delta", str(md)])
+            if not good:
+                ok(False, "%s %s: clfx-bench failed: %s" % (tag, name, msg))
+                continue
+            gegl = gegl_apply(buf, w, h, fmt, "gegl:gaussian-blur-selective",
+                              {"blur-radius": float(r), "max-delta": md})
+            if ext == ".pfm":
+                ref = array.array("f")
+                ref.frombytes(gegl)
+                diffs = [abs(a - b) for a, b in zip(read_pfm(out)[2], ref)]
+                d = max(diffs)
+                ok(d <= bound, "%s %dx%d crop %s, linear float: %d of %d "
+                   "values the same, max |clfx - GEGL| %.3g (bound %.3g)"
+                   % (tag, w, h, name, sum(x == 0 for x in diffs),
+                      len(diffs), d, bound))
+            else:
+                got = png_rgba8(out)
+                diffs = [abs(a - b) for a, b in zip(got, gegl)]
+                ok(len(got) == len(gegl) and max(diffs) <= 1,
+                   "%s %dx%d crop %s, 8-bit sRGB RGBA: %d of %d values "
+                   "differ, by at most %d codes (bound 1)"
+                   % (tag, w, h, name, sum(x != 0 for x in diffs),
+                      len(diffs), max(diffs)))
+
+
+def snn_cases(tag, photo):
+    """gegl:snn-mean on 160 x 120 crops, clamp (GEGL reads outside the image
+    as transparent black, abyss none), radius 8 with 2 pairs (the
+    defaults), 3 with 1.  Linear float ("RGBA float" from the "RGB float"
+    crop, alpha 1): bound 0, the same float distances, picks and sums as
+    GEGL's.  8-bit sRGB with alpha: bound 1 code (GEGL decodes and encodes
+    with babl, clfx with its own tables)."""
+    for fmt, ext in (("R'G'B'A u8", "-8.png"), ("RGB float", ".pfm")):
+        buf, w, h, data = crop(photo, fmt, 160, 120)
+        src = os.path.join(work, tag + "-snn" + ext)
+        if ext == ".pfm":
+            write_pfm(src, w, h, array.array("f", data))
+        else:
+            write_png8(src, w, h, data)
+        for r, pairs in SNN_CASES:
+            name = "snn-mean %d, %d pairs, clamp" % (r, pairs)
+            out = os.path.join(work, "%s-snn-%d-%d%s" % (tag, r, pairs, ext))
+            good, msg = bench_run(src, out,
+                                  ["--filter", "snn-mean", "--snn-radius",
+                                   str(r), "--pairs", str(pairs),
+                                   "--addressing", "clamp"])
+            if not good:
+                ok(False, "%s %s: clfx-bench failed: %s" % (tag, name, msg))
+                continue
+            gegl = gegl_apply(buf, w, h, fmt, "gegl:snn-mean",
+                              {"radius": r, "pairs": pairs})
+            if ext == ".pfm":
+                ref = array.array("f")
+                ref.frombytes(gegl)
+                got = read_pfm(out)[2]
+                d = max(abs(a - b) for a, b in zip(got, ref))
+                ok(len(got) == len(ref) and d == 0,
+                   "%s %dx%d crop %s, linear float: max |clfx - GEGL| %.3g "
+                   "(bound 0)" % (tag, w, h, name, d))
+            else:
+                got = png_rgba8(out)
+                diffs = [abs(a - b) for a, b in zip(got, gegl)]
+                ok(len(got) == len(gegl) and max(diffs) <= 1,
+                   "%s %dx%d crop %s, 8-bit sRGB RGBA: %d of %d values "
+                   "differ, by at most %d codes (bound 1)"
+                   % (tag, w, h, name, sum(x != 0 for x in diffs),
+                      len(diffs), max(diffs)))
 
 
 def motion_cases(tag, photo):
@@ -926,4 +1030,6 @@ for photo in photos:
     circular_cases(tag, photo)
     noise_reduction_cases(tag, photo)
     mean_curvature_cases(tag, photo)
+    selective_cases(tag, photo)
+    snn_cases(tag, photo)
 sys.exit(1 if gegltap.failed else 0)

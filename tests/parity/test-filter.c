@@ -162,6 +162,36 @@ static const Case iter_cases[] = {
                                       NULL } },
 };
 
+/* The selective gaussian's cases (selectives, pieces). */
+static const Case selective_cases[] = {
+  { "gaussian-blur-selective 5, 0.2", { "filter", "gaussian-blur-selective",
+                                        NULL } },
+  { "gaussian-blur-selective 2.5 (window 5), 0.05",
+    { "filter", "gaussian-blur-selective", "selective-blur-radius", "2.5",
+      "max-delta", "0.05", NULL } },
+  { "gaussian-blur-selective 1, 1 (every tap)",
+    { "filter", "gaussian-blur-selective", "selective-blur-radius", "1",
+      "max-delta", "1", NULL } },
+  { "gaussian-blur-selective 3, 0 (equal values only)",
+    { "filter", "gaussian-blur-selective", "selective-blur-radius", "3",
+      "max-delta", "0", NULL } },
+  { "gaussian-blur-selective 20 (wider than the image), 0.3",
+    { "filter", "gaussian-blur-selective", "selective-blur-radius", "20",
+      "max-delta", "0.3", NULL } },
+};
+
+/* The symmetric nearest neighbour's cases (selectives, pieces). */
+static const Case snn_cases[] = {
+  { "snn-mean 8, 2 pairs", { "filter", "snn-mean", NULL } },
+  { "snn-mean 3, 1 pair", { "filter", "snn-mean", "snn-radius", "3", "pairs",
+                            "1", NULL } },
+  { "snn-mean 1, 2 pairs", { "filter", "snn-mean", "snn-radius", "1",
+                             NULL } },
+  { "snn-mean 0 (copy)", { "filter", "snn-mean", "snn-radius", "0", NULL } },
+  { "snn-mean 20 (wider than the image), 1 pair",
+    { "filter", "snn-mean", "snn-radius", "20", "pairs", "1", NULL } },
+};
+
 /* Graphs of the gaussian block and point operations: every edge
  * handling on float, then a few depths and layouts each (not the whole
  * sweep: their blurs are the gaussian's, swept above, and each format
@@ -253,6 +283,8 @@ none_case (const ClfxParams *p)
          || v == &clfx_variant_motion_blur_linear
          || v == &clfx_variant_motion_blur_zoom
          || v == &clfx_variant_motion_blur_circular
+         || v == &clfx_variant_gaussian_blur_selective
+         || v == &clfx_variant_snn_mean
          || (v == &clfx_variant_gaussian && ! iir_case (p));
 }
 
@@ -492,6 +524,12 @@ pieces (ClfxContext *ctx)
                      && n_which < 32; c++)
     if (! strstr (iter_cases[c].name, "(copy)"))
       which[n_which++] = &iter_cases[c];
+  /* The selective gaussian: its loaded piece and its window's halo. */
+  for (size_t c = 0; c < 2 && n_which < 32; c++)
+    which[n_which++] = &selective_cases[c];
+  /* The symmetric nearest neighbour: both pair counts. */
+  for (size_t c = 0; c < 2 && n_which < 32; c++)
+    which[n_which++] = &snn_cases[c];
   if (! many || ! which[4] || ! which[5] || ! which[6] || ! which[7]
       || ! which[9])
     {
@@ -997,6 +1035,33 @@ iterations (ClfxContext **ctx)
     }
 }
 
+/* The selective gaussian's and the symmetric nearest neighbour's cases
+ * (the first the defaults, the last a window wider than the image): those
+ * two in every edge handling on float RGBA, the others in one each; then
+ * every depth and layout once, each with the next case in turn, on small
+ * odd sizes, sRGB-encoded and linear, GEGL's edge handling and the
+ * family's default (tiles and bands: pieces).  Each run costs about a
+ * tenth of a second, so only these. */
+static void
+small_cases (ClfxContext **ctx, const Case *cs, size_t n)
+{
+  static const int sizes[][2] = { { 37, 23 }, { 1, 1 }, { 5, 13 } };
+  static const int channels[] = { 4, 2, 1 };
+
+  for (size_t m = 0; m < n; m++)
+    for (size_t a = 0; a < sizeof edges / sizeof edges[0]; a++)
+      if (m == 0 || m + 1 == n || a == m % 2)
+        one (ctx, &cs[m], edges[a], 37, 23, 4, CLFX_DEPTH_FLOAT, false);
+  for (int d = 0; d < CLFX_N_DEPTHS; d++)
+    for (int l = 0; l < 3; l++)
+      {
+        size_t k = (size_t) (d * 3 + l);
+        one (ctx, &cs[k % n], k % 2 ? "clamp" : "clamp-to-edge",
+             sizes[k % 3][0], sizes[k % 3][1], channels[l], (ClfxDepth) d,
+             (k / 2) % 2 == 0);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1058,6 +1123,9 @@ main (int argc, char **argv)
       extremes (ctx);
       motions (&ctx);
       iterations (&ctx);
+      small_cases (&ctx, selective_cases,
+                   sizeof selective_cases / sizeof selective_cases[0]);
+      small_cases (&ctx, snn_cases, sizeof snn_cases / sizeof snn_cases[0]);
     }
   /* Last: the median's large networks take a GPU's compiler longest. */
   if (part != OTHER_CASES)

@@ -585,6 +585,8 @@ every_program_hits (const ClfxDeviceInfo *dev)
     { &clfx_family_filter, { { "filter", "mean-curvature-blur" } } },
     { &clfx_family_filter, { { "filter", "motion-blur-zoom" } } },
     { &clfx_family_filter, { { "filter", "motion-blur-circular" } } },
+    { &clfx_family_filter, { { "filter", "gaussian-blur-selective" } } },
+    { &clfx_family_filter, { { "filter", "snn-mean" } } },
     /* Kernels declared in included headers (kernels/tonemap-stats.h). */
     { &clfx_family_tonemap, { { "operator", "reinhard05" } } },
     { &clfx_family_tonemap, { { "operator", "durand02" } } },

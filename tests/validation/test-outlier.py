@@ -114,6 +114,11 @@ CASES = [
                          "--noise-reduction-iterations", "2"]),
     ("mean-curvature-blur", ["filter", "--filter", "mean-curvature-blur",
                              "--mean-curvature-iterations", "3"]),
+    ("gaussian-blur-selective", ["filter", "--filter",
+                                 "gaussian-blur-selective",
+                                 "--selective-blur-radius", "2",
+                                 "--max-delta", "1"]),
+    ("snn-mean", ["filter", "--filter", "snn-mean", "--snn-radius", "2"]),
 ]
 
 os.makedirs(work, exist_ok=True)
