@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """test-breaks.py: validation catches broken results of every operator,
-at 2048 x 2048 as at small sizes, on synthetic and real images.
+at photograph sizes as at small sizes, on synthetic and real images (the
+inputs are meson's: tests/meson.build says which each group takes).
 
     test-breaks.py BREAK_CHECK WORK_DIR GROUP [--structural] [INPUT]...
 
