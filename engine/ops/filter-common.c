@@ -799,3 +799,58 @@ clfx_filter_iterate (ClfxGraph *g, const char *prefix, int n,
               : CLFX_LAUNCH (g, &store, error, CLFX_ARG (a), CLFX_INT (sw),
                              CLFX_INT (n), CLFX_INT (n > 0), CLFX_DST);
 }
+
+bool
+clfx_filter_iterate_cpu (const ClfxPlan *plan, const ClfxImage *src,
+                         ClfxImage *dst, int n, ClfxIterateStep step,
+                         ClfxError *error)
+{
+  ClfxSamplerDesc s = { true, plan->addressing, false, false, false };
+  int             colour = src->channels == 4 ? 3 : 1;
+  int             sw = src->width + 2 * n, sh = src->height + 2 * n;
+  size_t          plane = (size_t) sw * (size_t) sh;
+  float          *tex = malloc (plane * 4 * sizeof *tex);
+  float          *v0 = malloc (plane * sizeof *v0);
+  float          *v1 = malloc (plane * sizeof *v1);
+
+  if (! tex || ! v0 || ! v1)
+    {
+      free (tex);
+      free (v0);
+      free (v1);
+      return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
+    }
+  for (int y = 0; y < sh; y++)
+    for (int x = 0; x < sw; x++)
+      clfx_ref_fetch (src, s, x - n, y - n, &tex[((size_t) y * sw + x) * 4]);
+  for (int c = 0; c < colour; c++)
+    {
+      float *cur = v0, *next = v1;
+
+      for (size_t i = 0; i < plane; i++)
+        cur[i] = tex[i * 4 + c];
+      for (int k = 0; k < n; k++)
+        {
+          float *tmp;
+
+          for (int y = k + 1; y < sh - 1 - k; y++)
+            for (int x = k + 1; x < sw - 1 - k; x++)
+              next[(size_t) y * sw + x] = step (cur, sw, x, y);
+          tmp = cur;
+          cur = next;
+          next = tmp;
+        }
+      for (int y = 0; y < src->height; y++)
+        for (int x = 0; x < src->width; x++)
+          tex[((size_t) (y + n) * sw + x + n) * 4 + c]
+            = cur[(size_t) (y + n) * sw + x + n];
+    }
+  for (int y = 0; y < src->height; y++)
+    for (int x = 0; x < src->width; x++)
+      clfx_ref_store (dst, x, y, &tex[((size_t) (y + n) * sw + x + n) * 4],
+                      false, false);
+  free (tex);
+  free (v0);
+  free (v1);
+  return true;
+}

@@ -154,6 +154,19 @@ bool    clfx_filter_ref_store (const ClfxPlan *plan, const ClfxFilterBlur *b,
 bool clfx_filter_iterate (ClfxGraph *g, const char *prefix, int n,
                           const ClfxArg *extra, ClfxError *error);
 
+/* One iteration's value at (x, y) of a plane v of row stride s (the
+ * reference's stencil, its eight neighbours inside v). */
+typedef float (*ClfxIterateStep) (const float *v, int s, int x, int y);
+
+/* The CPU reference of such a filter: per colour channel, the plane of
+ * the source over the image grown by n a side (the plan's addressing
+ * outside), n iterations of step from one plane into another, each over
+ * the square one pixel in from the last; alpha kept; stored unrounded
+ * and straight. */
+bool clfx_filter_iterate_cpu (const ClfxPlan *plan, const ClfxImage *src,
+                              ClfxImage *dst, int n, ClfxIterateStep step,
+                              ClfxError *error);
+
 /* The blurs' tolerance: the axes' float error (clfx_gauss_tolerance),
  * over the smallest weight inside with edge handling none, and the
  * sampler's weights with linear. */

@@ -157,64 +157,15 @@ ref_smooth (const float *v, int s, int x, int y)
   return r;
 }
 
-/* Per colour channel: the plane of the source over the image grown by n
- * a side (the sampler's addressing outside), n iterations from one plane
- * into another, each over the square one pixel in from the last. */
 static bool
 nr_cpu (const ClfxParams *p, const ClfxPlan *plan, const ClfxImage *src,
         ClfxImage *dst, ClfxProbes *probes, ClfxError *error)
 {
-  const ClfxFilterParams *fp = CLFX_PARAMS_OF (p, ClfxFilterParams);
-  ClfxSamplerDesc s = { true, plan->addressing, false, false, false };
-  int             n = fp->noise_reduction.iterations;
-  int             colour = src->channels == 4 ? 3 : 1;
-  int             sw = src->width + 2 * n, sh = src->height + 2 * n;
-  size_t          plane = (size_t) sw * (size_t) sh;
-  float          *tex = malloc (plane * 4 * sizeof *tex);
-  float          *v0 = malloc (plane * sizeof *v0);
-  float          *v1 = malloc (plane * sizeof *v1);
-
   (void) probes;
-  if (! tex || ! v0 || ! v1)
-    {
-      free (tex);
-      free (v0);
-      free (v1);
-      return clfx_error_set (error, CLFX_ERR_NOMEM, "out of memory");
-    }
-  for (int y = 0; y < sh; y++)
-    for (int x = 0; x < sw; x++)
-      clfx_ref_fetch (src, s, x - n, y - n, &tex[((size_t) y * sw + x) * 4]);
-  for (int c = 0; c < colour; c++)
-    {
-      float *cur = v0, *next = v1;
-
-      for (size_t i = 0; i < plane; i++)
-        cur[i] = tex[i * 4 + c];
-      for (int k = 0; k < n; k++)
-        {
-          float *tmp;
-
-          for (int y = k + 1; y < sh - 1 - k; y++)
-            for (int x = k + 1; x < sw - 1 - k; x++)
-              next[(size_t) y * sw + x] = ref_smooth (cur, sw, x, y);
-          tmp = cur;
-          cur = next;
-          next = tmp;
-        }
-      for (int y = 0; y < src->height; y++)
-        for (int x = 0; x < src->width; x++)
-          tex[((size_t) (y + n) * sw + x + n) * 4 + c]
-            = cur[(size_t) (y + n) * sw + x + n];
-    }
-  for (int y = 0; y < src->height; y++)
-    for (int x = 0; x < src->width; x++)
-      clfx_ref_store (dst, x, y, &tex[((size_t) (y + n) * sw + x + n) * 4],
-                      false, false);
-  free (tex);
-  free (v0);
-  free (v1);
-  return true;
+  return clfx_filter_iterate_cpu (
+    plan, src, dst,
+    CLFX_PARAMS_OF (p, ClfxFilterParams)->noise_reduction.iterations,
+    ref_smooth, error);
 }
 
 static void
